@@ -1,0 +1,246 @@
+//! Instance values (`enum`, `const`, `default`, `examples`, unknown keywords): kept verbatim.
+
+use serde_json::value::RawValue;
+use std::fmt;
+
+/// A JSON value kept exactly as it was read (minified), never walked as a schema.
+///
+/// Keeping instance values as text makes round-trips exact (key order and number spelling
+/// included) without serde_json's `preserve_order` feature.
+///
+/// ```
+/// use schema_core::Instance;
+/// let v = Instance::from_json(r#"{"b": 1, "a": [true, null]}"#).unwrap();
+/// assert_eq!(v.as_json(), r#"{"b":1,"a":[true,null]}"#);
+/// assert!(v.to_value().is_object());
+/// ```
+#[derive(Clone)]
+pub struct Instance(Box<RawValue>);
+
+impl Instance {
+    /// Parses JSON text into an instance (whitespace outside strings is removed).
+    pub fn from_json(text: &str) -> Result<Instance, serde_json::Error> {
+        let min = minify(text);
+        RawValue::from_string(min).map(Instance)
+    }
+
+    /// Makes an instance from a `serde_json::Value` (its object key order is serde_json's).
+    pub fn from_value(value: &serde_json::Value) -> Instance {
+        match serde_json::value::to_raw_value(value) {
+            Ok(raw) => Instance(raw),
+            // Serializing a `Value` cannot fail; keep `null` rather than panic if it ever does.
+            Err(_) => Instance::null(),
+        }
+    }
+
+    /// The JSON `null`.
+    pub fn null() -> Instance {
+        Instance::from_trusted("null".to_owned())
+    }
+
+    /// A JSON string instance.
+    ///
+    /// ```
+    /// assert_eq!(schema_core::Instance::string("a\"b").as_json(), r#""a\"b""#);
+    /// ```
+    pub fn string(s: &str) -> Instance {
+        Instance::from_trusted(serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned()))
+    }
+
+    pub(crate) fn from_raw(raw: Box<RawValue>) -> Instance {
+        if needs_minify(raw.get()) {
+            Instance::from_trusted(minify(raw.get()))
+        } else {
+            Instance(raw)
+        }
+    }
+
+    /// Text known to be valid, minified JSON.
+    pub(crate) fn from_trusted(text: String) -> Instance {
+        match RawValue::from_string(text) {
+            Ok(raw) => Instance(raw),
+            Err(_) => Instance(RawValue::NULL.to_owned()),
+        }
+    }
+
+    /// The value as minified JSON text.
+    pub fn as_json(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The value as a `serde_json::Value` (object key order follows serde_json's `Map`).
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::from_str(self.0.get()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The JSON type of the value.
+    ///
+    /// ```
+    /// use schema_core::{Instance, JsonType};
+    /// assert_eq!(Instance::from_json("3").unwrap().json_type(), JsonType::Integer);
+    /// assert_eq!(Instance::from_json("3.5").unwrap().json_type(), JsonType::Number);
+    /// ```
+    pub fn json_type(&self) -> JsonType {
+        let t = self.as_json();
+        match t.as_bytes().first() {
+            Some(b'"') => JsonType::String,
+            Some(b'{') => JsonType::Object,
+            Some(b'[') => JsonType::Array,
+            Some(b't') | Some(b'f') => JsonType::Boolean,
+            Some(b'n') => JsonType::Null,
+            _ if t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) => {
+                // `1.0` is an integer for JSON Schema; `1.5` is not.
+                match t.parse::<f64>() {
+                    Ok(f) if f.fract() == 0.0 && f.is_finite() => JsonType::Integer,
+                    _ => JsonType::Number,
+                }
+            }
+            _ => JsonType::Integer,
+        }
+    }
+
+    /// The string content, when the value is a JSON string.
+    pub fn as_str(&self) -> Option<String> {
+        if self.json_type() == JsonType::String {
+            serde_json::from_str::<String>(self.as_json()).ok()
+        } else {
+            None
+        }
+    }
+}
+
+/// The type of a JSON value, as JSON Schema names it (`integer` for whole numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JsonType {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Boolean,
+    /// a whole number
+    Integer,
+    /// any other number
+    Number,
+    /// a string
+    String,
+    /// an array
+    Array,
+    /// an object
+    Object,
+}
+
+impl JsonType {
+    /// The JSON Schema type name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            JsonType::Null => "null",
+            JsonType::Boolean => "boolean",
+            JsonType::Integer => "integer",
+            JsonType::Number => "number",
+            JsonType::String => "string",
+            JsonType::Array => "array",
+            JsonType::Object => "object",
+        }
+    }
+
+    /// The type of a `serde_json::Value`.
+    pub fn of(value: &serde_json::Value) -> JsonType {
+        use serde_json::Value as V;
+        match value {
+            V::Null => JsonType::Null,
+            V::Bool(_) => JsonType::Boolean,
+            V::Number(n) if n.is_i64() || n.is_u64() => JsonType::Integer,
+            V::Number(n) => match n.as_f64() {
+                Some(f) if f.fract() == 0.0 => JsonType::Integer,
+                _ => JsonType::Number,
+            },
+            V::String(_) => JsonType::String,
+            V::Array(_) => JsonType::Array,
+            V::Object(_) => JsonType::Object,
+        }
+    }
+}
+
+impl PartialEq for Instance {
+    fn eq(&self, other: &Instance) -> bool {
+        self.as_json() == other.as_json()
+    }
+}
+impl Eq for Instance {}
+
+impl std::hash::Hash for Instance {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_json().hash(state)
+    }
+}
+
+impl fmt::Debug for Instance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_json())
+    }
+}
+
+impl fmt::Display for Instance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_json())
+    }
+}
+
+fn needs_minify(text: &str) -> bool {
+    // Fast path: most values hold no whitespace at all.
+    text.bytes()
+        .any(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+}
+
+/// Removes JSON whitespace outside strings. Linear, never recursive.
+pub(crate) fn minify(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !matches!(c, ' ' | '\n' | '\r' | '\t') {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minify_keeps_whitespace_inside_strings() {
+        assert_eq!(
+            minify(r#"{ "a b" : [ 1 , "c \" d" ] }"#),
+            r#"{"a b":[1,"c \" d"]}"#
+        );
+    }
+
+    #[test]
+    fn json_type_of_numbers() {
+        assert_eq!(
+            Instance::from_json("1.0").unwrap().json_type(),
+            JsonType::Integer
+        );
+        assert_eq!(
+            Instance::from_json("-2e3").unwrap().json_type(),
+            JsonType::Integer
+        );
+        assert_eq!(
+            Instance::from_json("0.5").unwrap().json_type(),
+            JsonType::Number
+        );
+    }
+}

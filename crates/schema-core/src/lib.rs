@@ -1,0 +1,52 @@
+//! # schema-core
+//!
+//! A typed, order-preserving model of JSON Schema — every keyword of draft-04, -06, -07,
+//! 2019-09 and 2020-12 plus OpenAPI 3.0's `nullable`, `example` and `discriminator` — with:
+//!
+//! - a streaming, depth-bounded parser ([`Schema::parse`]): no input makes it recurse without
+//!   bound; keywords with a wrong JSON type are kept as data and reported as [`Diagnostic`]s;
+//! - a lossless round-trip: [`Schema::to_json_string`] writes what was read, key order included,
+//!   without serde_json's `preserve_order` feature (instances are kept verbatim as [`Instance`]);
+//! - a keyword-aware walk ([`Schema::walk`], [`Schema::transform`]) that enters only subschema
+//!   positions, with each node's JSON pointer;
+//! - local `$ref` resolution and bounded inlining ([`Schema::resolve`], [`Schema::inline_refs`]);
+//! - dialect detection ([`Dialect`]).
+//!
+//! It knows nothing of LLM providers; `provider-rules` builds on it.
+//!
+//! ```
+//! use schema_core::{Keyword, Schema};
+//!
+//! let text = r##"{"type":"object","properties":{"properties":{"type":"string"}},"required":["properties"]}"##;
+//! let schema = Schema::from_str(text)?;
+//! // A property named `properties` is a name, not a keyword.
+//! let props = schema.as_object().unwrap().properties().unwrap();
+//! assert_eq!(props.keys().collect::<Vec<_>>(), ["properties"]);
+//! assert_eq!(schema.to_json_string(), text);
+//! # Ok::<(), schema_core::SchemaError>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod dialect;
+mod error;
+mod instance;
+mod keyword;
+mod parse;
+pub mod pointer;
+mod refs;
+mod schema;
+mod ser;
+mod walk;
+
+pub use dialect::Dialect;
+pub use error::{Diagnostic, DiagnosticKind, SchemaError};
+pub use instance::{Instance, JsonType};
+pub use keyword::{Keyword, Shape};
+pub use parse::{ParseOptions, Parsed};
+pub use refs::{InlineOptions, Inlined, RefError, RefIndex, RefIssue, RefIssueKind};
+pub use schema::{
+    Dependency, Entry, InstanceType, Key, Schema, SchemaMap, SchemaObject, TypeSet, Value,
+};
+pub use ser::pretty;
+pub use walk::{Location, MAX_WALK_DEPTH, Transform, Visit};

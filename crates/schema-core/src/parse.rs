@@ -1,0 +1,616 @@
+//! The parser: JSON bytes → [`Schema`], in one streaming pass with bounded recursion.
+//!
+//! Subschema positions are parsed recursively up to [`ParseOptions::max_depth`] schema levels;
+//! deeper subtrees are skipped with serde_json's iterative skipper and replaced by `{}`.
+//! Everything else (instances, unknown keywords) is captured as raw text, also iteratively, so
+//! no input can make the parser recurse without bound. Keyword values of the wrong JSON type
+//! are kept verbatim ([`Value::Raw`]) and reported.
+
+use crate::error::{Diagnostic, DiagnosticKind, SchemaError};
+use crate::instance::{Instance, JsonType};
+use crate::keyword::{Keyword, Shape};
+use crate::pointer;
+use crate::schema::{
+    Dependency, InstanceType, Key, Schema, SchemaMap, SchemaObject, TypeSet, Value,
+};
+use indexmap::IndexMap;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use std::fmt;
+
+/// How to parse.
+///
+/// ```
+/// use schema_core::{ParseOptions, Schema};
+/// let opts = ParseOptions { max_depth: 2 };
+/// let parsed = Schema::parse(br#"{"items": {"items": {"items": {"type": "string"}}}}"#, &opts)?;
+/// assert_eq!(parsed.schema.to_json_string(), r#"{"items":{"items":{"items":{}}}}"#);
+/// assert_eq!(parsed.diagnostics[0].pointer, "/items/items/items");
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// The deepest subschema kept, counted in schema levels (the root is level 0). Deeper
+    /// subtrees are replaced by `{}` and reported. Default 64.
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> ParseOptions {
+        ParseOptions { max_depth: 64 }
+    }
+}
+
+/// A parsed schema and what the parser had to keep as data or replace.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The schema.
+    pub schema: Schema,
+    /// One entry per keyword kept as data, subtree cut at the depth limit, or non-schema root.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Schema {
+    /// Parses JSON bytes with default options, dropping the diagnostics.
+    ///
+    /// ```
+    /// let s = schema_core::Schema::from_slice(br#"{"type": ["string", "null"]}"#)?;
+    /// assert_eq!(s.to_json_string(), r#"{"type":["string","null"]}"#);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn from_slice(bytes: &[u8]) -> Result<Schema, SchemaError> {
+        Schema::parse(bytes, &ParseOptions::default()).map(|p| p.schema)
+    }
+
+    /// Parses JSON text with default options, dropping the diagnostics.
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(text: &str) -> Result<Schema, SchemaError> {
+        Schema::from_slice(text.as_bytes())
+    }
+
+    /// Parses a `serde_json::Value` (never fails: a non-schema becomes `{}`).
+    ///
+    /// ```
+    /// let v = serde_json::json!({"type": "object", "properties": {}});
+    /// let s = schema_core::Schema::from_value(&v);
+    /// assert_eq!(s.to_value(), v);
+    /// ```
+    pub fn from_value(value: &serde_json::Value) -> Schema {
+        Schema::parse_value(value, &ParseOptions::default()).schema
+    }
+
+    /// Parses a `serde_json::Value` with options, keeping the diagnostics.
+    pub fn parse_value(value: &serde_json::Value, options: &ParseOptions) -> Parsed {
+        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+        match Schema::parse(text.as_bytes(), options) {
+            Ok(p) => p,
+            // Text serialized by serde_json is valid JSON; never panic if it somehow is not.
+            Err(_) => Parsed {
+                schema: Schema::default(),
+                diagnostics: Vec::new(),
+            },
+        }
+    }
+
+    /// Parses JSON bytes with options, keeping the diagnostics.
+    pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Parsed, SchemaError> {
+        let mut ctx = Ctx {
+            max_depth: options.max_depth,
+            diagnostics: Vec::new(),
+            pointer: String::new(),
+        };
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        // Our own visitor bounds the recursion (max_depth schema levels, each a fixed number of
+        // frames); everything deeper is skipped iteratively. serde_json's fixed limit of 128
+        // JSON levels would otherwise refuse valid schemas whose `properties` maps double the
+        // JSON depth.
+        de.disable_recursion_limit();
+        let parsed = SchemaSeed {
+            ctx: &mut ctx,
+            depth: 0,
+        }
+        .deserialize(&mut de)
+        .map_err(SchemaError::from_json)?;
+        de.end().map_err(SchemaError::from_json)?;
+        let schema = match parsed {
+            Node::Schema(s) => s,
+            Node::Other(raw) => {
+                ctx.diagnostics.push(Diagnostic {
+                    pointer: String::new(),
+                    kind: DiagnosticKind::NotASchema {
+                        found: raw.json_type(),
+                    },
+                });
+                Schema::default()
+            }
+        };
+        Ok(Parsed {
+            schema,
+            diagnostics: ctx.diagnostics,
+        })
+    }
+}
+
+struct Ctx {
+    max_depth: usize,
+    diagnostics: Vec<Diagnostic>,
+    pointer: String,
+}
+
+impl Ctx {
+    fn wrong_type(&mut self, keyword: &str, shape: Shape, raw: &Instance) {
+        self.diagnostics.push(Diagnostic {
+            pointer: self.pointer.clone(),
+            kind: DiagnosticKind::WrongType {
+                keyword: keyword.to_owned(),
+                expected: describe(shape),
+                found: raw.json_type(),
+            },
+        });
+    }
+}
+
+/// What a shape expects, for messages.
+pub(crate) fn describe(shape: Shape) -> &'static str {
+    match shape {
+        Shape::Schema => "a schema (an object or a boolean)",
+        Shape::SchemaArray => "an array of schemas",
+        Shape::SchemaOrArray => "a schema or an array of schemas",
+        Shape::SchemaMap => "an object whose values are schemas",
+        Shape::Dependencies => "an object of schemas or arrays of strings",
+        Shape::Type => "a type name or an array of type names",
+        Shape::String => "a string",
+        Shape::Number => "a number",
+        Shape::NumberOrBool => "a number",
+        Shape::Bool => "a boolean",
+        Shape::StringArray => "an array of strings",
+        Shape::StringArrayMap => "an object whose values are arrays of strings",
+        Shape::Instance => "a JSON value",
+        Shape::InstanceArray => "an array",
+    }
+}
+
+/// A subschema position's content: a schema, or something else kept as raw text.
+enum Node {
+    Schema(Schema),
+    Other(Instance),
+}
+
+impl Node {
+    fn to_json(&self) -> String {
+        match self {
+            Node::Schema(s) => s.to_json_string(),
+            Node::Other(i) => i.as_json().to_owned(),
+        }
+    }
+}
+
+struct SchemaSeed<'a> {
+    ctx: &'a mut Ctx,
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for SchemaSeed<'_> {
+    type Value = Node;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+fn scalar<E>(text: String) -> Result<Node, E> {
+    Ok(Node::Other(Instance::from_trusted(text)))
+}
+
+impl<'de> Visitor<'de> for SchemaSeed<'_> {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON Schema")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+        Ok(Node::Schema(Schema::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+        scalar(v.to_string())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+        scalar(v.to_string())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+        scalar(serde_json::to_string(&v).unwrap_or_else(|_| "null".to_owned()))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+        scalar(serde_json::to_string(v).unwrap_or_else(|_| "\"\"".to_owned()))
+    }
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        scalar("null".to_owned())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut text = String::from("[");
+        capture_seq_rest(&mut seq, &mut text, false)?;
+        Ok(Node::Other(Instance::from_trusted(text)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        if self.depth > self.ctx.max_depth {
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                map.next_value::<IgnoredAny>()?;
+            }
+            self.ctx.diagnostics.push(Diagnostic {
+                pointer: self.ctx.pointer.clone(),
+                kind: DiagnosticKind::DepthLimit {
+                    limit: self.ctx.max_depth,
+                },
+            });
+            return Ok(Node::Schema(Schema::default()));
+        }
+        let mut object = SchemaObject::default();
+        while let Some(name) = map.next_key::<String>()? {
+            let mark = self.ctx.pointer.len();
+            pointer::push(&mut self.ctx.pointer, &name);
+            let key = Key::from_name(&name);
+            let value = match &key {
+                Key::Known(kw) => map.next_value_seed(KeywordSeed {
+                    ctx: self.ctx,
+                    depth: self.depth,
+                    keyword: *kw,
+                })?,
+                Key::Other(_) => Value::Raw(Instance::from_raw(map.next_value::<Box<RawValue>>()?)),
+            };
+            self.ctx.pointer.truncate(mark);
+            // Duplicate keys: the last value wins, at the first position (as serde_json's
+            // order-preserving map does).
+            object.insert_key(key, value);
+        }
+        Ok(Node::Schema(Schema::Object(object)))
+    }
+}
+
+/// Appends the remaining elements of a sequence, verbatim, and the closing bracket.
+fn capture_seq_rest<'de, A: SeqAccess<'de>>(
+    seq: &mut A,
+    text: &mut String,
+    mut comma: bool,
+) -> Result<(), A::Error> {
+    while let Some(raw) = seq.next_element::<Box<RawValue>>()? {
+        if comma {
+            text.push(',');
+        }
+        text.push_str(&crate::instance::minify(raw.get()));
+        comma = true;
+    }
+    text.push(']');
+    Ok(())
+}
+
+/// Appends the remaining entries of a map, verbatim, and the closing brace.
+fn capture_map_rest<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    text: &mut String,
+    mut comma: bool,
+) -> Result<(), A::Error> {
+    while let Some(key) = map.next_key::<String>()? {
+        let raw = map.next_value::<Box<RawValue>>()?;
+        if comma {
+            text.push(',');
+        }
+        push_json_string(text, &key);
+        text.push(':');
+        text.push_str(&crate::instance::minify(raw.get()));
+        comma = true;
+    }
+    text.push('}');
+    Ok(())
+}
+
+pub(crate) fn push_json_string(text: &mut String, s: &str) {
+    match serde_json::to_string(s) {
+        Ok(q) => text.push_str(&q),
+        Err(_) => text.push_str("\"\""),
+    }
+}
+
+struct KeywordSeed<'a> {
+    ctx: &'a mut Ctx,
+    depth: usize,
+    keyword: Keyword,
+}
+
+impl<'de> DeserializeSeed<'de> for KeywordSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        let shape = self.keyword.shape();
+        if self.keyword.has_subschemas() {
+            return d.deserialize_any(SubschemaVisitor {
+                ctx: self.ctx,
+                depth: self.depth,
+                keyword: self.keyword,
+            });
+        }
+        // Shallow shapes: capture the raw text (iteratively), then interpret it.
+        let raw = Instance::from_raw(<Box<RawValue> as serde::Deserialize>::deserialize(d)?);
+        match interpret(shape, &raw) {
+            Some(v) => Ok(v),
+            None => {
+                self.ctx.wrong_type(self.keyword.as_str(), shape, &raw);
+                Ok(Value::Raw(raw))
+            }
+        }
+    }
+}
+
+/// Reads a shallow keyword value into its typed form; `None` when the JSON type is wrong.
+fn interpret(shape: Shape, raw: &Instance) -> Option<Value> {
+    let text = raw.as_json();
+    Some(match shape {
+        Shape::Type => match raw.json_type() {
+            JsonType::String => Value::Type(TypeSet::Single(InstanceType::from_name(
+                &serde_json::from_str::<String>(text).ok()?,
+            )?)),
+            JsonType::Array => Value::Type(TypeSet::List(
+                serde_json::from_str::<Vec<String>>(text)
+                    .ok()?
+                    .iter()
+                    .map(|n| InstanceType::from_name(n))
+                    .collect::<Option<Vec<_>>>()?,
+            )),
+            _ => return None,
+        },
+        Shape::String => Value::String(serde_json::from_str(text).ok()?),
+        Shape::Number => match raw.json_type() {
+            JsonType::Integer | JsonType::Number => Value::Number(serde_json::from_str(text).ok()?),
+            _ => return None,
+        },
+        Shape::NumberOrBool => match raw.json_type() {
+            JsonType::Integer | JsonType::Number => Value::Number(serde_json::from_str(text).ok()?),
+            JsonType::Boolean => Value::Bool(text == "true"),
+            _ => return None,
+        },
+        Shape::Bool => Value::Bool(serde_json::from_str(text).ok()?),
+        Shape::StringArray => Value::Strings(serde_json::from_str(text).ok()?),
+        Shape::StringArrayMap => {
+            if raw.json_type() != JsonType::Object {
+                return None;
+            }
+            let entries: Vec<(String, Box<RawValue>)> = map_entries(text)?;
+            let mut m = IndexMap::with_capacity(entries.len());
+            for (k, v) in entries {
+                m.insert(k, serde_json::from_str::<Vec<String>>(v.get()).ok()?);
+            }
+            Value::StringsMap(m)
+        }
+        Shape::Instance => Value::Instance(raw.clone()),
+        Shape::InstanceArray => {
+            if raw.json_type() != JsonType::Array {
+                return None;
+            }
+            Value::Instances(
+                serde_json::from_str::<Vec<Box<RawValue>>>(text)
+                    .ok()?
+                    .into_iter()
+                    .map(Instance::from_raw)
+                    .collect(),
+            )
+        }
+        Shape::Schema
+        | Shape::SchemaArray
+        | Shape::SchemaOrArray
+        | Shape::SchemaMap
+        | Shape::Dependencies => return None,
+    })
+}
+
+/// The entries of a JSON object in document order (serde_json's `Map` would sort them).
+fn map_entries(text: &str) -> Option<Vec<(String, Box<RawValue>)>> {
+    struct Entries;
+    impl<'de> Visitor<'de> for Entries {
+        type Value = Vec<(String, Box<RawValue>)>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(k) = map.next_key::<String>()? {
+                let v = map.next_value::<Box<RawValue>>()?;
+                out.retain(|(old, _): &(String, Box<RawValue>)| old != &k);
+                out.push((k, v));
+            }
+            Ok(out)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de::Deserializer::deserialize_map(&mut de, Entries).ok()
+}
+
+struct SubschemaVisitor<'a> {
+    ctx: &'a mut Ctx,
+    depth: usize,
+    keyword: Keyword,
+}
+
+impl SubschemaVisitor<'_> {
+    fn raw(self, text: String) -> Value {
+        let raw = Instance::from_trusted(text);
+        self.ctx
+            .wrong_type(self.keyword.as_str(), self.keyword.shape(), &raw);
+        Value::Raw(raw)
+    }
+
+    fn child(&mut self) -> SchemaSeed<'_> {
+        SchemaSeed {
+            ctx: self.ctx,
+            depth: self.depth + 1,
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for SubschemaVisitor<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(describe(self.keyword.shape()))
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        match self.keyword.shape() {
+            Shape::Schema | Shape::SchemaOrArray => Ok(Value::Schema(Box::new(Schema::Bool(v)))),
+            _ => Ok(self.raw(v.to_string())),
+        }
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(self.raw(v.to_string()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(self.raw(v.to_string()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(self.raw(serde_json::to_string(&v).unwrap_or_else(|_| "null".to_owned())))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        let mut t = String::new();
+        push_json_string(&mut t, v);
+        Ok(self.raw(t))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(self.raw("null".to_owned()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
+        if !matches!(
+            self.keyword.shape(),
+            Shape::SchemaArray | Shape::SchemaOrArray
+        ) {
+            let mut text = String::from("[");
+            capture_seq_rest(&mut seq, &mut text, false)?;
+            return Ok(self.raw(text));
+        }
+        let mut items = Vec::new();
+        loop {
+            let mark = self.ctx.pointer.len();
+            pointer::push_index(&mut self.ctx.pointer, items.len());
+            let next = seq.next_element_seed(self.child())?;
+            self.ctx.pointer.truncate(mark);
+            match next {
+                None => return Ok(Value::Schemas(items)),
+                Some(Node::Schema(s)) => items.push(s),
+                Some(other) => {
+                    // Not an array of schemas after all: keep the whole value as data.
+                    let mut text = String::from("[");
+                    for s in &items {
+                        text.push_str(&s.to_json_string());
+                        text.push(',');
+                    }
+                    text.push_str(&other.to_json());
+                    capture_seq_rest(&mut seq, &mut text, true)?;
+                    return Ok(self.raw(text));
+                }
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
+        match self.keyword.shape() {
+            Shape::Schema | Shape::SchemaOrArray => {
+                // The map itself is the subschema.
+                let node = SchemaSeed {
+                    ctx: self.ctx,
+                    depth: self.depth + 1,
+                }
+                .visit_map(map)?;
+                match node {
+                    Node::Schema(s) => Ok(Value::Schema(Box::new(s))),
+                    Node::Other(i) => Ok(Value::Raw(i)),
+                }
+            }
+            Shape::SchemaMap => {
+                let mut out = SchemaMap::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    let mark = self.ctx.pointer.len();
+                    pointer::push(&mut self.ctx.pointer, &name);
+                    let node = map.next_value_seed(self.child())?;
+                    self.ctx.pointer.truncate(mark);
+                    match node {
+                        Node::Schema(s) => {
+                            out.insert(name, s);
+                        }
+                        Node::Other(i) => {
+                            let text = resume_map(
+                                &mut map,
+                                out.iter().map(|(k, s)| (k.as_str(), s.to_json_string())),
+                                &name,
+                                i.as_json(),
+                            )?;
+                            return Ok(self.raw(text));
+                        }
+                    }
+                }
+                Ok(Value::SchemaMap(out))
+            }
+            Shape::Dependencies => {
+                let mut out: IndexMap<String, Dependency> = IndexMap::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    let mark = self.ctx.pointer.len();
+                    pointer::push(&mut self.ctx.pointer, &name);
+                    let node = map.next_value_seed(self.child())?;
+                    self.ctx.pointer.truncate(mark);
+                    let dep = match node {
+                        Node::Schema(s) => Ok(Dependency::Schema(s)),
+                        Node::Other(i) => serde_json::from_str::<Vec<String>>(i.as_json())
+                            .map(Dependency::Required)
+                            .map_err(|_| i),
+                    };
+                    match dep {
+                        Ok(d) => {
+                            out.insert(name, d);
+                        }
+                        Err(i) => {
+                            let done = out.iter().map(|(k, d)| (k.as_str(), dependency_json(d)));
+                            let text = resume_map(&mut map, done, &name, i.as_json())?;
+                            return Ok(self.raw(text));
+                        }
+                    }
+                }
+                Ok(Value::Dependencies(out))
+            }
+            _ => {
+                let mut text = String::from("{");
+                capture_map_rest(&mut map, &mut text, false)?;
+                Ok(self.raw(text))
+            }
+        }
+    }
+}
+
+fn dependency_json(d: &Dependency) -> String {
+    match d {
+        Dependency::Schema(s) => s.to_json_string(),
+        Dependency::Required(names) => {
+            serde_json::to_string(names).unwrap_or_else(|_| "[]".to_owned())
+        }
+    }
+}
+
+/// Rebuilds a map that turned out not to be a map of schemas: what was parsed so far, the
+/// offending entry, then the rest verbatim.
+fn resume_map<'de, 'k, A: MapAccess<'de>>(
+    map: &mut A,
+    done: impl Iterator<Item = (&'k str, String)>,
+    name: &str,
+    value: &str,
+) -> Result<String, A::Error> {
+    let mut text = String::from("{");
+    for (k, v) in done {
+        push_json_string(&mut text, k);
+        text.push(':');
+        text.push_str(&v);
+        text.push(',');
+    }
+    push_json_string(&mut text, name);
+    text.push(':');
+    text.push_str(value);
+    capture_map_rest(map, &mut text, true)?;
+    Ok(text)
+}

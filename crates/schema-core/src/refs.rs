@@ -1,0 +1,524 @@
+//! `$ref` resolution and inlining.
+//!
+//! Local references only: `#`, JSON pointers (`#/$defs/X`, `#/definitions/X`, any pointer, with
+//! `~0`/`~1` and percent escapes), `$anchor`/`$dynamicAnchor` names (`#name`) and the `$id`s
+//! declared inside the document. Inlining replaces each `$ref` by its target merged with the
+//! `$ref`'s siblings, detects cycles, unrolls recursion a bounded number of times and then puts
+//! a typed placeholder, and stops expanding when a node budget is spent (the ref is then kept),
+//! so a chain of definitions that each reference the previous one twice cannot explode.
+//!
+//! Complexity: resolution is linear in the pointer's length (plus a parse of the subtree when
+//! the pointer leads into an unknown keyword); inlining is linear in the size of its output,
+//! which the node budget bounds.
+
+use crate::keyword::Keyword;
+use crate::pointer;
+use crate::schema::{Key, Schema, SchemaObject, Value};
+use crate::walk::Visit;
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// Why a reference could not be followed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RefError {
+    /// The reference names another document (`http://...`, `other.json#...`).
+    #[error("external reference {0:?} is not resolved (only references inside the document are)")]
+    External(String),
+    /// The pointer or anchor names nothing in the document.
+    #[error("reference {0:?} points to nothing in the document")]
+    NotFound(String),
+    /// The reference is not a valid URI fragment or JSON pointer.
+    #[error("reference {0:?} is not a valid JSON pointer")]
+    Malformed(String),
+}
+
+/// The `$id`s and anchors of a document, for resolving references into it.
+#[derive(Clone, Debug, Default)]
+pub struct RefIndex {
+    anchors: HashMap<String, String>,
+    ids: Vec<(String, String)>,
+}
+
+impl RefIndex {
+    /// Indexes a document: every `$anchor`, `$dynamicAnchor` and `$id`, with its pointer.
+    pub fn new(root: &Schema) -> RefIndex {
+        struct Collect<'a>(&'a mut RefIndex);
+        impl Visit for Collect<'_> {
+            fn enter(&mut self, p: &str, s: &Schema) -> bool {
+                if let Some(o) = s.as_object() {
+                    for kw in [Keyword::Anchor, Keyword::DynamicAnchor] {
+                        if let Some(a) = o.string(kw) {
+                            self.0
+                                .anchors
+                                .entry(a.to_owned())
+                                .or_insert_with(|| p.to_owned());
+                        }
+                    }
+                    if let Some(id) = o.string(Keyword::Id) {
+                        let (base, frag) = split(id);
+                        if frag.is_empty() && !base.is_empty() {
+                            self.0.ids.push((base.to_owned(), p.to_owned()));
+                        } else if base.is_empty() && !frag.is_empty() && !frag.starts_with('/') {
+                            // draft-06/07 style `"$id": "#foo"` is an anchor.
+                            self.0
+                                .anchors
+                                .entry(frag.to_owned())
+                                .or_insert_with(|| p.to_owned());
+                        }
+                    }
+                }
+                true
+            }
+        }
+        let mut index = RefIndex::default();
+        root.walk(&mut Collect(&mut index));
+        index
+    }
+
+    fn base_pointer(&self, base: &str) -> Option<&str> {
+        self.ids
+            .iter()
+            .find(|(id, _)| id == base)
+            .or_else(|| {
+                self.ids.iter().find(|(id, _)| {
+                    id.ends_with(base) && id[..id.len() - base.len()].ends_with('/')
+                })
+            })
+            .map(|(_, p)| p.as_str())
+    }
+}
+
+fn split(reference: &str) -> (&str, &str) {
+    match reference.split_once('#') {
+        Some((b, f)) => (b, f),
+        None => (reference, ""),
+    }
+}
+
+impl Schema {
+    /// Resolves a local reference against this schema as the document root.
+    ///
+    /// ```
+    /// use schema_core::Schema;
+    /// let root = Schema::from_str(r#"{"$defs": {"a b": {"type": "string"}, "n": {"$anchor": "num", "type": "number"}}}"#)?;
+    /// assert_eq!(root.resolve("#/$defs/a%20b").unwrap().to_json_string(), r#"{"type":"string"}"#);
+    /// assert_eq!(root.resolve("#num").unwrap().to_json_string(), r#"{"$anchor":"num","type":"number"}"#);
+    /// assert!(root.resolve("#/$defs/missing").is_err());
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn resolve(&self, reference: &str) -> Result<Cow<'_, Schema>, RefError> {
+        self.resolve_with(&RefIndex::new(self), reference)
+    }
+
+    /// Resolves a local reference using a prebuilt [`RefIndex`] of this schema.
+    pub fn resolve_with(
+        &self,
+        index: &RefIndex,
+        reference: &str,
+    ) -> Result<Cow<'_, Schema>, RefError> {
+        let (base, frag) = split(reference);
+        let mut base_ptr = "";
+        if !base.is_empty() {
+            base_ptr = index
+                .base_pointer(base)
+                .ok_or_else(|| RefError::External(reference.to_owned()))?;
+        }
+        let frag = pointer::percent_decode(frag)
+            .ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
+        let full = if frag.is_empty() || frag.starts_with('/') {
+            format!("{base_ptr}{frag}")
+        } else {
+            index
+                .anchors
+                .get(&frag)
+                .cloned()
+                .ok_or_else(|| RefError::NotFound(reference.to_owned()))?
+        };
+        let segs =
+            pointer::segments(&full).ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
+        self.pointer_get(&segs)
+            .ok_or_else(|| RefError::NotFound(reference.to_owned()))
+    }
+
+    /// The subschema at a JSON pointer given as unescaped segments. A pointer that leads into
+    /// an unknown keyword (`#/components/schemas/X`) parses that part on the way.
+    pub fn pointer_get(&self, segments: &[String]) -> Option<Cow<'_, Schema>> {
+        let mut cur: Cow<'_, Schema> = Cow::Borrowed(self);
+        let mut i = 0;
+        while i < segments.len() {
+            let next = match cur {
+                Cow::Borrowed(s) => step(s, segments, &mut i)?,
+                Cow::Owned(ref s) => Cow::Owned(step(s, segments, &mut i)?.into_owned()),
+            };
+            cur = next;
+        }
+        Some(cur)
+    }
+}
+
+/// One step of pointer navigation from `s`: consumes one or two segments.
+fn step<'a>(s: &'a Schema, segs: &[String], i: &mut usize) -> Option<Cow<'a, Schema>> {
+    let o = s.as_object()?;
+    let name = &segs[*i];
+    *i += 1;
+    let value = o.get_by_name(name)?;
+    match value {
+        Value::Schema(x) => Some(Cow::Borrowed(x)),
+        Value::Schemas(list) => {
+            let idx: usize = segs.get(*i)?.parse().ok()?;
+            *i += 1;
+            list.get(idx).map(Cow::Borrowed)
+        }
+        Value::SchemaMap(m) => {
+            let x = m.get(segs.get(*i)?)?;
+            *i += 1;
+            Some(Cow::Borrowed(x))
+        }
+        Value::Dependencies(m) => {
+            let d = m.get(segs.get(*i)?)?;
+            *i += 1;
+            match d {
+                crate::schema::Dependency::Schema(x) => Some(Cow::Borrowed(x)),
+                crate::schema::Dependency::Required(_) => None,
+            }
+        }
+        Value::Raw(raw) | Value::Instance(raw) => {
+            // Unknown container (`components`, `x-defs`...): read it as a schema-shaped object
+            // and go on; its keys are then unknown keys again, or the target itself.
+            let parsed = Schema::from_str(raw.as_json()).ok()?;
+            match parsed {
+                Schema::Object(_) | Schema::Bool(_) => Some(Cow::Owned(parsed)),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// How to inline references.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InlineOptions {
+    /// How many times one reference may be expanded inside its own expansion before a
+    /// placeholder stops the recursion. Default 1.
+    pub max_recursion: usize,
+    /// How many nodes inlining may produce in all; past it, references are kept. Default 10,000.
+    pub max_nodes: usize,
+    /// The deepest level inlining may create. Default 64.
+    pub max_depth: usize,
+    /// Remove `$defs`/`definitions` when no reference into them is left. Default true.
+    pub drop_unused_definitions: bool,
+}
+
+impl Default for InlineOptions {
+    fn default() -> InlineOptions {
+        InlineOptions {
+            max_recursion: 1,
+            max_nodes: 10_000,
+            max_depth: 64,
+            drop_unused_definitions: true,
+        }
+    }
+}
+
+/// What inlining could not do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefIssue {
+    /// Where the reference stood (a JSON pointer into the input).
+    pub pointer: String,
+    /// The reference.
+    pub reference: String,
+    /// What happened to it.
+    pub kind: RefIssueKind,
+}
+
+/// The kinds of [`RefIssue`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RefIssueKind {
+    /// It points nowhere in the document; it was kept as it was.
+    Unresolved(RefError),
+    /// It is recursive; after the allowed unrolling it was replaced by a placeholder.
+    Recursive,
+    /// The node budget was spent; it was kept as a reference.
+    Budget,
+    /// Expanding it would nest deeper than allowed; it was replaced by a placeholder.
+    Depth,
+}
+
+/// The result of [`Schema::inline_refs`].
+#[derive(Clone, Debug)]
+pub struct Inlined {
+    /// The schema with references replaced.
+    pub schema: Schema,
+    /// References that could not be (fully) inlined.
+    pub issues: Vec<RefIssue>,
+    /// How many `$ref`s the result still holds.
+    pub remaining_refs: usize,
+}
+
+impl Schema {
+    /// Inlines local `$ref`s, merging each target with the reference's siblings (siblings win;
+    /// `properties` maps are merged and `required` lists united).
+    ///
+    /// ```
+    /// use schema_core::{InlineOptions, Schema};
+    /// let s = Schema::from_str(r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/A","description":"x"}},
+    ///                              "$defs":{"A":{"type":"string","description":"A"}}}"##)?;
+    /// let out = s.inline_refs(&InlineOptions::default());
+    /// assert_eq!(out.schema.to_json_string(),
+    ///            r#"{"type":"object","properties":{"a":{"type":"string","description":"x"}}}"#);
+    /// assert!(out.issues.is_empty());
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn inline_refs(&self, options: &InlineOptions) -> Inlined {
+        let index = RefIndex::new(self);
+        let mut ctx = Inliner {
+            root: self,
+            index: &index,
+            opts: options,
+            nodes: 0,
+            stack: Vec::new(),
+            issues: Vec::new(),
+            remaining: 0,
+        };
+        let mut p = String::new();
+        let mut schema = ctx.expand(self, &mut p, 0, true);
+        let remaining = ctx.remaining;
+        let issues = ctx.issues;
+        if options.drop_unused_definitions && remaining == 0 {
+            if let Some(o) = schema.as_object_mut() {
+                o.remove(Keyword::Defs);
+                o.remove(Keyword::Definitions);
+            }
+        }
+        Inlined {
+            schema,
+            issues,
+            remaining_refs: remaining,
+        }
+    }
+
+    /// Whether the schema holds a `$ref` anywhere (definitions included).
+    pub fn has_refs(&self) -> bool {
+        struct Any(bool);
+        impl Visit for Any {
+            fn enter(&mut self, _: &str, s: &Schema) -> bool {
+                if s.as_object().is_some_and(|o| o.contains(Keyword::Ref)) {
+                    self.0 = true;
+                }
+                !self.0
+            }
+        }
+        let mut a = Any(false);
+        self.walk(&mut a);
+        a.0
+    }
+}
+
+struct Inliner<'a> {
+    root: &'a Schema,
+    index: &'a RefIndex,
+    opts: &'a InlineOptions,
+    nodes: usize,
+    stack: Vec<String>,
+    issues: Vec<RefIssue>,
+    remaining: usize,
+}
+
+impl Inliner<'_> {
+    fn issue(&mut self, p: &str, reference: &str, kind: RefIssueKind) {
+        self.issues.push(RefIssue {
+            pointer: p.to_owned(),
+            reference: reference.to_owned(),
+            kind,
+        });
+    }
+
+    /// Expands `node` (at pointer `p`, nesting `depth`). `is_root` keeps definitions as they are.
+    fn expand(&mut self, node: &Schema, p: &mut String, depth: usize, is_root: bool) -> Schema {
+        self.nodes += 1;
+        let Schema::Object(o) = node else {
+            return node.clone();
+        };
+        if let Some(reference) = o.reference() {
+            return self.expand_ref(o, reference, p, depth);
+        }
+        let mut out = SchemaObject::new();
+        for e in o.entries() {
+            let value = match (&e.key, &e.value) {
+                // Definitions are copied, not expanded: they go away when no reference is left.
+                (Key::Known(Keyword::Defs | Keyword::Definitions), v) if is_root => v.clone(),
+                (Key::Known(kw), v) if kw.has_subschemas() => {
+                    let mark = p.len();
+                    pointer::push(p, kw.as_str());
+                    let v = self.expand_value(v, p, depth);
+                    p.truncate(mark);
+                    v
+                }
+                (_, v) => v.clone(),
+            };
+            out.entries_mut().push(crate::schema::Entry {
+                key: e.key.clone(),
+                value,
+            });
+        }
+        Schema::Object(out)
+    }
+
+    fn expand_value(&mut self, v: &Value, p: &mut String, depth: usize) -> Value {
+        match v {
+            Value::Schema(s) => Value::Schema(Box::new(self.expand(s, p, depth + 1, false))),
+            Value::Schemas(list) => Value::Schemas(
+                list.iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let mark = p.len();
+                        pointer::push_index(p, i);
+                        let x = self.expand(s, p, depth + 1, false);
+                        p.truncate(mark);
+                        x
+                    })
+                    .collect(),
+            ),
+            Value::SchemaMap(m) => Value::SchemaMap(
+                m.iter()
+                    .map(|(k, s)| {
+                        let mark = p.len();
+                        pointer::push(p, k);
+                        let x = self.expand(s, p, depth + 1, false);
+                        p.truncate(mark);
+                        (k.clone(), x)
+                    })
+                    .collect(),
+            ),
+            Value::Dependencies(m) => Value::Dependencies(
+                m.iter()
+                    .map(|(k, d)| {
+                        let d = match d {
+                            crate::schema::Dependency::Schema(s) => {
+                                let mark = p.len();
+                                pointer::push(p, k);
+                                let x = self.expand(s, p, depth + 1, false);
+                                p.truncate(mark);
+                                crate::schema::Dependency::Schema(x)
+                            }
+                            other => other.clone(),
+                        };
+                        (k.clone(), d)
+                    })
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    fn expand_ref(
+        &mut self,
+        o: &SchemaObject,
+        reference: &str,
+        p: &mut String,
+        depth: usize,
+    ) -> Schema {
+        let keep = |this: &mut Self, p: &str, kind: RefIssueKind| {
+            this.issue(p, reference, kind);
+            this.remaining += 1;
+            Schema::Object(o.clone())
+        };
+        let target = match self.root.resolve_with(self.index, reference) {
+            Ok(t) => t,
+            Err(e) => return keep(self, p, RefIssueKind::Unresolved(e)),
+        };
+        if self.nodes > self.opts.max_nodes {
+            return keep(self, p, RefIssueKind::Budget);
+        }
+        let key = canonical(reference);
+        let seen = self.stack.iter().filter(|k| **k == key).count();
+        let siblings = siblings_of(o);
+        if seen >= self.opts.max_recursion + 1 || depth >= self.opts.max_depth {
+            let kind = if depth >= self.opts.max_depth {
+                RefIssueKind::Depth
+            } else {
+                RefIssueKind::Recursive
+            };
+            self.issue(p, reference, kind);
+            let placeholder = placeholder(&target, reference);
+            let siblings = self.expand(&Schema::Object(siblings), p, depth, false);
+            return merge(placeholder, siblings);
+        }
+        self.stack.push(key);
+        let expanded = self.expand(&target, p, depth, false);
+        self.stack.pop();
+        if siblings.is_empty() {
+            return expanded;
+        }
+        let siblings = self.expand(&Schema::Object(siblings), p, depth, false);
+        merge(expanded, siblings)
+    }
+}
+
+fn canonical(reference: &str) -> String {
+    let (b, f) = split(reference);
+    let f = pointer::percent_decode(f).unwrap_or_else(|| f.to_owned());
+    format!("{b}#{f}")
+}
+
+fn siblings_of(o: &SchemaObject) -> SchemaObject {
+    let mut s = o.clone();
+    s.remove(Keyword::Ref);
+    s
+}
+
+/// What stands where recursion stops: the target's `type`, and a description saying so.
+fn placeholder(target: &Schema, reference: &str) -> Schema {
+    let mut out = SchemaObject::new();
+    if let Some(o) = target.as_object() {
+        if let Some(t) = o.get(Keyword::Type) {
+            if matches!(t, Value::Type(_)) {
+                out.insert(Keyword::Type, t.clone());
+            }
+        }
+    }
+    let name = reference.rsplit('/').next().unwrap_or(reference);
+    out.insert(
+        Keyword::Description,
+        Value::String(format!("Recursive {name} (not expanded further).")),
+    );
+    Schema::Object(out)
+}
+
+/// Merges the siblings of a `$ref` over its expanded target.
+fn merge(target: Schema, siblings: Schema) -> Schema {
+    let Schema::Object(sib) = siblings else {
+        return target;
+    };
+    if sib.is_empty() {
+        return target;
+    }
+    let mut target = target;
+    let t = target.make_object();
+    for e in sib.entries() {
+        match (&e.key, &e.value) {
+            (Key::Known(kw), Value::SchemaMap(m)) => {
+                if let Some(tm) = t.schema_map_mut(*kw) {
+                    for (k, s) in m {
+                        tm.insert(k.clone(), s.clone());
+                    }
+                    continue;
+                }
+            }
+            (Key::Known(kw @ Keyword::Required), Value::Strings(names)) => {
+                if let Some(tn) = t.strings_mut(*kw) {
+                    for n in names {
+                        if !tn.contains(n) {
+                            tn.push(n.clone());
+                        }
+                    }
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        t.insert_key(e.key.clone(), e.value.clone());
+    }
+    target
+}

@@ -1,0 +1,581 @@
+//! The typed model: [`Schema`], [`SchemaObject`] and the typed keyword values.
+
+use crate::instance::Instance;
+use crate::keyword::Keyword;
+use indexmap::IndexMap;
+use serde_json::Number;
+
+/// A map of names to subschemas (`properties`, `$defs`, ...), in document order.
+pub type SchemaMap = IndexMap<String, Schema>;
+
+/// A JSON Schema: a boolean schema or a schema object.
+///
+/// ```
+/// use schema_core::Schema;
+/// let s = Schema::from_str(r#"{"type": "object", "properties": {"q": {"type": "string"}}}"#)?;
+/// assert!(s.as_object().unwrap().properties().unwrap().contains_key("q"));
+/// assert_eq!(s.to_json_string(), r#"{"type":"object","properties":{"q":{"type":"string"}}}"#);
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Schema {
+    /// `true` (accepts everything) or `false` (accepts nothing).
+    Bool(bool),
+    /// A schema object.
+    Object(SchemaObject),
+}
+
+impl Default for Schema {
+    fn default() -> Schema {
+        Schema::Object(SchemaObject::default())
+    }
+}
+
+impl Schema {
+    /// The schema object, if this is not a boolean schema.
+    pub fn as_object(&self) -> Option<&SchemaObject> {
+        match self {
+            Schema::Object(o) => Some(o),
+            Schema::Bool(_) => None,
+        }
+    }
+
+    /// The schema object, mutably.
+    pub fn as_object_mut(&mut self) -> Option<&mut SchemaObject> {
+        match self {
+            Schema::Object(o) => Some(o),
+            Schema::Bool(_) => None,
+        }
+    }
+
+    /// Turns a boolean schema into its object equivalent (`true` → `{}`, `false` →
+    /// `{"not": {}}`) and returns the object.
+    pub fn make_object(&mut self) -> &mut SchemaObject {
+        if let Schema::Bool(b) = *self {
+            let mut o = SchemaObject::default();
+            if !b {
+                o.insert(Keyword::Not, Value::Schema(Box::default()));
+            }
+            *self = Schema::Object(o);
+        }
+        match self {
+            Schema::Object(o) => o,
+            // Just made an object above.
+            Schema::Bool(_) => unreachable!("make_object produced an object"),
+        }
+    }
+
+    /// Whether the schema accepts every instance with no keyword at all (`true` or `{}`).
+    pub fn is_empty_schema(&self) -> bool {
+        match self {
+            Schema::Bool(b) => *b,
+            Schema::Object(o) => o.is_empty(),
+        }
+    }
+}
+
+impl From<SchemaObject> for Schema {
+    fn from(o: SchemaObject) -> Schema {
+        Schema::Object(o)
+    }
+}
+
+/// The key of an entry of a schema object: a known keyword or any other name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A keyword with a typed home.
+    Known(Keyword),
+    /// Anything else (`x-*`, vendor keywords, draft-04 `id`, ...), kept verbatim.
+    Other(Box<str>),
+}
+
+impl Key {
+    /// The key as it is spelled in JSON.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Key::Known(k) => k.as_str(),
+            Key::Other(s) => s,
+        }
+    }
+
+    /// The key for a JSON name.
+    pub fn from_name(name: &str) -> Key {
+        match Keyword::from_name(name) {
+            Some(k) => Key::Known(k),
+            None => Key::Other(name.into()),
+        }
+    }
+}
+
+/// The seven JSON Schema type names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InstanceType {
+    /// `"null"`
+    Null,
+    /// `"boolean"`
+    Boolean,
+    /// `"object"`
+    Object,
+    /// `"array"`
+    Array,
+    /// `"number"`
+    Number,
+    /// `"string"`
+    String,
+    /// `"integer"`
+    Integer,
+}
+
+impl InstanceType {
+    /// Every type, in the order JSON Schema lists them.
+    pub const ALL: [InstanceType; 7] = [
+        InstanceType::Null,
+        InstanceType::Boolean,
+        InstanceType::Object,
+        InstanceType::Array,
+        InstanceType::Number,
+        InstanceType::String,
+        InstanceType::Integer,
+    ];
+
+    /// The type's JSON name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            InstanceType::Null => "null",
+            InstanceType::Boolean => "boolean",
+            InstanceType::Object => "object",
+            InstanceType::Array => "array",
+            InstanceType::Number => "number",
+            InstanceType::String => "string",
+            InstanceType::Integer => "integer",
+        }
+    }
+
+    /// Parses a type name (exact, lower case).
+    pub fn from_name(name: &str) -> Option<InstanceType> {
+        InstanceType::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for InstanceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The value of `type`: one name or a list of names.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeSet {
+    /// `"type": "string"`
+    Single(InstanceType),
+    /// `"type": ["string", "null"]`
+    List(Vec<InstanceType>),
+}
+
+impl TypeSet {
+    /// The types named, in order.
+    pub fn as_slice(&self) -> &[InstanceType] {
+        match self {
+            TypeSet::Single(t) => std::slice::from_ref(t),
+            TypeSet::List(l) => l,
+        }
+    }
+
+    /// Whether `t` is named (an `integer` is also a `number`: `contains(Integer)` is true for
+    /// `"number"`).
+    pub fn allows(&self, t: InstanceType) -> bool {
+        self.as_slice()
+            .iter()
+            .any(|&x| x == t || (x == InstanceType::Number && t == InstanceType::Integer))
+    }
+}
+
+/// A `dependencies` member (draft-04 to draft-07): a subschema or a list of property names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dependency {
+    /// `"dependencies": {"a": {...}}`
+    Schema(Schema),
+    /// `"dependencies": {"a": ["b", "c"]}`
+    Required(Vec<String>),
+}
+
+/// The typed value of one keyword.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// One subschema.
+    Schema(Box<Schema>),
+    /// An array of subschemas (also the draft-07 tuple form of `items`).
+    Schemas(Vec<Schema>),
+    /// A map of names to subschemas.
+    SchemaMap(SchemaMap),
+    /// The draft-07 `dependencies` map.
+    Dependencies(IndexMap<String, Dependency>),
+    /// The value of `type`.
+    Type(TypeSet),
+    /// A string.
+    String(String),
+    /// A number.
+    Number(Number),
+    /// A boolean.
+    Bool(bool),
+    /// An array of strings.
+    Strings(Vec<String>),
+    /// A map of names to arrays of strings.
+    StringsMap(IndexMap<String, Vec<String>>),
+    /// One instance value.
+    Instance(Instance),
+    /// An array of instance values.
+    Instances(Vec<Instance>),
+    /// An unknown keyword's value, or a known keyword's value of the wrong JSON type: kept
+    /// verbatim, never interpreted.
+    Raw(Instance),
+}
+
+/// One `key: value` entry of a schema object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The key.
+    pub key: Key,
+    /// The value.
+    pub value: Value,
+}
+
+/// A schema object: its entries in document order.
+///
+/// Every keyword has a typed [`Value`]; unknown keywords and keywords whose value has the wrong
+/// JSON type are kept as [`Value::Raw`], in place. New keywords are appended; removed ones keep
+/// the order of the rest.
+///
+/// ```
+/// use schema_core::{Keyword, Schema, Value};
+/// let mut s = Schema::from_str(r#"{"x-a": 1, "type": "string", "format": "uri"}"#)?;
+/// let o = s.as_object_mut().unwrap();
+/// o.remove(Keyword::Format);
+/// o.insert(Keyword::Description, Value::String("A link.".into()));
+/// assert_eq!(s.to_json_string(), r#"{"x-a":1,"type":"string","description":"A link."}"#);
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SchemaObject {
+    entries: Vec<Entry>,
+}
+
+impl SchemaObject {
+    /// An empty schema object (`{}`).
+    pub fn new() -> SchemaObject {
+        SchemaObject::default()
+    }
+
+    /// The entries, in order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The entries, mutably (keys can be changed: keep them unique).
+    pub fn entries_mut(&mut self) -> &mut Vec<Entry> {
+        &mut self.entries
+    }
+
+    /// Whether there is no entry at all.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// How many entries there are.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn position(&self, key: &Key) -> Option<usize> {
+        self.entries.iter().position(|e| &e.key == key)
+    }
+
+    fn position_kw(&self, kw: Keyword) -> Option<usize> {
+        self.entries
+            .iter()
+            .position(|e| matches!(e.key, Key::Known(k) if k == kw))
+    }
+
+    /// The value of a keyword, whatever its shape (including [`Value::Raw`]).
+    pub fn get(&self, kw: Keyword) -> Option<&Value> {
+        self.position_kw(kw).map(|i| &self.entries[i].value)
+    }
+
+    /// The value of a keyword, mutably.
+    pub fn get_mut(&mut self, kw: Keyword) -> Option<&mut Value> {
+        let i = self.position_kw(kw)?;
+        Some(&mut self.entries[i].value)
+    }
+
+    /// Whether the keyword is present (with any value).
+    pub fn contains(&self, kw: Keyword) -> bool {
+        self.position_kw(kw).is_some()
+    }
+
+    /// Sets a keyword: in place when present, appended otherwise. Returns the old value.
+    pub fn insert(&mut self, kw: Keyword, value: Value) -> Option<Value> {
+        self.insert_key(Key::Known(kw), value)
+    }
+
+    /// Sets any key (a keyword or another name). Returns the old value.
+    pub fn insert_key(&mut self, key: Key, value: Value) -> Option<Value> {
+        match self.position(&key) {
+            Some(i) => Some(std::mem::replace(&mut self.entries[i].value, value)),
+            None => {
+                self.entries.push(Entry { key, value });
+                None
+            }
+        }
+    }
+
+    /// Sets a keyword at a position (clamped to the end); replaces it in place when present.
+    pub fn insert_at(&mut self, index: usize, kw: Keyword, value: Value) -> Option<Value> {
+        match self.position_kw(kw) {
+            Some(i) => Some(std::mem::replace(&mut self.entries[i].value, value)),
+            None => {
+                let index = index.min(self.entries.len());
+                self.entries.insert(
+                    index,
+                    Entry {
+                        key: Key::Known(kw),
+                        value,
+                    },
+                );
+                None
+            }
+        }
+    }
+
+    /// Removes a keyword, keeping the order of the others.
+    pub fn remove(&mut self, kw: Keyword) -> Option<Value> {
+        let i = self.position_kw(kw)?;
+        Some(self.entries.remove(i).value)
+    }
+
+    /// Removes any key, keeping the order of the others.
+    pub fn remove_key(&mut self, key: &Key) -> Option<Value> {
+        let i = self.position(key)?;
+        Some(self.entries.remove(i).value)
+    }
+
+    /// Keeps only the entries for which `keep` returns true.
+    pub fn retain(&mut self, keep: impl FnMut(&Entry) -> bool) {
+        self.entries.retain(keep)
+    }
+
+    /// The value of any key by its JSON name.
+    pub fn get_by_name(&self, name: &str) -> Option<&Value> {
+        self.entries
+            .iter()
+            .find(|e| e.key.as_str() == name)
+            .map(|e| &e.value)
+    }
+
+    /// The entries whose key is a known keyword with a value of the wrong JSON type.
+    pub fn malformed(&self) -> impl Iterator<Item = &Entry> {
+        self.entries
+            .iter()
+            .filter(|e| matches!((&e.key, &e.value), (Key::Known(_), Value::Raw(_))))
+    }
+
+    /// The entries whose key is not a known keyword.
+    pub fn unknown(&self) -> impl Iterator<Item = &Entry> {
+        self.entries
+            .iter()
+            .filter(|e| matches!(e.key, Key::Other(_)))
+    }
+
+    // ---- typed accessors -------------------------------------------------------------------
+
+    /// A single-subschema keyword (`not`, `additionalProperties`, `items` when not a tuple...).
+    pub fn schema(&self, kw: Keyword) -> Option<&Schema> {
+        match self.get(kw)? {
+            Value::Schema(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A single-subschema keyword, mutably.
+    pub fn schema_mut(&mut self, kw: Keyword) -> Option<&mut Schema> {
+        match self.get_mut(kw)? {
+            Value::Schema(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An array-of-subschemas keyword (`anyOf`, `prefixItems`, tuple `items`...).
+    pub fn schemas(&self, kw: Keyword) -> Option<&[Schema]> {
+        match self.get(kw)? {
+            Value::Schemas(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An array-of-subschemas keyword, mutably.
+    pub fn schemas_mut(&mut self, kw: Keyword) -> Option<&mut Vec<Schema>> {
+        match self.get_mut(kw)? {
+            Value::Schemas(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A map-of-subschemas keyword (`properties`, `$defs`...).
+    pub fn schema_map(&self, kw: Keyword) -> Option<&SchemaMap> {
+        match self.get(kw)? {
+            Value::SchemaMap(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// A map-of-subschemas keyword, mutably.
+    pub fn schema_map_mut(&mut self, kw: Keyword) -> Option<&mut SchemaMap> {
+        match self.get_mut(kw)? {
+            Value::SchemaMap(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// A string keyword (`description`, `$ref`, `format`...).
+    pub fn string(&self, kw: Keyword) -> Option<&str> {
+        match self.get(kw)? {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A number keyword (`minimum`, `maxLength`...).
+    pub fn number(&self, kw: Keyword) -> Option<&Number> {
+        match self.get(kw)? {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// A boolean keyword (`uniqueItems`, `nullable`...).
+    pub fn bool(&self, kw: Keyword) -> Option<bool> {
+        match self.get(kw)? {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// A string-array keyword (`required`, `propertyOrdering`).
+    pub fn strings(&self, kw: Keyword) -> Option<&[String]> {
+        match self.get(kw)? {
+            Value::Strings(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A string-array keyword, mutably.
+    pub fn strings_mut(&mut self, kw: Keyword) -> Option<&mut Vec<String>> {
+        match self.get_mut(kw)? {
+            Value::Strings(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An instance keyword (`const`, `default`, `example`...).
+    pub fn instance(&self, kw: Keyword) -> Option<&Instance> {
+        match self.get(kw)? {
+            Value::Instance(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// An instance-array keyword (`enum`, `examples`).
+    pub fn instances(&self, kw: Keyword) -> Option<&[Instance]> {
+        match self.get(kw)? {
+            Value::Instances(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// An instance-array keyword, mutably.
+    pub fn instances_mut(&mut self, kw: Keyword) -> Option<&mut Vec<Instance>> {
+        match self.get_mut(kw)? {
+            Value::Instances(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    // ---- named shortcuts -------------------------------------------------------------------
+
+    /// `type`
+    pub fn types(&self) -> Option<&TypeSet> {
+        match self.get(Keyword::Type)? {
+            Value::Type(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// `properties`
+    pub fn properties(&self) -> Option<&SchemaMap> {
+        self.schema_map(Keyword::Properties)
+    }
+
+    /// `properties`, mutably
+    pub fn properties_mut(&mut self) -> Option<&mut SchemaMap> {
+        self.schema_map_mut(Keyword::Properties)
+    }
+
+    /// `required`
+    pub fn required(&self) -> Option<&[String]> {
+        self.strings(Keyword::Required)
+    }
+
+    /// `description`
+    pub fn description(&self) -> Option<&str> {
+        self.string(Keyword::Description)
+    }
+
+    /// `$ref`
+    pub fn reference(&self) -> Option<&str> {
+        self.string(Keyword::Ref)
+    }
+
+    /// `enum`
+    pub fn enum_values(&self) -> Option<&[Instance]> {
+        self.instances(Keyword::Enum)
+    }
+}
+
+impl Drop for SchemaObject {
+    /// Drops deep trees without recursion: children are moved onto a heap stack first.
+    fn drop(&mut self) {
+        if !self.entries.iter().any(|e| e.key_has_children()) {
+            return;
+        }
+        let mut stack: Vec<Schema> = Vec::new();
+        take_children(&mut self.entries, &mut stack);
+        while let Some(schema) = stack.pop() {
+            if let Schema::Object(mut o) = schema {
+                take_children(&mut o.entries, &mut stack);
+            }
+        }
+    }
+}
+
+impl Entry {
+    fn key_has_children(&self) -> bool {
+        matches!(
+            self.value,
+            Value::Schema(_) | Value::Schemas(_) | Value::SchemaMap(_) | Value::Dependencies(_)
+        )
+    }
+}
+
+fn take_children(entries: &mut Vec<Entry>, stack: &mut Vec<Schema>) {
+    for e in entries.drain(..) {
+        match e.value {
+            Value::Schema(s) => stack.push(*s),
+            Value::Schemas(v) => stack.extend(v),
+            Value::SchemaMap(m) => stack.extend(m.into_values()),
+            Value::Dependencies(m) => stack.extend(m.into_values().filter_map(|d| match d {
+                Dependency::Schema(s) => Some(s),
+                Dependency::Required(_) => None,
+            })),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! The keyword-aware walk: it enters only subschema positions.
+//!
+//! A property named `properties`, `required`, `items`, `$ref` or `enum` is a name in a map of
+//! subschemas, never a keyword; `enum`, `const`, `default` and `examples` values are instances
+//! and never entered. Each callback receives the node's JSON pointer.
+//!
+//! The walk recurses once per schema level. Parsed trees are bounded by
+//! [`ParseOptions::max_depth`](crate::ParseOptions); the walk stops descending at
+//! [`MAX_WALK_DEPTH`] for trees built by hand.
+
+use crate::keyword::Keyword;
+use crate::pointer;
+use crate::schema::{Dependency, Key, Schema, Value};
+
+/// The walk does not descend below this many schema levels.
+pub const MAX_WALK_DEPTH: usize = 1024;
+
+/// Where a subschema sits in its parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location<'a> {
+    /// The value of a single-subschema keyword (`not`, `additionalProperties`, `items`...).
+    Keyword(Keyword),
+    /// An element of an array keyword (`anyOf`, `prefixItems`, tuple `items`...).
+    Index(Keyword, usize),
+    /// A value of a map keyword (`properties`, `$defs`, `dependencies`...).
+    Name(Keyword, &'a str),
+}
+
+impl Location<'_> {
+    /// The keyword the subschema sits under.
+    pub fn keyword(&self) -> Keyword {
+        match *self {
+            Location::Keyword(k) | Location::Index(k, _) | Location::Name(k, _) => k,
+        }
+    }
+
+    /// Appends this location's pointer segments.
+    pub fn push_to(&self, p: &mut String) {
+        match *self {
+            Location::Keyword(k) => pointer::push(p, k.as_str()),
+            Location::Index(k, i) => {
+                pointer::push(p, k.as_str());
+                pointer::push_index(p, i);
+            }
+            Location::Name(k, n) => {
+                pointer::push(p, k.as_str());
+                pointer::push(p, n);
+            }
+        }
+    }
+}
+
+impl Schema {
+    /// Calls `f` on each direct subschema, in document order.
+    ///
+    /// ```
+    /// use schema_core::{Location, Keyword, Schema};
+    /// let s = Schema::from_str(r#"{"properties": {"enum": {"const": {"type": "x"}}}, "not": true}"#)?;
+    /// let mut seen = Vec::new();
+    /// s.for_each_child(|loc, _| seen.push(format!("{loc:?}")));
+    /// assert_eq!(seen, [r#"Name(Properties, "enum")"#, "Keyword(Not)"]);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(Location<'a>, &'a Schema)) {
+        let Schema::Object(o) = self else { return };
+        for e in o.entries() {
+            let Key::Known(kw) = e.key else { continue };
+            match &e.value {
+                Value::Schema(s) => f(Location::Keyword(kw), s),
+                Value::Schemas(list) => {
+                    for (i, s) in list.iter().enumerate() {
+                        f(Location::Index(kw, i), s)
+                    }
+                }
+                Value::SchemaMap(m) => {
+                    for (k, s) in m {
+                        f(Location::Name(kw, k), s)
+                    }
+                }
+                Value::Dependencies(m) => {
+                    for (k, d) in m {
+                        if let Dependency::Schema(s) = d {
+                            f(Location::Name(kw, k), s)
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Calls `f` on each direct subschema, mutably, in document order.
+    pub fn for_each_child_mut(&mut self, mut f: impl FnMut(Location<'_>, &mut Schema)) {
+        let Schema::Object(o) = self else { return };
+        for e in o.entries_mut() {
+            let Key::Known(kw) = e.key else { continue };
+            match &mut e.value {
+                Value::Schema(s) => f(Location::Keyword(kw), s),
+                Value::Schemas(list) => {
+                    for (i, s) in list.iter_mut().enumerate() {
+                        f(Location::Index(kw, i), s)
+                    }
+                }
+                Value::SchemaMap(m) => {
+                    for (k, s) in m.iter_mut() {
+                        f(Location::Name(kw, k), s)
+                    }
+                }
+                Value::Dependencies(m) => {
+                    for (k, d) in m.iter_mut() {
+                        if let Dependency::Schema(s) = d {
+                            f(Location::Name(kw, k), s)
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Walks every subschema read-only, pre-order (`enter`) and post-order (`leave`).
+    ///
+    /// ```
+    /// use schema_core::{Schema, Visit};
+    /// struct Pointers(Vec<String>);
+    /// impl Visit for Pointers {
+    ///     fn enter(&mut self, pointer: &str, _: &Schema) -> bool {
+    ///         self.0.push(pointer.to_owned());
+    ///         true
+    ///     }
+    /// }
+    /// let s = Schema::from_str(r#"{"properties": {"a/b": {"items": {}}}, "default": {"properties": 1}}"#)?;
+    /// let mut v = Pointers(Vec::new());
+    /// s.walk(&mut v);
+    /// assert_eq!(v.0, ["", "/properties/a~1b", "/properties/a~1b/items"]);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn walk<V: Visit + ?Sized>(&self, visitor: &mut V) {
+        let mut p = String::new();
+        walk_inner(self, visitor, &mut p, 0);
+    }
+
+    /// Walks every subschema mutably: `pre` before the children, `post` after them.
+    ///
+    /// ```
+    /// use schema_core::{Keyword, Schema, Transform};
+    /// struct DropTitles;
+    /// impl Transform for DropTitles {
+    ///     fn post(&mut self, _pointer: &str, s: &mut Schema) {
+    ///         if let Some(o) = s.as_object_mut() { o.remove(Keyword::Title); }
+    ///     }
+    /// }
+    /// let mut s = Schema::from_str(r#"{"title":"T","properties":{"title":{"title":"x"}}}"#)?;
+    /// s.transform(&mut DropTitles);
+    /// assert_eq!(s.to_json_string(), r#"{"properties":{"title":{}}}"#);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn transform<T: Transform + ?Sized>(&mut self, t: &mut T) {
+        let mut p = String::new();
+        transform_inner(self, t, &mut p, 0);
+    }
+}
+
+/// A read-only visitor for [`Schema::walk`].
+pub trait Visit {
+    /// Called before the node's children; return `false` to skip them.
+    fn enter(&mut self, pointer: &str, schema: &Schema) -> bool {
+        let _ = (pointer, schema);
+        true
+    }
+    /// Called after the node's children.
+    fn leave(&mut self, pointer: &str, schema: &Schema) {
+        let _ = (pointer, schema);
+    }
+}
+
+/// A mutating visitor for [`Schema::transform`].
+pub trait Transform {
+    /// Called before the node's children (changes made here are then walked).
+    fn pre(&mut self, pointer: &str, schema: &mut Schema) {
+        let _ = (pointer, schema);
+    }
+    /// Called after the node's children.
+    fn post(&mut self, pointer: &str, schema: &mut Schema) {
+        let _ = (pointer, schema);
+    }
+}
+
+fn walk_inner<V: Visit + ?Sized>(s: &Schema, v: &mut V, p: &mut String, depth: usize) {
+    if !v.enter(p, s) {
+        return;
+    }
+    if depth < MAX_WALK_DEPTH {
+        s.for_each_child(|loc, child| {
+            let mark = p.len();
+            loc.push_to(p);
+            walk_inner(child, v, p, depth + 1);
+            p.truncate(mark);
+        });
+    }
+    v.leave(p, s);
+}
+
+fn transform_inner<T: Transform + ?Sized>(s: &mut Schema, t: &mut T, p: &mut String, depth: usize) {
+    t.pre(p, s);
+    if depth < MAX_WALK_DEPTH {
+        s.for_each_child_mut(|loc, child| {
+            let mark = p.len();
+            loc.push_to(p);
+            transform_inner(child, t, p, depth + 1);
+            p.truncate(mark);
+        });
+    }
+    t.post(p, s);
+}
