@@ -60,6 +60,16 @@ macro_rules! keywords {
                 match self { $( Keyword::$variant => $name, )* }
             }
 
+            /// The keyword's position in [`Keyword::ALL`] (stable within a release; for bit sets).
+            ///
+            /// ```
+            /// use schema_core::Keyword;
+            /// assert_eq!(Keyword::ALL[Keyword::Items.index() as usize], Keyword::Items);
+            /// ```
+            pub const fn index(self) -> u8 {
+                self as u8
+            }
+
             /// The JSON shape the keyword's value must have.
             pub const fn shape(self) -> Shape {
                 match self { $( Keyword::$variant => Shape::$shape, )* }
