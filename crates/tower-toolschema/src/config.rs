@@ -1,0 +1,254 @@
+//! The layer's configuration (shared by every clone of a layer and its services).
+
+use std::fmt;
+use std::sync::Arc;
+
+use http::{HeaderMap, Method, Uri, header};
+
+use crate::cache::{CacheConfig, SlotCache};
+use crate::profile::Profiles;
+use crate::report::SkipReason;
+use crate::sanitizer::{RulesSanitizer, SlotSanitizer};
+use crate::shapes::{Api, ApiShape, Family};
+
+/// Which profiles a layer applies.
+///
+/// ```
+/// use tower_toolschema::{Config, Profiles, Target, ToolSchemaLayer};
+///
+/// let auto = ToolSchemaLayer::new(Config::new(Target::Auto));
+/// let fixed = ToolSchemaLayer::new(Config::new(Target::Fixed(Profiles::vertex())));
+/// # let _ = (auto, fixed);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Target {
+    /// Per request, from the URL path, the host and the body's `model`; requests to paths that
+    /// are not in the [API-shape table](crate::shapes) pass through without buffering.
+    Auto,
+    /// Always these profiles. Requests to unknown paths are still inspected (JSON POSTs only):
+    /// the body is recognised by its shape.
+    Fixed(Profiles),
+}
+
+type Predicate = dyn Fn(&Method, &Uri, &HeaderMap) -> bool + Send + Sync;
+
+/// The configuration of a [`ToolSchemaLayer`](crate::ToolSchemaLayer).
+///
+/// Built with [`Config::new`] and the layer's builder methods.
+/// See [`Target`] for an example.
+#[derive(Clone)]
+pub struct Config {
+    pub(crate) target: Target,
+    pub(crate) api_profiles: Vec<(Api, Profiles)>,
+    pub(crate) limit: usize,
+    pub(crate) predicate: Option<Arc<Predicate>>,
+    pub(crate) sanitizer: Arc<dyn SlotSanitizer>,
+    pub(crate) cache_config: CacheConfig,
+    pub(crate) cache: Arc<SlotCache>,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("target", &self.target)
+            .field("api_profiles", &self.api_profiles)
+            .field("limit", &self.limit)
+            .field("predicate", &self.predicate.is_some())
+            .field("cache", &self.cache_config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default body limit: 16 MiB.
+pub const DEFAULT_LIMIT: usize = 16 << 20;
+
+impl Config {
+    /// A configuration for `target` with the defaults: 16 MiB body limit, the default cache, the
+    /// `provider_rules` sanitizer, every request considered.
+    ///
+    /// See [`Target`] for an example.
+    pub fn new(target: Target) -> Config {
+        let cache_config = CacheConfig::default();
+        Config {
+            target,
+            api_profiles: Vec::new(),
+            limit: DEFAULT_LIMIT,
+            predicate: None,
+            sanitizer: Arc::new(RulesSanitizer),
+            cache_config,
+            cache: Arc::new(SlotCache::new(cache_config)),
+        }
+    }
+
+    pub(crate) fn set_cache(&mut self, config: CacheConfig) {
+        self.cache_config = config;
+        self.cache = Arc::new(SlotCache::new(config));
+    }
+
+    pub(crate) fn set_predicate(&mut self, f: Arc<Predicate>) {
+        self.predicate = Some(f);
+    }
+
+    /// The profiles for slots of `api` in a request with this `model` and `host`.
+    pub(crate) fn profiles_for(&self, api: Api, model: Option<&str>, host: Option<&str>) -> Profiles {
+        if let Some((_, p)) = self.api_profiles.iter().find(|(a, _)| *a == api) {
+            return p.clone();
+        }
+        match &self.target {
+            Target::Fixed(p) => p.clone(),
+            Target::Auto => Profiles::for_family(auto_family(api, model, host)),
+        }
+    }
+
+    /// What to do with a request before reading its body.
+    pub(crate) fn decide(&self, method: &Method, uri: &Uri, headers: &HeaderMap) -> Decision {
+        if !matches!(*method, Method::POST | Method::PUT | Method::PATCH) {
+            return Decision::Pass;
+        }
+        if let Some(p) = &self.predicate
+            && !p(method, uri, headers)
+        {
+            return Decision::Pass;
+        }
+        let shape = ApiShape::for_path(uri.path());
+        if shape.is_none() && self.target == Target::Auto {
+            return Decision::Pass;
+        }
+        if !is_json(headers) {
+            return Decision::Pass;
+        }
+        let api = shape.map(|s| s.api);
+        if let Some(enc) = content_encoding(headers) {
+            return Decision::Skip(api, SkipReason::Compressed(enc));
+        }
+        let host = uri.host().map(str::to_owned).or_else(|| {
+            headers.get(header::HOST).and_then(|h| h.to_str().ok()).map(|h| h.split(':').next().unwrap_or(h).to_owned())
+        });
+        Decision::Inspect(RequestCtx { shape, host })
+    }
+}
+
+/// The decision taken before reading a body.
+#[derive(Debug)]
+pub(crate) enum Decision {
+    /// Not ours: forward as is, no buffering.
+    Pass,
+    /// Cannot be inspected (forwarded untouched, or rejected by policy), no buffering.
+    Skip(Option<Api>, SkipReason),
+    /// Buffer and inspect.
+    Inspect(RequestCtx),
+}
+
+/// What is known of a request whose body is inspected.
+#[derive(Debug, Clone)]
+pub(crate) struct RequestCtx {
+    pub(crate) shape: Option<&'static ApiShape>,
+    pub(crate) host: Option<String>,
+}
+
+/// `auto`: the family for an API, refined by the host and the body's `model` on OpenAI-shaped
+/// and Code Assist requests (OpenAI-compatible gateways serve every vendor's models).
+pub(crate) fn auto_family(api: Api, model: Option<&str>, host: Option<&str>) -> Family {
+    let family = api.shape().family;
+    let refine = matches!(api, Api::OpenAiChat | Api::OpenAiResponses | Api::CodeAssist);
+    if !refine {
+        return family;
+    }
+    if api != Api::CodeAssist && host.is_some_and(|h| h == "x.ai" || h.ends_with(".x.ai")) {
+        return Family::Xai;
+    }
+    let Some(model) = model else { return family };
+    let model = model.trim().to_ascii_lowercase();
+    // OpenRouter-style `vendor/model`.
+    let (vendor, name) = match model.split_once('/') {
+        Some((v, n)) => (Some(v), n),
+        None => (None, model.as_str()),
+    };
+    let by_vendor = match vendor {
+        Some("google") => Some(Family::Gemini),
+        Some("x-ai") | Some("xai") => Some(Family::Xai),
+        Some("anthropic") => Some(Family::Anthropic),
+        Some("openai") => Some(Family::OpenAi),
+        _ => None,
+    };
+    let by_name = if name.starts_with("gemini") || name.starts_with("gemma") {
+        Some(Family::Gemini)
+    } else if name.starts_with("grok") {
+        Some(Family::Xai)
+    } else if name.starts_with("claude") {
+        Some(Family::Anthropic)
+    } else {
+        None
+    };
+    match (api, by_vendor.or(by_name)) {
+        // Code Assist serves Gemini (its own profile) and, on Antigravity, Claude.
+        (Api::CodeAssist, Some(Family::Anthropic)) => Family::Anthropic,
+        (Api::CodeAssist, _) => family,
+        (_, Some(f)) => f,
+        (_, None) => family,
+    }
+}
+
+/// `application/json`, `*/*+json`, or no `Content-Type` at all (many clients send none).
+pub(crate) fn is_json(headers: &HeaderMap) -> bool {
+    let Some(ct) = headers.get(header::CONTENT_TYPE) else { return true };
+    let Ok(ct) = ct.to_str() else { return false };
+    let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+}
+
+/// The `Content-Encoding`, unless absent or `identity`.
+pub(crate) fn content_encoding(headers: &HeaderMap) -> Option<String> {
+    let mut encodings = headers.get_all(header::CONTENT_ENCODING).iter().filter_map(|v| v.to_str().ok().map(str::trim));
+    let enc: Vec<&str> = encodings.by_ref().flat_map(|v| v.split(',')).map(str::trim).filter(|e| !e.is_empty()).collect();
+    if enc.iter().all(|e| e.eq_ignore_ascii_case("identity")) { None } else { Some(enc.join(", ")) }
+}
+
+/// `Content-Length`, if present and valid.
+pub(crate) fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers.get(header::CONTENT_LENGTH)?.to_str().ok()?.trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_picks_family_from_model_and_host() {
+        let f = |api, model, host| auto_family(api, model, host);
+        assert_eq!(f(Api::OpenAiChat, Some("gpt-4o"), None), Family::OpenAi);
+        assert_eq!(f(Api::OpenAiChat, Some("gemini-2.5-flash"), None), Family::Gemini);
+        assert_eq!(f(Api::OpenAiChat, Some("grok-4"), None), Family::Xai);
+        assert_eq!(f(Api::OpenAiChat, Some("claude-sonnet-4-5"), None), Family::Anthropic);
+        assert_eq!(f(Api::OpenAiChat, Some("google/gemini-2.5-pro"), None), Family::Gemini);
+        assert_eq!(f(Api::OpenAiChat, Some("x-ai/grok-4"), None), Family::Xai);
+        assert_eq!(f(Api::OpenAiResponses, Some("anthropic/claude-opus-4"), None), Family::Anthropic);
+        assert_eq!(f(Api::OpenAiChat, Some("meta-llama/llama-3"), None), Family::OpenAi);
+        assert_eq!(f(Api::OpenAiChat, None, Some("api.x.ai")), Family::Xai);
+        assert_eq!(f(Api::OpenAiChat, Some("gpt-4o"), Some("api.x.ai")), Family::Xai);
+        assert_eq!(f(Api::CodeAssist, Some("gemini-2.5-pro"), None), Family::CodeAssist);
+        assert_eq!(f(Api::CodeAssist, Some("claude-sonnet-4-5"), None), Family::Anthropic);
+        assert_eq!(f(Api::Gemini, Some("claude"), None), Family::Gemini);
+        assert_eq!(f(Api::VertexGemini, None, None), Family::Vertex);
+    }
+
+    #[test]
+    fn header_predicates() {
+        let mut h = HeaderMap::new();
+        assert!(is_json(&h));
+        h.insert(header::CONTENT_TYPE, "application/json; charset=utf-8".parse().unwrap());
+        assert!(is_json(&h));
+        h.insert(header::CONTENT_TYPE, "application/vnd.api+json".parse().unwrap());
+        assert!(is_json(&h));
+        h.insert(header::CONTENT_TYPE, "text/event-stream".parse().unwrap());
+        assert!(!is_json(&h));
+        assert_eq!(content_encoding(&h), None);
+        h.insert(header::CONTENT_ENCODING, "identity".parse().unwrap());
+        assert_eq!(content_encoding(&h), None);
+        h.insert(header::CONTENT_ENCODING, "gzip".parse().unwrap());
+        assert_eq!(content_encoding(&h).as_deref(), Some("gzip"));
+        h.insert(header::CONTENT_LENGTH, "12".parse().unwrap());
+        assert_eq!(content_length(&h), Some(12));
+    }
+}

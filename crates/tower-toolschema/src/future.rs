@@ -1,0 +1,213 @@
+//! [`ResponseFuture`]: buffers an inspected body, rewrites it, then calls the inner service.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, ready};
+
+use bytes::{Bytes, BytesMut};
+use http::{HeaderMap, HeaderValue, Request, header};
+use http_body::Body;
+use pin_project_lite::pin_project;
+use tower_service::Service;
+
+use crate::body::ToolSchemaBody;
+use crate::config::{Config, RequestCtx};
+use crate::policy::Policy;
+use crate::report::{SanitizeReport, SkipReason};
+use crate::{BoxError, rewrite};
+
+pin_project! {
+    /// The response future of [`ToolSchema`](crate::ToolSchema): reads an inspected body (up to
+    /// the limit), rewrites its schema slots, then calls the inner service. Requests that are
+    /// not inspected go straight to the inner service's future.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub struct ResponseFuture<S, B, P>
+    where
+        S: Service<Request<ToolSchemaBody<B>>>,
+    {
+        #[pin]
+        state: State<S, B, P, S::Future, S::Response>,
+    }
+}
+
+pin_project! {
+    #[project = StateProj]
+    enum State<S, B, P, F, R> {
+        Buffering { buf: Option<Buffer<S, B, P>> },
+        Calling { #[pin] fut: F },
+        Answered { response: Option<R> },
+    }
+}
+
+pub(crate) struct Buffer<S, B, P> {
+    inner: S,
+    parts: http::request::Parts,
+    body: Pin<Box<B>>,
+    chunks: Vec<Bytes>,
+    len: usize,
+    trailers: Option<HeaderMap>,
+    config: Arc<Config>,
+    ctx: RequestCtx,
+    policy: P,
+}
+
+enum Outcome {
+    Complete,
+    Overflow,
+    Failed(BoxError),
+}
+
+impl<S, B, P> Buffer<S, B, P>
+where
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+{
+    fn poll_body(&mut self, cx: &mut Context<'_>) -> Poll<Outcome> {
+        loop {
+            match ready!(self.body.as_mut().poll_frame(cx)) {
+                None => return Poll::Ready(Outcome::Complete),
+                Some(Err(e)) => return Poll::Ready(Outcome::Failed(e.into())),
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(data) => {
+                        self.len = self.len.saturating_add(data.len());
+                        if !data.is_empty() {
+                            self.chunks.push(data);
+                        }
+                        if self.len > self.config.limit {
+                            return Poll::Ready(Outcome::Overflow);
+                        }
+                    }
+                    Err(frame) => {
+                        if let Ok(t) = frame.into_trailers() {
+                            match &mut self.trailers {
+                                Some(all) => all.extend(t),
+                                None => self.trailers = Some(t),
+                            }
+                        }
+                    }
+                },
+            }
+        }
+    }
+}
+
+impl<S, B, P> ResponseFuture<S, B, P>
+where
+    S: Service<Request<ToolSchemaBody<B>>>,
+{
+    pub(crate) fn called(fut: S::Future) -> Self {
+        ResponseFuture { state: State::Calling { fut } }
+    }
+
+    pub(crate) fn answered(response: S::Response) -> Self {
+        ResponseFuture { state: State::Answered { response: Some(response) } }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn buffering(inner: S, parts: http::request::Parts, body: B, config: Arc<Config>, ctx: RequestCtx, policy: P) -> Self {
+        let buf = Buffer { inner, parts, body: Box::pin(body), chunks: Vec::new(), len: 0, trailers: None, config, ctx, policy };
+        ResponseFuture { state: State::Buffering { buf: Some(buf) } }
+    }
+}
+
+impl<S, B, P> fmt::Debug for ResponseFuture<S, B, P>
+where
+    S: Service<Request<ToolSchemaBody<B>>>,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResponseFuture").finish_non_exhaustive()
+    }
+}
+
+/// One `Bytes` for the whole body: the chunk itself when there is one (no copy).
+fn concat(mut chunks: Vec<Bytes>) -> Bytes {
+    match chunks.len() {
+        0 => Bytes::new(),
+        1 => chunks.pop().unwrap_or_default(),
+        _ => {
+            let mut all = BytesMut::with_capacity(chunks.iter().map(Bytes::len).sum());
+            for c in chunks {
+                all.extend_from_slice(&c);
+            }
+            all.freeze()
+        }
+    }
+}
+
+/// After a rewrite: a fresh `Content-Length`, no `Transfer-Encoding` (a stale length hangs the
+/// exchange; both together is a request-smuggling vector).
+pub(crate) fn set_content_length(headers: &mut HeaderMap, len: usize) {
+    headers.remove(header::TRANSFER_ENCODING);
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+}
+
+impl<S, B, P> Future for ResponseFuture<S, B, P>
+where
+    S: Service<Request<ToolSchemaBody<B>>>,
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+    P: Policy<S::Response>,
+{
+    type Output = Result<S::Response, S::Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut state = self.project().state;
+        loop {
+            match state.as_mut().project() {
+                StateProj::Calling { fut } => return fut.poll(cx),
+                StateProj::Answered { response } => {
+                    return match response.take() {
+                        Some(r) => Poll::Ready(Ok(r)),
+                        // Polled after completion: stay pending rather than panic.
+                        None => Poll::Pending,
+                    };
+                }
+                StateProj::Buffering { buf } => {
+                    let Some(b) = buf.as_mut() else { return Poll::Pending };
+                    let outcome = ready!(b.poll_body(cx));
+                    let Some(Buffer { mut inner, mut parts, body, chunks, trailers, config, ctx, policy, .. }) = buf.take() else {
+                        return Poll::Pending;
+                    };
+                    let api = ctx.shape.map(|s| s.api);
+                    let (body, report) = match outcome {
+                        Outcome::Complete => {
+                            let bytes = concat(chunks);
+                            if trailers.is_some() {
+                                (ToolSchemaBody::full(bytes, trailers), SanitizeReport::skipped(api, SkipReason::Trailers))
+                            } else {
+                                let (new, report) = rewrite::process(&config, &ctx, &bytes);
+                                match new {
+                                    Some(new) => {
+                                        set_content_length(&mut parts.headers, new.len());
+                                        (ToolSchemaBody::full(new, None), report)
+                                    }
+                                    None => (ToolSchemaBody::full(bytes, None), report),
+                                }
+                            }
+                        }
+                        Outcome::Overflow => {
+                            (ToolSchemaBody::replay(chunks, body), SanitizeReport::skipped(api, SkipReason::TooLarge { limit: config.limit }))
+                        }
+                        Outcome::Failed(e) => {
+                            let reason = SkipReason::BodyError(e.to_string());
+                            (ToolSchemaBody::failed(chunks, e), SanitizeReport::skipped(api, reason))
+                        }
+                    };
+                    if let crate::report::Outcome::Skipped(reason) = &report.outcome {
+                        tracing::debug!(target: "tower_toolschema", api = api.map(|a| a.name()), "body not rewritten: {reason}");
+                        if let Some(response) = policy.on_skip(reason) {
+                            state.set(State::Answered { response: Some(response) });
+                            continue;
+                        }
+                    }
+                    parts.extensions.insert(report);
+                    let fut = inner.call(Request::from_parts(parts, body));
+                    state.set(State::Calling { fut });
+                }
+            }
+        }
+    }
+}

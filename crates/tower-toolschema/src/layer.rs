@@ -1,0 +1,229 @@
+//! [`ToolSchemaLayer`]: the layer and its builder.
+
+use std::sync::Arc;
+
+use http::{HeaderMap, Method, Uri};
+use tower_layer::Layer;
+
+use crate::cache::CacheConfig;
+use crate::config::{Config, Target};
+use crate::policy::{FailOpen, Reject};
+use crate::profile::Profiles;
+use crate::sanitizer::SlotSanitizer;
+use crate::service::ToolSchema;
+use crate::shapes::Api;
+
+/// A [`Layer`] that rewrites the tool schemas of LLM API requests into the dialect of the
+/// target provider.
+///
+/// Cheap to clone; clones share one configuration and one sanitized-slot cache.
+/// See the [crate docs](crate) for an example.
+#[derive(Debug, Clone)]
+pub struct ToolSchemaLayer<P = FailOpen> {
+    pub(crate) config: Arc<Config>,
+    pub(crate) policy: P,
+}
+
+impl Default for ToolSchemaLayer {
+    fn default() -> Self {
+        Self::auto()
+    }
+}
+
+impl ToolSchemaLayer {
+    /// A layer with this configuration.
+    ///
+    /// ```
+    /// use tower_toolschema::{Config, Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::new(Config::new(Target::Auto)).limit(1 << 20);
+    /// # let _ = layer;
+    /// ```
+    pub fn new(config: Config) -> Self {
+        ToolSchemaLayer { config: Arc::new(config), policy: FailOpen }
+    }
+
+    /// Picks the profile per request from the path, the host and the body's `model`; requests
+    /// to unknown paths pass through without buffering.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn auto() -> Self {
+        Self::new(Config::new(Target::Auto))
+    }
+
+    /// Always these profiles.
+    ///
+    /// ```
+    /// use tower_toolschema::{Profile, Profiles, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::fixed(Profiles::single(Profile::builtin("portable").unwrap()));
+    /// # let _ = layer;
+    /// ```
+    pub fn fixed(profiles: Profiles) -> Self {
+        Self::new(Config::new(Target::Fixed(profiles)))
+    }
+
+    /// Gemini API rules (`gemini`; `gemini-jsonschema` for `*JsonSchema` slots).
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn gemini() -> Self {
+        Self::fixed(Profiles::gemini())
+    }
+
+    /// Gemini Code Assist / Antigravity rules.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn gemini_code_assist() -> Self {
+        Self::fixed(Profiles::gemini_code_assist())
+    }
+
+    /// Vertex AI (Gemini) rules.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn vertex() -> Self {
+        Self::fixed(Profiles::vertex())
+    }
+
+    /// OpenAI rules (`openai-strict` for tools marked `strict: true`).
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn openai() -> Self {
+        Self::fixed(Profiles::openai())
+    }
+
+    /// Anthropic rules (`anthropic-strict` for tools marked `strict: true`).
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn anthropic() -> Self {
+        Self::fixed(Profiles::anthropic())
+    }
+
+    /// xAI rules.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn xai() -> Self {
+        Self::fixed(Profiles::xai())
+    }
+
+    /// Amazon Bedrock rules.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn bedrock() -> Self {
+        Self::fixed(Profiles::bedrock())
+    }
+
+    /// The portable subset every provider accepts.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn portable() -> Self {
+        Self::fixed(Profiles::portable())
+    }
+
+    /// Answers requests that cannot be inspected (over the limit, compressed, invalid JSON, an
+    /// ambiguous duplicate key, a failed body) with a clear JSON 413/415/400 instead of
+    /// forwarding them untouched. Needs a response body type with `From<Bytes>` (axum's has).
+    ///
+    /// See the [policy docs](crate::policy) for an example.
+    pub fn reject_invalid(self) -> ToolSchemaLayer<Reject> {
+        ToolSchemaLayer { config: self.config, policy: Reject }
+    }
+}
+
+impl<P> ToolSchemaLayer<P> {
+    fn config_mut(&mut self) -> &mut Config {
+        Arc::make_mut(&mut self.config)
+    }
+
+    /// The largest body inspected, in bytes (default 16 MiB). Larger bodies go on untouched
+    /// (or are answered 413 with [`reject_invalid`](ToolSchemaLayer::reject_invalid)); a body
+    /// declared larger is never read.
+    ///
+    /// See [`ToolSchemaLayer::new`] for an example.
+    pub fn limit(mut self, bytes: usize) -> Self {
+        self.config_mut().limit = bytes;
+        self
+    }
+
+    /// Uses these profiles for every slot of `api`, whatever the target.
+    ///
+    /// ```
+    /// use tower_toolschema::{Profiles, ToolSchemaLayer, shapes::Api};
+    /// // Everything on auto, but OpenAI Chat bodies go to a Gemini backend.
+    /// let layer = ToolSchemaLayer::auto().api_profiles(Api::OpenAiChat, Profiles::gemini());
+    /// # let _ = layer;
+    /// ```
+    pub fn api_profiles(mut self, api: Api, profiles: Profiles) -> Self {
+        let cfg = self.config_mut();
+        cfg.api_profiles.retain(|(a, _)| *a != api);
+        cfg.api_profiles.push((api, profiles));
+        self
+    }
+
+    /// Only requests for which `f` returns `true` are considered (others pass through).
+    ///
+    /// ```
+    /// use tower_toolschema::ToolSchemaLayer;
+    /// let layer = ToolSchemaLayer::auto().inspect_when(|_method, _uri, headers| !headers.contains_key("x-no-sanitize"));
+    /// # let _ = layer;
+    /// ```
+    pub fn inspect_when<F>(mut self, f: F) -> Self
+    where
+        F: Fn(&Method, &Uri, &HeaderMap) -> bool + Send + Sync + 'static,
+    {
+        self.config_mut().set_predicate(Arc::new(f));
+        self
+    }
+
+    /// Bounds of the sanitized-slot cache (a fresh cache, shared by the clones made after).
+    ///
+    /// See the [cache docs](crate::cache) for an example.
+    pub fn cache(mut self, config: CacheConfig) -> Self {
+        self.config_mut().set_cache(config);
+        self
+    }
+
+    /// Replaces the schema engine (the default is `provider_rules`).
+    ///
+    /// See the [sanitizer docs](crate::sanitizer) for an example.
+    pub fn sanitizer(mut self, sanitizer: impl SlotSanitizer) -> Self {
+        let cfg = self.config_mut();
+        cfg.sanitizer = Arc::new(sanitizer);
+        // Results of another engine must not be served.
+        let cache = cfg.cache_config;
+        cfg.set_cache(cache);
+        self
+    }
+
+    /// The configuration.
+    ///
+    /// ```
+    /// assert_eq!(tower_toolschema::ToolSchemaLayer::auto().config().target(), &tower_toolschema::Target::Auto);
+    /// ```
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+}
+
+impl Config {
+    /// The target.
+    ///
+    /// See [`ToolSchemaLayer::config`] for an example.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// The body limit in bytes.
+    ///
+    /// ```
+    /// assert_eq!(tower_toolschema::ToolSchemaLayer::auto().config().body_limit(), 16 << 20);
+    /// ```
+    pub fn body_limit(&self) -> usize {
+        self.limit
+    }
+}
+
+impl<S, P: Clone> Layer<S> for ToolSchemaLayer<P> {
+    type Service = ToolSchema<S, P>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        ToolSchema { inner, config: Arc::clone(&self.config), policy: self.policy.clone() }
+    }
+}

@@ -1,0 +1,111 @@
+//! A [tower] layer that rewrites the tool JSON Schemas inside LLM API request bodies into the
+//! dialect the target provider accepts, so that one schema the provider dislikes no longer
+//! fails the whole request.
+//!
+//! - Knows where schemas sit in the bodies of OpenAI Chat / Responses, Anthropic Messages,
+//!   Gemini (camelCase and snake_case, `countTokens`, `cachedContents`, Code Assist's
+//!   `v1internal` envelope), Vertex, Bedrock Converse / InvokeModel and every OpenAI-compatible
+//!   gateway: the [API-shape table](shapes).
+//! - Only schema slots change; every other byte of the body is kept (conversation history holds
+//!   tool-call arguments with keys like `title`, `format`, `default`). When nothing changes, the
+//!   very same bytes go on. After a rewrite, `Content-Length` is set anew and
+//!   `Transfer-Encoding` dropped.
+//! - The conversation is never built into a tree: slots are located over the raw bytes and
+//!   spliced back; sanitized slots are [cached](cache) by their bytes.
+//! - Fails open: bodies over the limit, compressed, invalid or of an unknown shape go on
+//!   untouched, and the layer adds no error type (`Error = S::Error`). Optionally,
+//!   [reject](ToolSchemaLayer::reject_invalid) them with a clear 4xx instead.
+//! - Reports what changed: a [`SanitizeReport`] in the request's extensions and `tracing`
+//!   events (debug per change, warn when meaning was lost).
+//!
+//! # On an axum router (a gateway)
+//! ```
+//! use axum::{Router, body::Bytes, routing::post};
+//! use tower_toolschema::ToolSchemaLayer;
+//!
+//! let app: Router = Router::new()
+//!     .route("/v1beta/models/{model}", post(|body: Bytes| async move { body }))
+//!     .layer(ToolSchemaLayer::gemini());
+//! # let _ = app;
+//! ```
+//!
+//! # On a client
+//! ```
+//! use tower::ServiceBuilder;
+//! use tower_toolschema::ToolSchemaLayer;
+//! # type Client = tower::util::BoxCloneService<http::Request<tower_toolschema::ToolSchemaBody<String>>, http::Response<()>, std::convert::Infallible>;
+//! # fn client() -> Client { tower::util::BoxCloneService::new(tower::service_fn(|_| async { Ok(http::Response::new(())) })) }
+//!
+//! let client = ServiceBuilder::new().layer(ToolSchemaLayer::auto()).service(client());
+//! # let _ = client;
+//! ```
+//!
+//! # On a body directly
+//! ```
+//! use tower_toolschema::{ToolSchemaLayer, shapes::Api, sanitize_body};
+//!
+//! let body = br#"{"contents":[],"tools":[{"functionDeclarations":[{"name":"f","parameters":{"type":"object"}}]}]}"#;
+//! let (out, report) = sanitize_body(ToolSchemaLayer::gemini().config(), Some(Api::Gemini), bytes::Bytes::from_static(body));
+//! assert_eq!(report.slots.len(), 1);
+//! # let _ = out;
+//! ```
+//!
+//! Compressed bodies go on untouched: put
+//! `tower_http::decompression::RequestDecompressionLayer` in front of this layer to have them
+//! inspected.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod body;
+pub mod cache;
+mod config;
+mod future;
+mod layer;
+mod locate;
+pub mod policy;
+pub mod profile;
+pub mod report;
+mod rewrite;
+pub mod sanitizer;
+mod service;
+pub mod shapes;
+mod stub;
+
+#[cfg(feature = "reqwest")]
+#[cfg_attr(docsrs, doc(cfg(feature = "reqwest")))]
+pub mod reqwest;
+
+pub use body::ToolSchemaBody;
+pub use cache::CacheConfig;
+pub use config::{Config, DEFAULT_LIMIT, Target};
+pub use future::ResponseFuture;
+pub use layer::ToolSchemaLayer;
+pub use profile::{Profile, Profiles};
+pub use report::SanitizeReport;
+pub use service::ToolSchema;
+
+/// The error type of [`ToolSchemaBody`].
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Sanitizes the schema slots of one request body, as the layer does: `api` names the shape
+/// (`None`: recognised by its shape). Returns the body to send (the very same `Bytes` when
+/// nothing changed) and the report.
+///
+/// See the [crate docs](crate) for an example.
+pub fn sanitize_body(config: &Config, api: Option<shapes::Api>, body: bytes::Bytes) -> (bytes::Bytes, SanitizeReport) {
+    sanitize_body_for(config, api, None, body)
+}
+
+pub(crate) fn sanitize_body_for(
+    config: &Config,
+    api: Option<shapes::Api>,
+    host: Option<String>,
+    body: bytes::Bytes,
+) -> (bytes::Bytes, SanitizeReport) {
+    let ctx = config::RequestCtx { shape: api.map(shapes::Api::shape), host };
+    match rewrite::process(config, &ctx, &body) {
+        (Some(new), report) => (new, report),
+        (None, report) => (body, report),
+    }
+}

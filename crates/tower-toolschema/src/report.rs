@@ -1,0 +1,169 @@
+//! What the layer did to a request: [`SanitizeReport`], inserted into the request's extensions.
+//!
+//! ```
+//! use tower_toolschema::report::{Outcome, SanitizeReport};
+//!
+//! fn log(req: &http::Request<()>) {
+//!     if let Some(report) = req.extensions().get::<SanitizeReport>() {
+//!         for slot in &report.slots {
+//!             for change in slot.changes.iter() {
+//!                 println!("{}{}: {} ({})", slot.pointer, change.pointer, change.message, change.rule);
+//!             }
+//!         }
+//!         assert!(!matches!(report.outcome, Outcome::Skipped(_)) || report.slots.is_empty());
+//!     }
+//! }
+//! # log(&http::Request::new(()));
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::shapes::{Api, SlotRole};
+
+/// One change made to a schema (mirrors `provider_rules::Change`).
+///
+/// See the [module docs](crate::report) for an example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// JSON pointer inside the slot's schema.
+    pub pointer: String,
+    /// The rule that made the change.
+    pub rule: &'static str,
+    /// What was done.
+    pub message: String,
+    /// Whether information was lost (a constraint the provider cannot express).
+    pub lossy: bool,
+}
+
+/// What happened to one schema slot.
+///
+/// See the [module docs](crate::report) for an example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SlotReport {
+    /// JSON pointer of the slot in the body (`/tools/3/function/parameters`).
+    pub pointer: String,
+    /// The tool (or response format) name, when the slot has one.
+    pub tool: Option<String>,
+    /// What the slot holds.
+    pub role: SlotRole,
+    /// The name of the profile applied.
+    pub profile: String,
+    /// The changes made (empty: the slot went on byte-identical).
+    pub changes: Arc<[Change]>,
+    /// Whether the result came from the sanitized-slot cache.
+    pub cached: bool,
+    /// The tool asked for strict mode, its schema cannot be made strict-compatible, so it was
+    /// sent with `strict: false` under the non-strict profile.
+    pub strict_downgraded: bool,
+    /// The tool's name is invalid for the target (reported, not renamed).
+    pub tool_name_problem: Option<String>,
+    /// The slot could not be sanitized (not a schema, unparseable); it went on untouched.
+    pub error: Option<String>,
+}
+
+impl SlotReport {
+    /// Whether any change lost information.
+    ///
+    /// See the [module docs](crate::report) for an example.
+    pub fn lossy(&self) -> bool {
+        self.changes.iter().any(|c| c.lossy)
+    }
+}
+
+/// Why a body was not inspected or not rewritten.
+///
+/// See the [module docs](crate::report) for an example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SkipReason {
+    /// Larger than the body limit (the body was replayed whole).
+    TooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The body stream failed; the error reached the inner service.
+    BodyError(String),
+    /// The body is compressed (`Content-Encoding`); it went on untouched. Put
+    /// `tower_http::decompression::RequestDecompressionLayer` in front to have it inspected.
+    Compressed(String),
+    /// Not valid JSON, or truncated.
+    InvalidJson(String),
+    /// A key on a schema-slot path appears twice; which one the upstream reads is unknown.
+    DuplicateKey(String),
+    /// The body has trailers: rewriting is skipped, everything goes on untouched.
+    Trailers,
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::TooLarge { limit } => write!(f, "the body is larger than the limit of {limit} bytes"),
+            SkipReason::BodyError(e) => write!(f, "the request body failed: {e}"),
+            SkipReason::Compressed(enc) => write!(f, "the body is compressed ({enc}); decompress it before this layer"),
+            SkipReason::InvalidJson(e) => write!(f, "{e}"),
+            SkipReason::DuplicateKey(p) => write!(f, "duplicate key at {p}: refusing to guess which one the upstream reads"),
+            SkipReason::Trailers => f.write_str("the body has trailers"),
+        }
+    }
+}
+
+/// The overall result for a request.
+///
+/// See the [module docs](crate::report) for an example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Inspected; nothing needed to change; the very same bytes went on.
+    Unchanged,
+    /// At least one slot was rewritten.
+    Rewritten {
+        /// Body length before.
+        before: usize,
+        /// Body length after (the new `Content-Length`).
+        after: usize,
+    },
+    /// Not inspected or not rewritten; the body went on untouched.
+    Skipped(SkipReason),
+}
+
+/// What the layer did to one request, in the request's extensions.
+///
+/// See the [module docs](crate::report) for an example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SanitizeReport {
+    /// The API the body was recognised as, if any.
+    pub api: Option<Api>,
+    /// The overall result.
+    pub outcome: Outcome,
+    /// Every slot found, in body order.
+    pub slots: Vec<SlotReport>,
+}
+
+impl SanitizeReport {
+    pub(crate) fn skipped(api: Option<Api>, reason: SkipReason) -> Self {
+        SanitizeReport { api, outcome: Outcome::Skipped(reason), slots: Vec::new() }
+    }
+
+    /// Whether the body was rewritten.
+    ///
+    /// ```
+    /// # use tower_toolschema::report::SanitizeReport;
+    /// fn changed(r: &SanitizeReport) -> bool { r.is_rewritten() }
+    /// ```
+    pub fn is_rewritten(&self) -> bool {
+        matches!(self.outcome, Outcome::Rewritten { .. })
+    }
+
+    /// Total number of schema changes over all slots.
+    ///
+    /// ```
+    /// # use tower_toolschema::report::SanitizeReport;
+    /// fn n(r: &SanitizeReport) -> usize { r.change_count() }
+    /// ```
+    pub fn change_count(&self) -> usize {
+        self.slots.iter().map(|s| s.changes.len()).sum()
+    }
+}

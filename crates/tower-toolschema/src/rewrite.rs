@@ -1,0 +1,189 @@
+//! Rewriting a whole body: locate the slots, sanitize each (through the cache), splice the
+//! changed ones into the original bytes.
+
+use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use crate::cache::Cached;
+use crate::config::{Config, RequestCtx};
+use crate::locate::{self, Found, LocateError, range_in};
+use crate::profile::Profile;
+use crate::report::{Outcome, SanitizeReport, SkipReason, SlotReport};
+use crate::sanitizer::SchemaSlot;
+use crate::shapes::{Encoding, SlotRole};
+
+/// One replacement of a byte range of the body.
+#[derive(Debug)]
+pub(crate) struct Edit {
+    pub(crate) range: Range<usize>,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// Replaces the (non-overlapping) ranges of `edits` in `input`; everything else is copied
+/// verbatim. Linear in the input.
+pub(crate) fn splice(input: &[u8], mut edits: Vec<Edit>) -> Option<Vec<u8>> {
+    edits.sort_by_key(|e| e.range.start);
+    let added: usize = edits.iter().map(|e| e.bytes.len()).sum();
+    let mut out = Vec::with_capacity(input.len() + added);
+    let mut at = 0;
+    for e in edits {
+        if e.range.start < at || e.range.end > input.len() || e.range.start > e.range.end {
+            return None;
+        }
+        out.extend_from_slice(&input[at..e.range.start]);
+        out.extend_from_slice(&e.bytes);
+        at = e.range.end;
+    }
+    out.extend_from_slice(&input[at..]);
+    Some(out)
+}
+
+fn schema_slot(role: SlotRole) -> SchemaSlot {
+    match role {
+        SlotRole::ToolParameters => SchemaSlot::Parameters,
+        SlotRole::ToolOutput | SlotRole::Output => SchemaSlot::Schema,
+    }
+}
+
+/// Rewrites `body`; `None` when nothing changed (the caller forwards the very same bytes).
+pub(crate) fn process(cfg: &Config, ctx: &RequestCtx, body: &[u8]) -> (Option<Bytes>, SanitizeReport) {
+    let api = ctx.shape.map(|s| s.api);
+    let located = match locate::locate(body, ctx.shape) {
+        Ok(l) => l,
+        Err(LocateError::Invalid(e)) => return (None, SanitizeReport::skipped(api, SkipReason::InvalidJson(e))),
+        Err(LocateError::Duplicate(p)) => return (None, SanitizeReport::skipped(api, SkipReason::DuplicateKey(p))),
+    };
+    let api = api.or_else(|| located.slots.first().map(|f| f.api));
+    let mut edits = Vec::new();
+    let mut slots = Vec::with_capacity(located.slots.len());
+    for found in &located.slots {
+        let profiles = cfg.profiles_for(found.api, located.model.as_deref(), ctx.host.as_deref());
+        slots.push(process_slot(cfg, &profiles, body, found, &mut edits));
+    }
+    let report = |outcome| SanitizeReport { api, outcome, slots };
+    if edits.is_empty() {
+        return (None, report(Outcome::Unchanged));
+    }
+    match splice(body, edits) {
+        Some(out) => {
+            let (before, after) = (body.len(), out.len());
+            (Some(Bytes::from(out)), report(Outcome::Rewritten { before, after }))
+        }
+        None => (None, report(Outcome::Unchanged)),
+    }
+}
+
+fn sanitize_cached(cfg: &Config, profile: &Profile, slot: SchemaSlot, schema: &[u8]) -> (Arc<Result<Cached, String>>, bool) {
+    cfg.cache.get_or_insert(profile.id(), slot, schema, || {
+        cfg.sanitizer.sanitize(schema, profile, slot).map(|o| Cached {
+            json: o.json,
+            changes: Arc::from(o.changes),
+            strict_compatible: o.strict_compatible,
+        })
+    })
+}
+
+fn process_slot(cfg: &Config, profiles: &crate::Profiles, body: &[u8], found: &Found<'_>, edits: &mut Vec<Edit>) -> SlotReport {
+    let spec = found.spec;
+    let tool = found.name.and_then(|n| serde_json::from_str::<String>(n.get()).ok());
+    let strict_requested = found.strict.is_some_and(|s| s.get() == "true");
+    let (mut profile, strict) = profiles.pick(spec.dialect, strict_requested);
+    let mut report = SlotReport {
+        pointer: found.pointer.clone(),
+        tool,
+        role: spec.role,
+        profile: profile.name().to_owned(),
+        changes: Arc::from(Vec::new()),
+        cached: false,
+        strict_downgraded: false,
+        tool_name_problem: None,
+        error: None,
+    };
+    let Some(range) = range_in(body, found.raw) else {
+        report.error = Some("slot outside the body".to_owned());
+        return report;
+    };
+    let schema: Cow<'_, [u8]> = match spec.encoding {
+        Encoding::Json => Cow::Borrowed(found.raw.get().as_bytes()),
+        Encoding::JsonString => match serde_json::from_str::<String>(found.raw.get()) {
+            Ok(s) => Cow::Owned(s.into_bytes()),
+            Err(_) => {
+                report.error = Some("expected a JSON string holding a schema".to_owned());
+                return report;
+            }
+        },
+    };
+    let slot = schema_slot(spec.role);
+    let (mut result, mut cached) = sanitize_cached(cfg, profile, slot, &schema);
+    if strict && result.as_ref().as_ref().is_ok_and(|r| !r.strict_compatible) {
+        // Cannot be made strict: send it non-strict, under the non-strict profile.
+        profile = &profiles.native;
+        (result, cached) = sanitize_cached(cfg, profile, slot, &schema);
+        if let Some(flag) = found.strict.and_then(|s| range_in(body, s)) {
+            edits.push(Edit { range: flag, bytes: b"false".to_vec() });
+            report.strict_downgraded = true;
+        }
+        report.profile = profile.name().to_owned();
+    }
+    report.cached = cached;
+    if spec.role == SlotRole::ToolParameters
+        && let Some(name) = &report.tool
+    {
+        report.tool_name_problem = cfg.sanitizer.check_tool_name(name, profile);
+    }
+    match result.as_ref() {
+        Err(e) => report.error = Some(e.clone()),
+        Ok(r) => {
+            report.changes = Arc::clone(&r.changes);
+            if let Some(json) = &r.json {
+                let bytes = match spec.encoding {
+                    Encoding::Json => Some(json.clone()),
+                    Encoding::JsonString => std::str::from_utf8(json).ok().and_then(|s| serde_json::to_vec(s).ok()),
+                };
+                match bytes {
+                    Some(bytes) => edits.push(Edit { range, bytes }),
+                    None => report.error = Some("the sanitized schema could not be encoded".to_owned()),
+                }
+            }
+        }
+    }
+    trace_slot(&report);
+    report
+}
+
+fn trace_slot(r: &SlotReport) {
+    let tool = r.tool.as_deref().unwrap_or("");
+    for c in r.changes.iter() {
+        if c.lossy {
+            tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, pointer = %c.pointer, rule = c.rule, profile = %r.profile, "schema constraint lost: {}", c.message);
+        } else {
+            tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, pointer = %c.pointer, rule = c.rule, profile = %r.profile, "schema rewritten: {}", c.message);
+        }
+    }
+    if r.strict_downgraded {
+        tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "schema cannot be made strict-compatible; sent with strict: false");
+    }
+    if let Some(p) = &r.tool_name_problem {
+        tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "invalid tool name: {p}");
+    }
+    if let Some(e) = &r.error {
+        tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, "slot left untouched: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splice_replaces_ranges_and_keeps_the_rest() {
+        let input = b"0123456789";
+        let out = splice(input, vec![Edit { range: 7..9, bytes: b"X".to_vec() }, Edit { range: 1..3, bytes: b"ABC".to_vec() }]);
+        assert_eq!(out.as_deref(), Some(&b"0ABC3456X9"[..]));
+        assert!(splice(input, vec![Edit { range: 1..5, bytes: vec![] }, Edit { range: 3..6, bytes: vec![] }]).is_none());
+        assert!(splice(input, vec![Edit { range: 8..11, bytes: vec![] }]).is_none());
+    }
+}

@@ -1,0 +1,116 @@
+//! The seam between the HTTP machinery and the schema engine: [`SlotSanitizer`].
+//!
+//! The default, [`RulesSanitizer`], parses a slot with `schema_core` and applies a
+//! `provider_rules` profile. A custom sanitizer can be plugged in with
+//! [`ToolSchemaLayer::sanitizer`](crate::ToolSchemaLayer::sanitizer).
+//!
+//! ```
+//! use tower_toolschema::sanitizer::{SchemaSlot, SlotOutcome, SlotSanitizer};
+//! use tower_toolschema::Profile;
+//!
+//! /// Drops every `"format"` keyword at the top level of a schema (a toy).
+//! struct NoTopFormat;
+//!
+//! impl SlotSanitizer for NoTopFormat {
+//!     fn sanitize(&self, schema: &[u8], _: &Profile, _: SchemaSlot) -> Result<SlotOutcome, String> {
+//!         let mut v: serde_json::Value = serde_json::from_slice(schema).map_err(|e| e.to_string())?;
+//!         let removed = v.as_object_mut().and_then(|o| o.remove("format")).is_some();
+//!         Ok(if removed {
+//!             SlotOutcome::rewritten(serde_json::to_vec(&v).map_err(|e| e.to_string())?, vec![])
+//!         } else {
+//!             SlotOutcome::unchanged()
+//!         })
+//!     }
+//! }
+//!
+//! let layer = tower_toolschema::ToolSchemaLayer::openai().sanitizer(NoTopFormat);
+//! # let _ = layer;
+//! ```
+
+use crate::profile::Profile;
+use crate::report::Change;
+
+/// Which kind of schema a slot holds, as the engine sees it (mirrors `provider_rules::Slot`).
+///
+/// See the [module docs](crate::sanitizer) for an example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SchemaSlot {
+    /// A tool's input schema: root rules apply.
+    Parameters,
+    /// A standalone schema: structured output, tool output.
+    Schema,
+}
+
+/// The result of sanitizing one slot.
+///
+/// See the [module docs](crate::sanitizer) for an example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SlotOutcome {
+    /// The new schema's JSON text, or `None` when nothing changed (the slot's original bytes go
+    /// on untouched).
+    pub json: Option<Vec<u8>>,
+    /// What changed.
+    pub changes: Vec<Change>,
+    /// Whether the result satisfies the provider's strict mode.
+    pub strict_compatible: bool,
+}
+
+impl SlotOutcome {
+    /// Nothing changed.
+    ///
+    /// See the [module docs](crate::sanitizer) for an example.
+    pub fn unchanged() -> Self {
+        SlotOutcome { json: None, changes: Vec::new(), strict_compatible: true }
+    }
+
+    /// The schema was rewritten to `json`.
+    ///
+    /// See the [module docs](crate::sanitizer) for an example.
+    pub fn rewritten(json: Vec<u8>, changes: Vec<Change>) -> Self {
+        SlotOutcome { json: Some(json), changes, strict_compatible: true }
+    }
+
+    /// Sets [`strict_compatible`](SlotOutcome::strict_compatible).
+    ///
+    /// ```
+    /// # use tower_toolschema::sanitizer::SlotOutcome;
+    /// assert!(!SlotOutcome::unchanged().strict_compatible(false).strict_compatible);
+    /// ```
+    pub fn strict_compatible(mut self, yes: bool) -> Self {
+        self.strict_compatible = yes;
+        self
+    }
+}
+
+/// Rewrites one schema slot for one profile.
+///
+/// Implementations must be deterministic (results are cached by input bytes and profile) and
+/// must never panic. See the [module docs](crate::sanitizer) for an example.
+pub trait SlotSanitizer: Send + Sync + 'static {
+    /// Sanitizes the schema whose JSON text is `schema`. `Err` leaves the slot untouched and is
+    /// reported.
+    fn sanitize(&self, schema: &[u8], profile: &Profile, slot: SchemaSlot) -> Result<SlotOutcome, String>;
+
+    /// Describes why `name` is not a valid tool name for `profile`, if it is not.
+    fn check_tool_name(&self, name: &str, profile: &Profile) -> Option<String> {
+        let _ = (name, profile);
+        None
+    }
+}
+
+/// The default sanitizer: `schema_core` parsing plus a `provider_rules` profile.
+///
+/// See the [module docs](crate::sanitizer) for an example.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RulesSanitizer;
+
+impl SlotSanitizer for RulesSanitizer {
+    fn sanitize(&self, schema: &[u8], profile: &Profile, slot: SchemaSlot) -> Result<SlotOutcome, String> {
+        crate::profile::sanitize_with_rules(schema, profile, slot)
+    }
+
+    fn check_tool_name(&self, name: &str, profile: &Profile) -> Option<String> {
+        crate::profile::check_tool_name_with_rules(name, profile)
+    }
+}

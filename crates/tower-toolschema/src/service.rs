@@ -1,0 +1,136 @@
+//! [`ToolSchema`]: the service.
+
+use std::fmt;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::Request;
+use http_body::Body;
+use tower_service::Service;
+
+use crate::body::ToolSchemaBody;
+use crate::config::{Config, Decision, content_length};
+use crate::future::ResponseFuture;
+use crate::layer::ToolSchemaLayer;
+use crate::policy::{FailOpen, Policy};
+use crate::report::{SanitizeReport, SkipReason};
+use crate::BoxError;
+
+/// Rewrites the tool schemas in the bodies of LLM API requests, then calls the inner service.
+///
+/// Built by [`ToolSchemaLayer`]; see the [crate docs](crate) for an example.
+#[derive(Clone)]
+pub struct ToolSchema<S, P = FailOpen> {
+    pub(crate) inner: S,
+    pub(crate) config: Arc<Config>,
+    pub(crate) policy: P,
+}
+
+impl<S: fmt::Debug, P: fmt::Debug> fmt::Debug for ToolSchema<S, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolSchema").field("inner", &self.inner).field("config", &self.config).field("policy", &self.policy).finish()
+    }
+}
+
+impl<S> ToolSchema<S> {
+    /// Wraps `inner` with the configuration of `layer`.
+    ///
+    /// ```
+    /// use tower_toolschema::{ToolSchema, ToolSchemaLayer};
+    /// let svc = ToolSchema::new(tower::service_fn(|_req: http::Request<tower_toolschema::ToolSchemaBody<String>>| async {
+    ///     Ok::<_, std::convert::Infallible>(http::Response::new(()))
+    /// }), &ToolSchemaLayer::gemini());
+    /// # let _ = svc;
+    /// ```
+    pub fn new(inner: S, layer: &ToolSchemaLayer) -> Self {
+        ToolSchema { inner, config: Arc::clone(&layer.config), policy: FailOpen }
+    }
+
+    /// The layer for this service (same as [`ToolSchemaLayer::auto`]).
+    ///
+    /// ```
+    /// let layer = tower_toolschema::ToolSchema::<()>::layer();
+    /// # let _ = layer;
+    /// ```
+    pub fn layer() -> ToolSchemaLayer {
+        ToolSchemaLayer::auto()
+    }
+}
+
+impl<S, P> ToolSchema<S, P> {
+    /// The inner service.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn get_ref(&self) -> &S {
+        &self.inner
+    }
+
+    /// The inner service, mutably.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn get_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
+    /// Unwraps the inner service.
+    ///
+    /// See the [crate docs](crate) for an example.
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
+}
+
+impl<S, B, P> Service<Request<B>> for ToolSchema<S, P>
+where
+    S: Service<Request<ToolSchemaBody<B>>> + Clone,
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+    P: Policy<S::Response>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = ResponseFuture<S, B, P>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: Request<B>) -> Self::Future {
+        if req.body().is_end_stream() {
+            return ResponseFuture::called(self.inner.call(req.map(ToolSchemaBody::new)));
+        }
+        let ctx = match self.config.decide(req.method(), req.uri(), req.headers()) {
+            Decision::Pass => return ResponseFuture::called(self.inner.call(req.map(ToolSchemaBody::new))),
+            Decision::Skip(api, reason) => return self.skip(req, api, reason),
+            Decision::Inspect(ctx) => ctx,
+        };
+        let limit = self.config.limit as u64;
+        let declared = req.body().size_hint().exact().or_else(|| content_length(req.headers()));
+        if declared.is_some_and(|n| n > limit) {
+            let api = ctx.shape.map(|s| s.api);
+            return self.skip(req, api, SkipReason::TooLarge { limit: self.config.limit });
+        }
+        // Call the service that was driven to readiness; leave a clone in its place.
+        let clone = self.inner.clone();
+        let inner = std::mem::replace(&mut self.inner, clone);
+        let (parts, body) = req.into_parts();
+        ResponseFuture::buffering(inner, parts, body, Arc::clone(&self.config), ctx, self.policy.clone())
+    }
+}
+
+impl<S, P> ToolSchema<S, P> {
+    fn skip<B>(&mut self, req: Request<B>, api: Option<crate::shapes::Api>, reason: SkipReason) -> ResponseFuture<S, B, P>
+    where
+        S: Service<Request<ToolSchemaBody<B>>>,
+        P: Policy<S::Response>,
+    {
+        tracing::debug!(target: "tower_toolschema", api = api.map(|a| a.name()), "body not inspected: {reason}");
+        if let Some(response) = self.policy.on_skip(&reason) {
+            return ResponseFuture::answered(response);
+        }
+        let mut req = req.map(ToolSchemaBody::new);
+        req.extensions_mut().insert(SanitizeReport::skipped(api, reason));
+        ResponseFuture::called(self.inner.call(req))
+    }
+}
