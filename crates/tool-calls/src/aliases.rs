@@ -80,7 +80,20 @@ fn alias_strength(field: &str, sent: &str) -> Option<usize> {
         return Some(1);
     }
     let d = edit_distance(&nf, &ns);
-    (d <= distance_budget(nf.len().min(ns.len()))).then_some(2 + d)
+    if d <= distance_budget(nf.len().min(ns.len())) {
+        return Some(2 + d);
+    }
+    abbreviates(&ns, &nf).then_some(8)
+}
+
+/// Whether `short` abbreviates `long`: at least 3 chars, same first char, a subsequence
+/// (`fld` for `field`, `nam` for `name`, `desc` for `description`).
+fn abbreviates(short: &str, long: &str) -> bool {
+    if short.chars().count() < 3 || short.chars().next() != long.chars().next() {
+        return false;
+    }
+    let mut rest = long.chars();
+    short.chars().all(|c| rest.any(|l| l == c))
 }
 
 /// Among the `unclaimed` sent keys, the one that probably means `field`, closest first.
@@ -158,6 +171,9 @@ mod tests {
         assert_eq!(probable_alias("query", &["qeury"]), Some("qeury"));
         assert_eq!(probable_alias("repository", &["repositroy"]), Some("repositroy"));
         assert_eq!(probable_alias("id", &["ip"]), None);
+        assert_eq!(probable_alias("field", &["fld"]), Some("fld"));
+        assert_eq!(probable_alias("description", &["desc"]), Some("desc"));
+        assert_eq!(probable_alias("name", &["nm"]), None);
     }
 
     #[test]

@@ -74,6 +74,6 @@ pub fn validate_with(schema: &Value, arguments: &Value, options: &ValidateOption
             problems.push(p);
         }
     }
-    let example = crate::example::render_bounded(&crate::example::placeholder(schema), options.example_budget);
+    let example = crate::example::render_bounded(&crate::example::placeholder_for(schema, arguments), options.example_budget);
     Err(CallError::new(problems, example))
 }

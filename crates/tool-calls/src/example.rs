@@ -84,6 +84,14 @@ pub(crate) fn placeholder(schema: &Value) -> Node {
     Generator::new(schema, Mode::Placeholder).node(schema, 0)
 }
 
+/// The placeholder example tree of `schema` for a call that sent `sent`: besides the required
+/// fields, the declared fields the call used appear too, so the example mirrors the attempt.
+pub(crate) fn placeholder_for(schema: &Value, sent: &Value) -> Node {
+    let mut generator = Generator::new(schema, Mode::Placeholder);
+    generator.sent = Some(sent);
+    generator.node(schema, 0)
+}
+
 /// Converts a tree to a JSON value (`{...}` becomes `{}`).
 pub(crate) fn to_value(node: &Node) -> Value {
     match node {
@@ -148,6 +156,8 @@ fn render(node: &Node, depth: usize, max_depth: usize, out: &mut String) {
 struct Generator<'a> {
     root: &'a Value,
     mode: Mode,
+    /// The value the call sent here, if any (placeholder mode mirrors its declared fields).
+    sent: Option<&'a Value>,
 }
 
 /// A schema's `type` keyword as a list.
@@ -165,7 +175,7 @@ fn has_any(schema: &Value, keywords: &[&str]) -> bool {
 
 impl<'a> Generator<'a> {
     fn new(root: &'a Value, mode: Mode) -> Self {
-        Self { root, mode }
+        Self { root, mode, sent: None }
     }
 
     /// The branch of an `anyOf`/`oneOf` to exemplify: the first that is not just `null`.
@@ -311,6 +321,12 @@ impl<'a> Generator<'a> {
         }
         let min = schema.get("minProperties").and_then(Value::as_u64).unwrap_or(0);
         let mut names = required;
+        let sent = self.sent.and_then(Value::as_object);
+        for key in sent.into_iter().flat_map(|o| o.keys()) {
+            if !names.contains(key) && props.iter().any(|(k, _)| k == key) {
+                names.push(key.clone());
+            }
+        }
         for (k, _) in &props {
             if (names.len() as u64) >= min || self.mode == Mode::Placeholder {
                 break;
@@ -328,8 +344,9 @@ impl<'a> Generator<'a> {
                     .map(|(_, s)| *s)
                     .or_else(|| pattern_property(schema, &name))
                     .or(additional.filter(|a| a.is_object()));
+                let child = Generator { root: self.root, mode: self.mode, sent: sent.and_then(|o| o.get(&name)) };
                 let node = match sub {
-                    Some(s) => self.node(s, depth + 1),
+                    Some(s) => child.node(s, depth + 1),
                     None => self.any(),
                 };
                 (name, node)
@@ -354,8 +371,10 @@ impl<'a> Generator<'a> {
         }
         .min(max.unwrap_or(u64::MAX))
         .min(8);
+        let first_sent = self.sent.and_then(Value::as_array).and_then(|a| a.first());
+        let child = Generator { root: self.root, mode: self.mode, sent: first_sent };
         let item = match schema.get("items") {
-            Some(s) => self.node(s, depth + 1),
+            Some(s) => child.node(s, depth + 1),
             None => self.any(),
         };
         Node::Array((0..count).map(|_| item.clone()).collect())

@@ -2,7 +2,9 @@
 #![forbid(unsafe_code)]
 
 mod aliases;
+mod catalog;
 mod check;
+mod disclosure;
 mod error;
 mod example;
 mod format;
@@ -20,3 +22,7 @@ pub use json_type::JsonType;
 pub use message::field_name;
 pub use options::ValidateOptions;
 pub use outcome::{input_schema_of, validate_tool_input, Outcome, EXIT_BAD_INPUT};
+pub use catalog::{
+    DispatchError, LookupError, Tool, ToolCatalog, ToolDescription, ToolError, ToolHandler, DEFAULT_NAMESPACE,
+};
+pub use disclosure::{MetaTool, PreparedCall, CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS};
