@@ -118,19 +118,19 @@ pub(crate) fn probable_field<'a>(sent: &str, fields: &[&'a str]) -> Option<&'a s
 /// keep the given order).
 pub(crate) fn closest_first<'a>(target: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let t = normalize(target);
-    let mut scored: Vec<(usize, usize, &str)> = names
+    let mut scored: Vec<((usize, usize), usize, &str)> = names
         .into_iter()
         .enumerate()
         .map(|(i, name)| {
             let n = normalize(name);
             let d = if t.is_empty() || n.is_empty() {
-                usize::MAX / 2
+                (3, 0)
             } else if n == t {
-                0
+                (0, 0)
             } else if n.contains(&t) || t.contains(&n) {
-                1
+                (1, edit_distance(&n, &t))
             } else {
-                2 + edit_distance(&n, &t)
+                (2, edit_distance(&n, &t))
             };
             (d, i, name)
         })
@@ -179,6 +179,8 @@ mod tests {
     #[test]
     fn closest_first_orders_by_similarity() {
         assert_eq!(closest_first("serch", ["send", "search"]), vec!["search", "send"]);
+        assert_eq!(closest_first("get-runx", ["get-run", "get-run-list", "abort"]), vec!["get-run", "get-run-list", "abort"]);
+        assert_eq!(closest_first("run-listx", ["run", "run-list"]), vec!["run-list", "run"]);
     }
 
     #[test]
