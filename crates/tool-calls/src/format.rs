@@ -135,13 +135,18 @@ fn email(s: &str) -> bool {
     let Some((local, domain)) = s.rsplit_once('@') else {
         return false;
     };
-    !local.is_empty()
-        && !domain.is_empty()
-        && !local.starts_with('.')
-        && !local.ends_with('.')
-        && !local.contains("..")
-        && !s.chars().any(char::is_whitespace)
-        && (hostname(domain) || (domain.starts_with('[') && domain.ends_with(']')))
+    let quoted = local.len() >= 2 && local.starts_with('"') && local.ends_with('"');
+    let local_ok = quoted
+        || (!local.is_empty()
+            && !local.starts_with('.')
+            && !local.ends_with('.')
+            && !local.contains("..")
+            && !local.chars().any(|c| c.is_whitespace() || matches!(c, '"' | '(' | ')' | ',' | ':' | ';' | '<' | '>' | '@' | '[' | '\\' | ']')));
+    let domain_ok = match domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
+        Some(literal) => literal.strip_prefix("IPv6:").map_or_else(|| ipv4(literal), ipv6),
+        None => hostname(domain),
+    };
+    local_ok && domain_ok
 }
 
 fn uri(s: &str) -> bool {
@@ -151,17 +156,33 @@ fn uri(s: &str) -> bool {
     let mut chars = scheme.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        && rest.is_ascii()
         && !rest.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`'))
+        && percent_escapes_ok(rest)
         && authority_ok(rest)
+}
+
+/// Every `%` starts a two-hex-digit escape.
+fn percent_escapes_ok(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter().enumerate().all(|(i, c)| {
+        *c != b'%' || (b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+    })
 }
 
 /// Rejects an authority with a malformed port or with brackets that are not an IPv6 literal.
 fn authority_ok(rest: &str) -> bool {
     let Some(after) = rest.strip_prefix("//") else {
-        return true;
+        return !rest.contains(['[', ']']);
     };
     let authority = after.split(['/', '?', '#']).next().unwrap_or_default();
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if after[authority.len()..].split(['?', '#']).next().unwrap_or_default().contains(['[', ']']) {
+        return false;
+    }
+    let (userinfo, host_port) = authority.rsplit_once('@').map_or(("", authority), |(u, h)| (u, h));
+    if userinfo.contains(['[', ']', '/']) {
+        return false;
+    }
     if host_port.starts_with('[') {
         return host_port.contains(']');
     }
@@ -196,7 +217,6 @@ fn ipv6(s: &str) -> bool {
 }
 
 fn hostname(s: &str) -> bool {
-    let s = s.strip_suffix('.').unwrap_or(s);
     !s.is_empty()
         && s.len() <= 253
         && s.split('.').all(|label| {

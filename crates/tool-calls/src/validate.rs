@@ -83,6 +83,12 @@ fn json_text(text: &str) -> Option<Value> {
     serde_json::from_str(text).ok()
 }
 
+/// A count limit (`minItems`, `maxLength`, ...): a non-negative integer, `2.0` included.
+fn count_limit(map: &Map<String, Value>, key: &str) -> Option<u64> {
+    let n = map.get(key)?.as_number()?;
+    n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1.8e19).map(|f| f as u64))
+}
+
 fn number_f64(n: &Number) -> f64 {
     n.as_f64().unwrap_or(0.0)
 }
@@ -349,10 +355,10 @@ impl<'s> Validator<'s> {
             }
         }
         let count = obj.len() as u64;
-        if let Some(min) = map.get("minProperties").and_then(Value::as_u64).filter(|m| count < *m) {
+        if let Some(min) = count_limit(map, "minProperties").filter(|m| count < *m) {
             out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind: ProblemKind::TooFewFields { min } });
         }
-        if let Some(max) = map.get("maxProperties").and_then(Value::as_u64).filter(|m| count > *m) {
+        if let Some(max) = count_limit(map, "maxProperties").filter(|m| count > *m) {
             out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind: ProblemKind::TooManyFields { max } });
         }
         let dependent_required = |by: &str, names: &'s Value, out: &mut Findings| {
@@ -406,10 +412,10 @@ impl<'s> Validator<'s> {
         }
         let sent = || Some(Value::Array(items.to_vec()));
         let len = items.len() as u64;
-        if let Some(min) = map.get("minItems").and_then(Value::as_u64).filter(|m| len < *m) {
+        if let Some(min) = count_limit(map, "minItems").filter(|m| len < *m) {
             out.problems.push(Problem { pointer: pointer.to_owned(), sent: sent(), kind: ProblemKind::TooFewItems { min } });
         }
-        if let Some(max) = map.get("maxItems").and_then(Value::as_u64).filter(|m| len > *m) {
+        if let Some(max) = count_limit(map, "maxItems").filter(|m| len > *m) {
             out.problems.push(Problem { pointer: pointer.to_owned(), sent: sent(), kind: ProblemKind::TooManyItems { max } });
         }
         if map.get("uniqueItems") == Some(&Value::Bool(true)) {
@@ -435,8 +441,8 @@ impl<'s> Validator<'s> {
                     inner.problems.is_empty()
                 })
                 .count();
-            let min = map.get("minContains").and_then(Value::as_u64).unwrap_or(1);
-            let max = map.get("maxContains").and_then(Value::as_u64);
+            let min = count_limit(map, "minContains").unwrap_or(1);
+            let max = count_limit(map, "maxContains");
             if (matched as u64) < min || max.is_some_and(|m| matched as u64 > m) {
                 out.problems.push(Problem { pointer: pointer.to_owned(), sent: None, kind: ProblemKind::ContainsCount { matched, min, max } });
             }
@@ -446,10 +452,10 @@ impl<'s> Validator<'s> {
     fn string(&mut self, map: &'s Map<String, Value>, s: &str, inst: &Value, pointer: &str, out: &mut Findings) {
         let needs_len = map.contains_key("minLength") || map.contains_key("maxLength");
         let len = if needs_len { s.chars().count() as u64 } else { 0 };
-        if let Some(min) = map.get("minLength").and_then(Value::as_u64).filter(|m| len < *m) {
+        if let Some(min) = count_limit(map, "minLength").filter(|m| len < *m) {
             out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind: ProblemKind::TooShort { min } });
         }
-        if let Some(max) = map.get("maxLength").and_then(Value::as_u64).filter(|m| len > *m) {
+        if let Some(max) = count_limit(map, "maxLength").filter(|m| len > *m) {
             out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind: ProblemKind::TooLong { max } });
         }
         if let Some(pattern) = map.get("pattern").and_then(Value::as_str) {
