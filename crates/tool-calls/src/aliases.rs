@@ -3,12 +3,30 @@
 
 /// Keys models send for a `*name` field (`toolName`, `functionName`, `name`).
 const NAME_ALIASES: &[&str] = &[
-    "name", "tool", "function", "toolname", "functionname", "func", "method", "action", "toolid",
+    "name",
+    "tool",
+    "function",
+    "toolname",
+    "functionname",
+    "func",
+    "method",
+    "action",
+    "toolid",
 ];
 /// Keys models send for an `arguments`-like field.
 const ARGUMENT_ALIASES: &[&str] = &[
-    "arguments", "args", "arg", "params", "param", "parameters", "input", "inputs", "payload",
-    "kwargs", "toolinput", "toolarguments",
+    "arguments",
+    "args",
+    "arg",
+    "params",
+    "param",
+    "parameters",
+    "input",
+    "inputs",
+    "payload",
+    "kwargs",
+    "toolinput",
+    "toolarguments",
 ];
 /// Keys models send for a `namespace` field.
 const NAMESPACE_ALIASES: &[&str] = &["namespace", "ns", "server", "group", "category", "toolset"];
@@ -116,7 +134,10 @@ pub(crate) fn probable_field<'a>(sent: &str, fields: &[&'a str]) -> Option<&'a s
 
 /// `names` ordered closest to `target` first (substring matches, then by edit distance; ties
 /// keep the given order).
-pub(crate) fn closest_first<'a>(target: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn closest_first<'a>(
+    target: &str,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Vec<&'a str> {
     let t = normalize(target);
     let mut scored: Vec<((usize, usize), usize, &str)> = names
         .into_iter()
@@ -156,20 +177,32 @@ mod tests {
     #[test]
     fn alias_table_maps_name_and_arguments() {
         assert_eq!(probable_alias("toolName", &["name", "args"]), Some("name"));
-        assert_eq!(probable_alias("arguments", &["name", "params"]), Some("params"));
+        assert_eq!(
+            probable_alias("arguments", &["name", "params"]),
+            Some("params")
+        );
         assert_eq!(probable_alias("namespace", &["ns"]), Some("ns"));
     }
 
     #[test]
     fn separators_and_case_do_not_matter() {
-        assert_eq!(probable_alias("toolName", &["tool_name"]), Some("tool_name"));
-        assert_eq!(probable_alias("max_results", &["MaxResults"]), Some("MaxResults"));
+        assert_eq!(
+            probable_alias("toolName", &["tool_name"]),
+            Some("tool_name")
+        );
+        assert_eq!(
+            probable_alias("max_results", &["MaxResults"]),
+            Some("MaxResults")
+        );
     }
 
     #[test]
     fn typos_match_by_edit_distance() {
         assert_eq!(probable_alias("query", &["qeury"]), Some("qeury"));
-        assert_eq!(probable_alias("repository", &["repositroy"]), Some("repositroy"));
+        assert_eq!(
+            probable_alias("repository", &["repositroy"]),
+            Some("repositroy")
+        );
         assert_eq!(probable_alias("id", &["ip"]), None);
         assert_eq!(probable_alias("field", &["fld"]), Some("fld"));
         assert_eq!(probable_alias("description", &["desc"]), Some("desc"));
@@ -178,9 +211,18 @@ mod tests {
 
     #[test]
     fn closest_first_orders_by_similarity() {
-        assert_eq!(closest_first("serch", ["send", "search"]), vec!["search", "send"]);
-        assert_eq!(closest_first("get-runx", ["get-run", "get-run-list", "abort"]), vec!["get-run", "get-run-list", "abort"]);
-        assert_eq!(closest_first("run-listx", ["run", "run-list"]), vec!["run-list", "run"]);
+        assert_eq!(
+            closest_first("serch", ["send", "search"]),
+            vec!["search", "send"]
+        );
+        assert_eq!(
+            closest_first("get-runx", ["get-run", "get-run-list", "abort"]),
+            vec!["get-run", "get-run-list", "abort"]
+        );
+        assert_eq!(
+            closest_first("run-listx", ["run", "run-list"]),
+            vec!["run-list", "run"]
+        );
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! [`ToolCatalog`]: tools by namespace and name, with helpful answers for unknown names.
 
 use crate::aliases::{bounded_list, closest_first};
-use crate::example::{placeholder, placeholder_for, render_bounded, to_value, Node};
-use crate::{validate_with, CallError, ValidateOptions, Validated};
+use crate::example::{Node, placeholder, placeholder_for, render_bounded, to_value};
+use crate::{CallError, ValidateOptions, Validated, validate_with};
 use indexmap::IndexMap;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::fmt;
 use std::sync::Arc;
 
@@ -58,7 +58,9 @@ impl ToolError {
     /// assert_eq!(tool_calls::ToolError::new("x").message, "x");
     /// ```
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into() }
+        Self {
+            message: message.into(),
+        }
     }
 }
 
@@ -95,8 +97,17 @@ impl Tool {
     /// let t = tool_calls::Tool::new("t", "d", serde_json::json!({}));
     /// assert_eq!(t.description(), "d");
     /// ```
-    pub fn new(name: impl Into<String>, description: impl Into<String>, input_schema: Value) -> Self {
-        Self { name: name.into(), description: description.into(), input_schema, handler: None }
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            input_schema,
+            handler: None,
+        }
     }
 
     /// Attaches the handler that runs the tool.
@@ -120,8 +131,14 @@ impl Tool {
     /// ```
     pub fn from_mcp(entry: &Value) -> Option<Self> {
         let name = entry.get("name")?.as_str()?;
-        let description = entry.get("description").and_then(Value::as_str).unwrap_or_default();
-        let schema = entry.get("inputSchema").cloned().unwrap_or_else(|| json!({"type": "object"}));
+        let description = entry
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let schema = entry
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or_else(|| json!({"type": "object"}));
         Some(Self::new(name, description, schema))
     }
 
@@ -236,7 +253,10 @@ impl ToolDescription {
 #[non_exhaustive]
 pub enum LookupError {
     /// No such namespace.
-    #[error("Namespace not found: \"{namespace}\". Namespaces: {}", list_or_none(available))]
+    #[error(
+        "Namespace not found: \"{namespace}\". Namespaces: {}",
+        list_or_none(available)
+    )]
     NamespaceNotFound {
         /// The namespace asked for.
         namespace: String,
@@ -244,7 +264,11 @@ pub enum LookupError {
         available: Vec<String>,
     },
     /// No such tool in the namespace.
-    #[error("Tool not found: \"{name}\" in namespace \"{namespace}\". Tools in this namespace: {}{}", list_or_none(available), elsewhere_note(name, elsewhere))]
+    #[error(
+        "Tool not found: \"{name}\" in namespace \"{namespace}\". Tools in this namespace: {}{}",
+        list_or_none(available),
+        elsewhere_note(name, elsewhere)
+    )]
     ToolNotFound {
         /// The namespace searched.
         namespace: String,
@@ -268,7 +292,15 @@ fn list_or_none(names: &[String]) -> String {
 fn elsewhere_note(name: &str, elsewhere: &[String]) -> String {
     match elsewhere {
         [] => String::new(),
-        _ => format!(". A tool named \"{name}\" is in namespace {}", list_or_none(&elsewhere.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>())),
+        _ => format!(
+            ". A tool named \"{name}\" is in namespace {}",
+            list_or_none(
+                &elsewhere
+                    .iter()
+                    .map(|n| format!("\"{n}\""))
+                    .collect::<Vec<_>>()
+            )
+        ),
     }
 }
 
@@ -302,7 +334,9 @@ pub enum DispatchError {
         error: CallError,
     },
     /// The tool exists but no handler is registered for it.
-    #[error("Tool \"{tool}\" in namespace \"{namespace}\" cannot be called here: it has no handler")]
+    #[error(
+        "Tool \"{tool}\" in namespace \"{namespace}\" cannot be called here: it has no handler"
+    )]
     NoHandler {
         /// The namespace.
         namespace: String,
@@ -402,7 +436,10 @@ impl ToolCatalog {
     /// assert_eq!(c.namespaces().next(), Some(("mail", "Read and send email", 0)));
     /// ```
     pub fn describe_namespace(&mut self, namespace: &str, description: impl Into<String>) {
-        self.namespaces.entry(namespace.to_owned()).or_default().description = description.into();
+        self.namespaces
+            .entry(namespace.to_owned())
+            .or_default()
+            .description = description.into();
     }
 
     /// The namespaces: name, description, tool count; in registration order.
@@ -411,7 +448,9 @@ impl ToolCatalog {
     /// assert_eq!(tool_calls::ToolCatalog::new().namespaces().count(), 0);
     /// ```
     pub fn namespaces(&self) -> impl Iterator<Item = (&str, &str, usize)> {
-        self.namespaces.iter().map(|(n, ns)| (n.as_str(), ns.description.as_str(), ns.tools.len()))
+        self.namespaces
+            .iter()
+            .map(|(n, ns)| (n.as_str(), ns.description.as_str(), ns.tools.len()))
     }
 
     /// How many tools there are in all.
@@ -443,10 +482,15 @@ impl ToolCatalog {
     }
 
     fn namespace(&self, namespace: &str) -> Result<&Namespace, LookupError> {
-        self.namespaces.get(namespace).ok_or_else(|| LookupError::NamespaceNotFound {
-            namespace: namespace.to_owned(),
-            available: closest_first(namespace, self.namespaces.keys().map(String::as_str)).into_iter().map(str::to_owned).collect(),
-        })
+        self.namespaces
+            .get(namespace)
+            .ok_or_else(|| LookupError::NamespaceNotFound {
+                namespace: namespace.to_owned(),
+                available: closest_first(namespace, self.namespaces.keys().map(String::as_str))
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
+            })
     }
 
     /// Resolves a tool; an unknown name is answered with the names there are, closest first.
@@ -460,14 +504,21 @@ impl ToolCatalog {
         ns.tools.get(name).ok_or_else(|| LookupError::ToolNotFound {
             namespace: namespace.to_owned(),
             name: name.to_owned(),
-            available: closest_first(name, ns.tools.keys().map(String::as_str)).into_iter().map(str::to_owned).collect(),
+            available: closest_first(name, ns.tools.keys().map(String::as_str))
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
             elsewhere: self.namespaces_with(name),
         })
     }
 
     /// The namespaces holding a tool of this name.
     pub(crate) fn namespaces_with(&self, name: &str) -> Vec<String> {
-        self.namespaces.iter().filter(|(_, ns)| ns.tools.contains_key(name)).map(|(n, _)| n.clone()).collect()
+        self.namespaces
+            .iter()
+            .filter(|(_, ns)| ns.tools.contains_key(name))
+            .map(|(n, _)| n.clone())
+            .collect()
     }
 
     /// Looks a tool up: description, schema, and the `call_dynamic_tool` envelope to call it.
@@ -485,7 +536,12 @@ impl ToolCatalog {
             name: tool.name.clone(),
             description: tool.description.clone(),
             input_schema: tool.input_schema.clone(),
-            call_with: to_value(&envelope_node(namespace, &tool.name, &tool.input_schema, None)),
+            call_with: to_value(&envelope_node(
+                namespace,
+                &tool.name,
+                &tool.input_schema,
+                None,
+            )),
         })
     }
 
@@ -497,12 +553,19 @@ impl ToolCatalog {
     /// c.add(tool_calls::Tool::new("t", "", json!({"type": "object"})));
     /// assert!(c.validate_call("default", "t", &json!([])).is_err());
     /// ```
-    pub fn validate_call(&self, namespace: &str, name: &str, arguments: &Value) -> Result<Validated, DispatchError> {
+    pub fn validate_call(
+        &self,
+        namespace: &str,
+        name: &str,
+        arguments: &Value,
+    ) -> Result<Validated, DispatchError> {
         let tool = self.get(namespace, name)?;
-        validate_with(&tool.input_schema, arguments, &self.options).map_err(|error| DispatchError::InvalidArguments {
-            namespace: namespace.to_owned(),
-            tool: name.to_owned(),
-            error,
+        validate_with(&tool.input_schema, arguments, &self.options).map_err(|error| {
+            DispatchError::InvalidArguments {
+                namespace: namespace.to_owned(),
+                tool: name.to_owned(),
+                error,
+            }
         })
     }
 
@@ -514,7 +577,12 @@ impl ToolCatalog {
     /// c.add(tool_calls::Tool::new("t", "", json!({})).with_handler(|v: Value| Ok(v)));
     /// assert_eq!(c.call("default", "t", &json!(1)).unwrap(), json!(1));
     /// ```
-    pub fn call(&self, namespace: &str, name: &str, arguments: &Value) -> Result<Value, DispatchError> {
+    pub fn call(
+        &self,
+        namespace: &str,
+        name: &str,
+        arguments: &Value,
+    ) -> Result<Value, DispatchError> {
         let validated = self.validate_call(namespace, name, arguments)?;
         let tool = self.get(namespace, name)?;
         run(namespace, tool, validated.arguments)
@@ -525,25 +593,49 @@ impl ToolCatalog {
 pub(crate) fn run(namespace: &str, tool: &Tool, arguments: Value) -> Result<Value, DispatchError> {
     match tool.run(arguments) {
         Some(Ok(v)) => Ok(v),
-        Some(Err(error)) => Err(DispatchError::Tool { namespace: namespace.to_owned(), tool: tool.name.clone(), error }),
-        None => Err(DispatchError::NoHandler { namespace: namespace.to_owned(), tool: tool.name.clone() }),
+        Some(Err(error)) => Err(DispatchError::Tool {
+            namespace: namespace.to_owned(),
+            tool: tool.name.clone(),
+            error,
+        }),
+        None => Err(DispatchError::NoHandler {
+            namespace: namespace.to_owned(),
+            tool: tool.name.clone(),
+        }),
     }
 }
 
 /// The placeholder `call_dynamic_tool` envelope for a tool.
-pub(crate) fn envelope_node(namespace: &str, name: &str, schema: &Value, sent: Option<&Value>) -> Node {
+pub(crate) fn envelope_node(
+    namespace: &str,
+    name: &str,
+    schema: &Value,
+    sent: Option<&Value>,
+) -> Node {
     let arguments = match sent {
         Some(sent) => placeholder_for(schema, sent),
         None => placeholder(schema),
     };
     Node::Object(vec![
-        ("namespace".to_owned(), Node::Leaf(Value::String(namespace.to_owned()))),
-        ("toolName".to_owned(), Node::Leaf(Value::String(name.to_owned()))),
+        (
+            "namespace".to_owned(),
+            Node::Leaf(Value::String(namespace.to_owned())),
+        ),
+        (
+            "toolName".to_owned(),
+            Node::Leaf(Value::String(name.to_owned())),
+        ),
         ("arguments".to_owned(), arguments),
     ])
 }
 
 /// The rendered envelope example for a tool, within `budget` characters.
-pub(crate) fn envelope_example(namespace: &str, name: &str, schema: &Value, sent: Option<&Value>, budget: usize) -> String {
+pub(crate) fn envelope_example(
+    namespace: &str,
+    name: &str,
+    schema: &Value,
+    sent: Option<&Value>,
+    budget: usize,
+) -> String {
     render_bounded(&envelope_node(namespace, name, schema, sent), budget)
 }

@@ -54,9 +54,19 @@ pub fn validate(schema: &Value, arguments: &Value) -> Result<(), CallError> {
 /// assert_eq!(ok.arguments, json!({"filter": {"state": "open"}}));
 /// assert!(ok.coercions[0].to_string().contains("was sent as JSON text"));
 /// ```
-pub fn validate_with(schema: &Value, arguments: &Value, options: &ValidateOptions) -> Result<Validated, CallError> {
+pub fn validate_with(
+    schema: &Value,
+    arguments: &Value,
+    options: &ValidateOptions,
+) -> Result<Validated, CallError> {
     let mut findings = Findings::default();
-    Validator::new(schema, options.lenient_json_text, options.max_depth).check(schema, arguments, "", 0, &mut findings);
+    Validator::new(schema, options.lenient_json_text, options.max_depth).check(
+        schema,
+        arguments,
+        "",
+        0,
+        &mut findings,
+    );
     if findings.problems.is_empty() {
         let mut repaired = arguments.clone();
         for c in &findings.coercions {
@@ -66,7 +76,10 @@ pub fn validate_with(schema: &Value, arguments: &Value, options: &ValidateOption
                 repaired = c.parsed.clone();
             }
         }
-        return Ok(Validated { arguments: repaired, coercions: findings.coercions });
+        return Ok(Validated {
+            arguments: repaired,
+            coercions: findings.coercions,
+        });
     }
     let mut problems: Vec<Problem> = Vec::with_capacity(findings.problems.len());
     for p in findings.problems {
@@ -74,6 +87,9 @@ pub fn validate_with(schema: &Value, arguments: &Value, options: &ValidateOption
             problems.push(p);
         }
     }
-    let example = crate::example::render_bounded(&crate::example::placeholder_for(schema, arguments), options.example_budget);
+    let example = crate::example::render_bounded(
+        &crate::example::placeholder_for(schema, arguments),
+        options.example_budget,
+    );
     Err(CallError::new(problems, example))
 }

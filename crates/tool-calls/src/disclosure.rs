@@ -3,8 +3,8 @@
 
 use crate::aliases::probable_alias;
 use crate::catalog::{envelope_example, run};
-use crate::{validate_with, Coercion, DispatchError, LookupError, Tool, ToolCatalog};
-use serde_json::{json, Map, Value};
+use crate::{Coercion, DispatchError, LookupError, Tool, ToolCatalog, validate_with};
+use serde_json::{Map, Value, json};
 
 /// The discovery meta-tool's name.
 pub const GET_DYNAMIC_TOOLS: &str = "get_dynamic_tools";
@@ -115,7 +115,10 @@ fn matches_pattern(pattern: &str, text: &str) -> bool {
 }
 
 fn first_line(text: &str) -> String {
-    crate::json_type::truncate(text.lines().next().unwrap_or_default(), LISTED_DESCRIPTION_CHARS)
+    crate::json_type::truncate(
+        text.lines().next().unwrap_or_default(),
+        LISTED_DESCRIPTION_CHARS,
+    )
 }
 
 /// The string sent under `field`, or under a key that probably means it.
@@ -125,7 +128,9 @@ fn field_or_alias<'v>(input: &'v Value, field: &str) -> Option<&'v str> {
         return v.as_str();
     }
     let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
-    probable_alias(field, &keys).and_then(|k| obj.get(k)).and_then(Value::as_str)
+    probable_alias(field, &keys)
+        .and_then(|k| obj.get(k))
+        .and_then(Value::as_str)
 }
 
 impl ToolCatalog {
@@ -146,7 +151,11 @@ impl ToolCatalog {
             .map(|(name, description, count)| {
                 let d = first_line(description);
                 let tools = if count == 1 { "tool" } else { "tools" };
-                if d.is_empty() { format!("{name} ({count} {tools})") } else { format!("{name} ({count} {tools}): {d}") }
+                if d.is_empty() {
+                    format!("{name} ({count} {tools})")
+                } else {
+                    format!("{name} ({count} {tools}): {d}")
+                }
             })
             .collect();
         let total = self.namespaces().count();
@@ -159,7 +168,11 @@ impl ToolCatalog {
                 "Discover the tools you can call with call_dynamic_tool. With no input: list the namespaces. \
                  With a namespace (and optionally a pattern): list its tools. With a namespace and a toolName: \
                  describe that tool, including the exact call_dynamic_tool input to call it with. Namespaces: {}",
-                if listing.is_empty() { "none".to_owned() } else { listing.join("; ") }
+                if listing.is_empty() {
+                    "none".to_owned()
+                } else {
+                    listing.join("; ")
+                }
             ),
             input_schema: get_schema(),
         };
@@ -204,12 +217,19 @@ impl ToolCatalog {
     /// ```
     pub fn get_dynamic_tools(&self, input: &Value) -> Result<Value, DispatchError> {
         let schema = closed(get_schema());
-        let input = if input.is_null() { json!({}) } else { input.clone() };
+        let input = if input.is_null() {
+            json!({})
+        } else {
+            input.clone()
+        };
         let ok = validate_with(&schema, &input, &self.options).map_err(DispatchError::Envelope)?;
         let input = ok.arguments;
         let namespace = input.get("namespace").and_then(Value::as_str);
         let tool_name = input.get("toolName").and_then(Value::as_str);
-        let pattern = input.get("pattern").and_then(Value::as_str).unwrap_or_default();
+        let pattern = input
+            .get("pattern")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         match (namespace, tool_name) {
             (Some(ns), Some(name)) => Ok(self.lookup(ns, name)?.to_json()),
             (None, Some(name)) => {
@@ -228,7 +248,10 @@ impl ToolCatalog {
                         Err(LookupError::ToolNotFound {
                             namespace: "(none given)".to_owned(),
                             name: name.to_owned(),
-                            available: crate::aliases::closest_first(name, names).into_iter().map(str::to_owned).collect(),
+                            available: crate::aliases::closest_first(name, names)
+                                .into_iter()
+                                .map(str::to_owned)
+                                .collect(),
                             elsewhere: holders,
                         }
                         .into())
@@ -274,10 +297,19 @@ impl ToolCatalog {
         let envelope = match validate_with(&closed(call_schema()), input, &self.options) {
             Ok(ok) => ok,
             Err(err) => {
-                let guess = field_or_alias(input, "namespace").zip(field_or_alias(input, "toolName"));
+                let guess =
+                    field_or_alias(input, "namespace").zip(field_or_alias(input, "toolName"));
                 let example = guess
                     .and_then(|(ns, name)| self.get(ns, name).ok().map(|t| (ns, t)))
-                    .map(|(ns, t)| envelope_example(ns, t.name(), t.input_schema(), input.get("arguments"), self.options.example_budget));
+                    .map(|(ns, t)| {
+                        envelope_example(
+                            ns,
+                            t.name(),
+                            t.input_schema(),
+                            input.get("arguments"),
+                            self.options.example_budget,
+                        )
+                    });
                 return Err(DispatchError::Envelope(match example {
                     Some(example) => err.with_example(example),
                     None => err,
@@ -286,9 +318,18 @@ impl ToolCatalog {
         };
         let mut coercions = envelope.coercions;
         let args = envelope.arguments;
-        let namespace = args.get("namespace").and_then(Value::as_str).unwrap_or_default();
-        let name = args.get("toolName").and_then(Value::as_str).unwrap_or_default();
-        let arguments = args.get("arguments").cloned().unwrap_or_else(|| Value::Object(Map::new()));
+        let namespace = args
+            .get("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let name = args
+            .get("toolName")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let arguments = args
+            .get("arguments")
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Map::new()));
         let tool = self.get(namespace, name)?;
         match validate_with(tool.input_schema(), &arguments, &self.options) {
             Ok(ok) => {
@@ -296,14 +337,23 @@ impl ToolCatalog {
                     c.pointer = format!("/arguments{}", c.pointer);
                     c
                 }));
-                Ok(PreparedCall { namespace: namespace.to_owned(), tool, arguments: ok.arguments, coercions })
+                Ok(PreparedCall {
+                    namespace: namespace.to_owned(),
+                    tool,
+                    arguments: ok.arguments,
+                    coercions,
+                })
             }
             Err(err) => Err(DispatchError::InvalidArguments {
                 namespace: namespace.to_owned(),
                 tool: name.to_owned(),
-                error: err
-                    .nested_under("arguments")
-                    .with_example(envelope_example(namespace, name, tool.input_schema(), Some(&arguments), self.options.example_budget)),
+                error: err.nested_under("arguments").with_example(envelope_example(
+                    namespace,
+                    name,
+                    tool.input_schema(),
+                    Some(&arguments),
+                    self.options.example_budget,
+                )),
             }),
         }
     }

@@ -269,7 +269,11 @@ pub struct Coercion {
 
 impl std::fmt::Display for Coercion {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let what = if self.parsed.is_array() { "array" } else { "object" };
+        let what = if self.parsed.is_array() {
+            "array"
+        } else {
+            "object"
+        };
         write!(
             f,
             "{} was sent as JSON text; it was parsed and accepted — send the {what} itself, not JSON text",

@@ -6,9 +6,9 @@
 //! *Valid* (for tests and `callWith` bodies that should pass): the same shape, with strings that
 //! satisfy `format`, length and (when a simple candidate fits) `pattern`.
 
+use crate::JsonType;
 use crate::json_type::truncate;
 use crate::resolve::resolve;
-use crate::JsonType;
 use serde_json::{Map, Number, Value};
 
 /// How deep the generator descends before writing `{...}` / `null`.
@@ -58,7 +58,10 @@ pub(crate) enum Mode {
 /// );
 /// ```
 pub fn worked_example(schema: &Value) -> String {
-    render_bounded(&Generator::new(schema, Mode::Placeholder).node(schema, 0), EXAMPLE_BUDGET)
+    render_bounded(
+        &Generator::new(schema, Mode::Placeholder).node(schema, 0),
+        EXAMPLE_BUDGET,
+    )
 }
 
 /// An argument value that validates against `schema` in the common cases (required fields,
@@ -98,9 +101,12 @@ pub(crate) fn to_value(node: &Node) -> Value {
         Node::Leaf(v) => v.clone(),
         Node::Open => Value::Object(Map::new()),
         Node::Array(items) => Value::Array(items.iter().map(to_value).collect()),
-        Node::Object(fields) => {
-            Value::Object(fields.iter().map(|(k, v)| (k.clone(), to_value(v))).collect())
-        }
+        Node::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(k, v)| (k.clone(), to_value(v)))
+                .collect(),
+        ),
     }
 }
 
@@ -164,7 +170,11 @@ struct Generator<'a> {
 fn own_types(schema: &Value) -> Vec<JsonType> {
     match schema.get("type") {
         Some(Value::String(t)) => JsonType::from_keyword(t).into_iter().collect(),
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).filter_map(JsonType::from_keyword).collect(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(JsonType::from_keyword)
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -175,12 +185,19 @@ fn has_any(schema: &Value, keywords: &[&str]) -> bool {
 
 impl<'a> Generator<'a> {
     fn new(root: &'a Value, mode: Mode) -> Self {
-        Self { root, mode, sent: None }
+        Self {
+            root,
+            mode,
+            sent: None,
+        }
     }
 
     /// The branch of an `anyOf`/`oneOf` to exemplify: the first that is not just `null`.
     fn branch(&self, schema: &'a Value) -> Option<&'a Value> {
-        let branches = schema.get("anyOf").or_else(|| schema.get("oneOf"))?.as_array()?;
+        let branches = schema
+            .get("anyOf")
+            .or_else(|| schema.get("oneOf"))?
+            .as_array()?;
         branches
             .iter()
             .find(|b| {
@@ -193,7 +210,11 @@ impl<'a> Generator<'a> {
     /// Follows `$ref`s a bounded number of times.
     fn deref(&self, mut schema: &'a Value) -> &'a Value {
         for _ in 0..16 {
-            match schema.get("$ref").and_then(Value::as_str).and_then(|r| resolve(self.root, r)) {
+            match schema
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| resolve(self.root, r))
+            {
                 Some(target) => schema = target,
                 None => break,
             }
@@ -207,33 +228,76 @@ impl<'a> Generator<'a> {
             return None;
         }
         let types = own_types(schema);
-        if let Some(t) = types.iter().find(|t| **t != JsonType::Null).or(types.first()) {
+        if let Some(t) = types
+            .iter()
+            .find(|t| **t != JsonType::Null)
+            .or(types.first())
+        {
             return Some(*t);
         }
-        if has_any(schema, &["properties", "required", "additionalProperties", "patternProperties", "minProperties"]) {
+        if has_any(
+            schema,
+            &[
+                "properties",
+                "required",
+                "additionalProperties",
+                "patternProperties",
+                "minProperties",
+            ],
+        ) {
             return Some(JsonType::Object);
         }
-        if has_any(schema, &["items", "prefixItems", "minItems", "maxItems", "contains", "uniqueItems"]) {
+        if has_any(
+            schema,
+            &[
+                "items",
+                "prefixItems",
+                "minItems",
+                "maxItems",
+                "contains",
+                "uniqueItems",
+            ],
+        ) {
             return Some(JsonType::Array);
         }
         if has_any(schema, &["minLength", "maxLength", "pattern", "format"]) {
             return Some(JsonType::String);
         }
-        if has_any(schema, &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) {
+        if has_any(
+            schema,
+            &[
+                "minimum",
+                "maximum",
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+                "multipleOf",
+            ],
+        ) {
             return Some(JsonType::Number);
         }
-        if let Some(target) = schema.get("$ref").and_then(Value::as_str).and_then(|r| resolve(self.root, r)) {
+        if let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| resolve(self.root, r))
+        {
             return self.pick_type(target, depth + 1);
         }
         if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
             return all.iter().find_map(|b| self.pick_type(b, depth + 1));
         }
-        self.branch(schema).and_then(|b| self.pick_type(b, depth + 1))
+        self.branch(schema)
+            .and_then(|b| self.pick_type(b, depth + 1))
     }
 
     /// Required names and property schemas, gathered through `$ref`, `allOf` and the chosen
     /// `anyOf`/`oneOf` branch.
-    fn object_parts(&self, schema: &'a Value, depth: usize, required: &mut Vec<String>, props: &mut Vec<(String, &'a Value)>) {
+    fn object_parts(
+        &self,
+        schema: &'a Value,
+        depth: usize,
+        required: &mut Vec<String>,
+        props: &mut Vec<(String, &'a Value)>,
+    ) {
         if depth > MAX_GEN_DEPTH {
             return;
         }
@@ -251,10 +315,19 @@ impl<'a> Generator<'a> {
                 }
             }
         }
-        if let Some(target) = schema.get("$ref").and_then(Value::as_str).and_then(|r| resolve(self.root, r)) {
+        if let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| resolve(self.root, r))
+        {
             self.object_parts(target, depth + 1, required, props);
         }
-        for b in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        for b in schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             self.object_parts(b, depth + 1, required, props);
         }
         if let Some(b) = self.branch(schema) {
@@ -280,25 +353,37 @@ impl<'a> Generator<'a> {
             let first = values.iter().find(|v| !v.is_null()).or(values.first());
             return Node::Leaf(first.cloned().unwrap_or(Value::Null));
         }
-        let structural = has_any(schema, &["type", "properties", "required", "items", "prefixItems"]);
+        let structural = has_any(
+            schema,
+            &["type", "properties", "required", "items", "prefixItems"],
+        );
         if !structural {
-            if let Some(target) = map.get("$ref").and_then(Value::as_str).and_then(|r| resolve(self.root, r)) {
+            if let Some(target) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| resolve(self.root, r))
+            {
                 return self.node(target, depth + 1);
             }
             if let Some(b) = self.branch(schema) {
                 return self.node(b, depth + 1);
             }
-            if let Some(first) = map.get("allOf").and_then(Value::as_array).and_then(|a| a.first()) {
-                if self.pick_type(schema, depth) != Some(JsonType::Object) {
-                    return self.node(first, depth + 1);
-                }
+            if let Some(first) = map
+                .get("allOf")
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                && self.pick_type(schema, depth) != Some(JsonType::Object)
+            {
+                return self.node(first, depth + 1);
             }
         }
         match self.pick_type(schema, depth) {
             Some(JsonType::Object) => self.object(schema, depth),
             Some(JsonType::Array) => self.array(schema, depth),
             Some(JsonType::String) => self.string(schema),
-            Some(t @ (JsonType::Integer | JsonType::Number)) => Node::Leaf(number(schema, t == JsonType::Integer)),
+            Some(t @ (JsonType::Integer | JsonType::Number)) => {
+                Node::Leaf(number(schema, t == JsonType::Integer))
+            }
             Some(JsonType::Boolean) => Node::Leaf(Value::Bool(true)),
             Some(JsonType::Null) => Node::Leaf(Value::Null),
             None => self.any(),
@@ -316,10 +401,17 @@ impl<'a> Generator<'a> {
         let (mut required, mut props) = (Vec::new(), Vec::new());
         self.object_parts(schema, depth, &mut required, &mut props);
         let additional = schema.get("additionalProperties");
-        if required.is_empty() && props.is_empty() && self.mode == Mode::Placeholder && additional != Some(&Value::Bool(false)) {
+        if required.is_empty()
+            && props.is_empty()
+            && self.mode == Mode::Placeholder
+            && additional != Some(&Value::Bool(false))
+        {
             return Node::Open;
         }
-        let min = schema.get("minProperties").and_then(Value::as_u64).unwrap_or(0);
+        let min = schema
+            .get("minProperties")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
         let mut names = required;
         let sent = self.sent.and_then(Value::as_object);
         for key in sent.into_iter().flat_map(|o| o.keys()) {
@@ -344,7 +436,11 @@ impl<'a> Generator<'a> {
                     .map(|(_, s)| *s)
                     .or_else(|| pattern_property(schema, &name))
                     .or(additional.filter(|a| a.is_object()));
-                let child = Generator { root: self.root, mode: self.mode, sent: sent.and_then(|o| o.get(&name)) };
+                let child = Generator {
+                    root: self.root,
+                    mode: self.mode,
+                    sent: sent.and_then(|o| o.get(&name)),
+                };
                 let node = match sub {
                     Some(s) => child.node(s, depth + 1),
                     None => self.any(),
@@ -372,7 +468,11 @@ impl<'a> Generator<'a> {
         .min(max.unwrap_or(u64::MAX))
         .min(8);
         let first_sent = self.sent.and_then(Value::as_array).and_then(|a| a.first());
-        let child = Generator { root: self.root, mode: self.mode, sent: first_sent };
+        let child = Generator {
+            root: self.root,
+            mode: self.mode,
+            sent: first_sent,
+        };
         let item = match schema.get("items") {
             Some(s) => child.node(s, depth + 1),
             None => self.any(),
@@ -383,11 +483,16 @@ impl<'a> Generator<'a> {
     fn string(&self, schema: &Value) -> Node {
         let format = schema.get("format").and_then(Value::as_str);
         if self.mode == Mode::Placeholder {
-            let label = format.filter(|f| crate::format::sample(f).is_some()).unwrap_or("string");
+            let label = format
+                .filter(|f| crate::format::sample(f).is_some())
+                .unwrap_or("string");
             return Node::Leaf(Value::String(format!("<{label}>")));
         }
         let min = schema.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
-        let max = schema.get("maxLength").and_then(Value::as_u64).map(|m| m as usize);
+        let max = schema
+            .get("maxLength")
+            .and_then(Value::as_u64)
+            .map(|m| m as usize);
         let fit = |s: &str| {
             let n = s.chars().count();
             n >= min && max.is_none_or(|m| n <= m)
@@ -400,17 +505,37 @@ impl<'a> Generator<'a> {
         let mut candidates: Vec<String> = sample.map(str::to_owned).into_iter().collect();
         candidates.extend(
             [
-                "example", "a", "abc", "A", "ABC", "1", "123", "abc123", "x1", "2024-01-31", "example.com",
-                "a-b", "a_b", "AB12", "ab-12", "https://example.com/", "user@example.com", "v1.0.0", "main",
-                "#ffffff", "en", "US", "00000000-0000-0000-0000-000000000000",
+                "example",
+                "a",
+                "abc",
+                "A",
+                "ABC",
+                "1",
+                "123",
+                "abc123",
+                "x1",
+                "2024-01-31",
+                "example.com",
+                "a-b",
+                "a_b",
+                "AB12",
+                "ab-12",
+                "https://example.com/",
+                "user@example.com",
+                "v1.0.0",
+                "main",
+                "#ffffff",
+                "en",
+                "US",
+                "00000000-0000-0000-0000-000000000000",
             ]
             .iter()
             .map(|s| (*s).to_owned()),
         );
-        if let Some(re) = &pattern {
-            if let Some(found) = candidates.iter().find(|c| re.is_match(c) && fit(c)) {
-                return Node::Leaf(Value::String(found.clone()));
-            }
+        if let Some(re) = &pattern
+            && let Some(found) = candidates.iter().find(|c| re.is_match(c) && fit(c))
+        {
+            return Node::Leaf(Value::String(found.clone()));
         }
         let mut s = sample.unwrap_or("example").to_owned();
         while s.chars().count() < min.min(10_000) {
@@ -425,9 +550,16 @@ impl<'a> Generator<'a> {
 
 /// The schema of `name` under `patternProperties`, when a pattern matches.
 fn pattern_property<'a>(schema: &'a Value, name: &str) -> Option<&'a Value> {
-    schema.get("patternProperties")?.as_object()?.iter().find_map(|(p, s)| {
-        regex::Regex::new(p).ok().filter(|re| re.is_match(name)).map(|_| s)
-    })
+    schema
+        .get("patternProperties")?
+        .as_object()?
+        .iter()
+        .find_map(|(p, s)| {
+            regex::Regex::new(p)
+                .ok()
+                .filter(|re| re.is_match(name))
+                .map(|_| s)
+        })
 }
 
 /// A number within the schema's bounds (and a multiple of `multipleOf` when it can).
@@ -482,7 +614,10 @@ mod tests {
                            "c": {"type": "array", "items": {"type": "boolean"}}, "d": {"const": "x"}},
             "required": ["c", "a", "b", "d"]
         });
-        assert_eq!(worked_example(&schema), r#"{"c":[true],"a":"<uri>","b":5,"d":"x"}"#);
+        assert_eq!(
+            worked_example(&schema),
+            r#"{"c":[true],"a":"<uri>","b":5,"d":"x"}"#
+        );
     }
 
     #[test]
@@ -507,9 +642,12 @@ mod tests {
 
     #[test]
     fn long_examples_are_elided() {
-        let props: Map<String, Value> = (0..100).map(|i| (format!("field{i}"), json!({"type": "string"}))).collect();
+        let props: Map<String, Value> = (0..100)
+            .map(|i| (format!("field{i}"), json!({"type": "string"})))
+            .collect();
         let required: Vec<String> = props.keys().cloned().collect();
-        let text = worked_example(&json!({"type": "object", "properties": props, "required": required}));
+        let text =
+            worked_example(&json!({"type": "object", "properties": props, "required": required}));
         assert!(text.ends_with("..."), "{text}");
         assert!(text.chars().count() <= EXAMPLE_BUDGET);
     }
@@ -527,6 +665,9 @@ mod tests {
         assert_eq!(number(&json!({"exclusiveMinimum": 0}), true), json!(1));
         assert_eq!(number(&json!({"maximum": -3}), true), json!(-3));
         assert_eq!(number(&json!({"minimum": 0.25}), false), json!(0.25));
-        assert_eq!(number(&json!({"minimum": 7, "multipleOf": 5}), true), json!(10));
+        assert_eq!(
+            number(&json!({"minimum": 7, "multipleOf": 5}), true),
+            json!(10)
+        );
     }
 }

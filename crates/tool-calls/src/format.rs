@@ -108,7 +108,10 @@ fn time(s: &str) -> bool {
         if off.len() != 5 || off.as_bytes()[2] != b':' {
             return false;
         }
-        match (off.get(0..2).and_then(|x| digits(x, 2)), off.get(3..5).and_then(|x| digits(x, 2))) {
+        match (
+            off.get(0..2).and_then(|x| digits(x, 2)),
+            off.get(3..5).and_then(|x| digits(x, 2)),
+        ) {
             (Some(oh), Some(om)) if oh <= 23 && om <= 59 => sign * i64::from(oh * 60 + om),
             _ => return false,
         }
@@ -141,9 +144,17 @@ fn email(s: &str) -> bool {
             && !local.starts_with('.')
             && !local.ends_with('.')
             && !local.contains("..")
-            && !local.chars().any(|c| c.is_whitespace() || matches!(c, '"' | '(' | ')' | ',' | ':' | ';' | '<' | '>' | '@' | '[' | '\\' | ']')));
+            && !local.chars().any(|c| {
+                c.is_whitespace()
+                    || matches!(
+                        c,
+                        '"' | '(' | ')' | ',' | ':' | ';' | '<' | '>' | '@' | '[' | '\\' | ']'
+                    )
+            }));
     let domain_ok = match domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
-        Some(literal) => literal.strip_prefix("IPv6:").map_or_else(|| ipv4(literal), ipv6),
+        Some(literal) => literal
+            .strip_prefix("IPv6:")
+            .map_or_else(|| ipv4(literal), ipv6),
         None => hostname(domain),
     };
     local_ok && domain_ok
@@ -157,7 +168,11 @@ fn uri(s: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
         && rest.is_ascii()
-        && !rest.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`'))
+        && !rest.chars().any(|c| {
+            c.is_whitespace()
+                || c.is_control()
+                || matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`')
+        })
         && percent_escapes_ok(rest)
         && authority_ok(rest)
 }
@@ -166,7 +181,9 @@ fn uri(s: &str) -> bool {
 fn percent_escapes_ok(s: &str) -> bool {
     let b = s.as_bytes();
     b.iter().enumerate().all(|(i, c)| {
-        *c != b'%' || (b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+        *c != b'%'
+            || (b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
     })
 }
 
@@ -176,10 +193,17 @@ fn authority_ok(rest: &str) -> bool {
         return !rest.contains(['[', ']']);
     };
     let authority = after.split(['/', '?', '#']).next().unwrap_or_default();
-    if after[authority.len()..].split(['?', '#']).next().unwrap_or_default().contains(['[', ']']) {
+    if after[authority.len()..]
+        .split(['?', '#'])
+        .next()
+        .unwrap_or_default()
+        .contains(['[', ']'])
+    {
         return false;
     }
-    let (userinfo, host_port) = authority.rsplit_once('@').map_or(("", authority), |(u, h)| (u, h));
+    let (userinfo, host_port) = authority
+        .rsplit_once('@')
+        .map_or(("", authority), |(u, h)| (u, h));
     if userinfo.contains(['[', ']', '/']) {
         return false;
     }
@@ -224,7 +248,9 @@ fn hostname(s: &str) -> bool {
                 && label.len() <= 63
                 && !label.starts_with('-')
                 && !label.ends_with('-')
-                && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
         })
 }
 

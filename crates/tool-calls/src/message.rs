@@ -45,7 +45,12 @@ fn dotted(pointer: &str) -> String {
 
 /// The last segment of a pointer, unescaped.
 fn leaf(pointer: &str) -> String {
-    pointer.rsplit('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~")
+    pointer
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .replace("~1", "/")
+        .replace("~0", "~")
 }
 
 /// The pointer with its last segment replaced.
@@ -71,7 +76,10 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 }
 
 fn quoted_list(values: &[Value]) -> String {
-    let rendered: Vec<String> = values.iter().map(|v| render_value(v, MAX_SENT_CHARS)).collect();
+    let rendered: Vec<String> = values
+        .iter()
+        .map(|v| render_value(v, MAX_SENT_CHARS))
+        .collect();
     let refs: Vec<&str> = rendered.iter().map(String::as_str).collect();
     bounded_list(&refs, MAX_NAMES_SHOWN)
 }
@@ -80,16 +88,39 @@ impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let subject = field_name(&self.pointer);
         let sent = self.sent.as_ref().map(|v| render_value(v, MAX_SENT_CHARS));
-        let you_sent = sent.as_ref().map(|s| format!(" — you sent {s}")).unwrap_or_default();
-        let str_len = self.sent.as_ref().and_then(Value::as_str).map(|s| s.chars().count() as u64);
-        let arr_len = self.sent.as_ref().and_then(Value::as_array).map(|a| a.len() as u64);
-        let obj_len = self.sent.as_ref().and_then(Value::as_object).map(|o| o.len() as u64);
+        let you_sent = sent
+            .as_ref()
+            .map(|s| format!(" — you sent {s}"))
+            .unwrap_or_default();
+        let str_len = self
+            .sent
+            .as_ref()
+            .and_then(Value::as_str)
+            .map(|s| s.chars().count() as u64);
+        let arr_len = self
+            .sent
+            .as_ref()
+            .and_then(Value::as_array)
+            .map(|a| a.len() as u64);
+        let obj_len = self
+            .sent
+            .as_ref()
+            .and_then(Value::as_object)
+            .map(|o| o.len() as u64);
         match &self.kind {
-            ProblemKind::Missing { expected, alias_sent, required_by } => {
+            ProblemKind::Missing {
+                expected,
+                alias_sent,
+                required_by,
+            } => {
                 write!(f, "{subject} is missing — ")?;
                 if let Some(alias) = alias_sent {
                     let alias_path = dotted(&sibling(&self.pointer, alias));
-                    write!(f, "you sent \"{alias_path}\"; the field is \"{}\"", leaf(&self.pointer))
+                    write!(
+                        f,
+                        "you sent \"{alias_path}\"; the field is \"{}\"",
+                        leaf(&self.pointer)
+                    )
                 } else if let Some(by) = required_by {
                     write!(f, "it is required when \"{by}\" is present")
                 } else if expected.is_empty() {
@@ -98,14 +129,32 @@ impl fmt::Display for Problem {
                     write!(f, "it is required ({})", nouns(expected, false))
                 }
             }
-            ProblemKind::WrongType { expected, found, json_text } => {
+            ProblemKind::WrongType {
+                expected,
+                found,
+                json_text,
+            } => {
                 if self.pointer.is_empty() {
-                    write!(f, "input is invalid: it must be {}, not {}", nouns(expected, true), found.noun())?;
+                    write!(
+                        f,
+                        "input is invalid: it must be {}, not {}",
+                        nouns(expected, true),
+                        found.noun()
+                    )?;
                 } else {
-                    write!(f, "{subject} must be {}, not {}", nouns(expected, false), found.noun())?;
+                    write!(
+                        f,
+                        "{subject} must be {}, not {}",
+                        nouns(expected, false),
+                        found.noun()
+                    )?;
                 }
                 if *json_text {
-                    let what = if expected.contains(&JsonType::Object) { "object" } else { "array" };
+                    let what = if expected.contains(&JsonType::Object) {
+                        "object"
+                    } else {
+                        "array"
+                    };
                     write!(f, " — send the {what} itself, not JSON text")?;
                 } else if !matches!(found, JsonType::Object | JsonType::Array) {
                     write!(f, "{you_sent}")?;
@@ -113,49 +162,104 @@ impl fmt::Display for Problem {
                 Ok(())
             }
             ProblemKind::NotInEnum { allowed } => match allowed.as_slice() {
-                [one] => write!(f, "{subject} must be {}{you_sent}", render_value(one, MAX_SENT_CHARS)),
-                _ => write!(f, "{subject} must be one of {}{you_sent}", quoted_list(allowed)),
+                [one] => write!(
+                    f,
+                    "{subject} must be {}{you_sent}",
+                    render_value(one, MAX_SENT_CHARS)
+                ),
+                _ => write!(
+                    f,
+                    "{subject} must be one of {}{you_sent}",
+                    quoted_list(allowed)
+                ),
             },
             ProblemKind::NotConst { expected } => {
-                write!(f, "{subject} must be {}{you_sent}", render_value(expected, MAX_SENT_CHARS))
+                write!(
+                    f,
+                    "{subject} must be {}{you_sent}",
+                    render_value(expected, MAX_SENT_CHARS)
+                )
             }
-            ProblemKind::UnknownField { allowed, suggestion } => {
+            ProblemKind::UnknownField {
+                allowed,
+                suggestion,
+            } => {
                 write!(f, "{subject} is not an allowed field")?;
                 let names: Vec<&str> = allowed.iter().map(String::as_str).collect();
                 match (suggestion, names.is_empty()) {
                     (_, true) => write!(f, " — no fields are allowed here"),
                     (Some(s), false) => {
-                        write!(f, " — did you mean \"{s}\"? Allowed fields: {}", bounded_list(&names, MAX_NAMES_SHOWN))
+                        write!(
+                            f,
+                            " — did you mean \"{s}\"? Allowed fields: {}",
+                            bounded_list(&names, MAX_NAMES_SHOWN)
+                        )
                     }
-                    (None, false) => write!(f, " — allowed fields: {}", bounded_list(&names, MAX_NAMES_SHOWN)),
+                    (None, false) => write!(
+                        f,
+                        " — allowed fields: {}",
+                        bounded_list(&names, MAX_NAMES_SHOWN)
+                    ),
                 }
             }
             ProblemKind::TooShort { min } => {
-                write!(f, "{subject} must be at least {} long", plural(*min, "character", "characters"))?;
-                str_len.map_or(Ok(()), |n| write!(f, " — you sent {}", plural(n, "character", "characters")))
+                write!(
+                    f,
+                    "{subject} must be at least {} long",
+                    plural(*min, "character", "characters")
+                )?;
+                str_len.map_or(Ok(()), |n| {
+                    write!(f, " — you sent {}", plural(n, "character", "characters"))
+                })
             }
             ProblemKind::TooLong { max } => {
-                write!(f, "{subject} must be at most {} long", plural(*max, "character", "characters"))?;
-                str_len.map_or(Ok(()), |n| write!(f, " — you sent {}", plural(n, "character", "characters")))
+                write!(
+                    f,
+                    "{subject} must be at most {} long",
+                    plural(*max, "character", "characters")
+                )?;
+                str_len.map_or(Ok(()), |n| {
+                    write!(f, " — you sent {}", plural(n, "character", "characters"))
+                })
             }
             ProblemKind::TooFewItems { min } => {
-                write!(f, "{subject} must have at least {}", plural(*min, "item", "items"))?;
+                write!(
+                    f,
+                    "{subject} must have at least {}",
+                    plural(*min, "item", "items")
+                )?;
                 arr_len.map_or(Ok(()), |n| write!(f, " — you sent {n}"))
             }
             ProblemKind::TooManyItems { max } => {
-                write!(f, "{subject} must have at most {}", plural(*max, "item", "items"))?;
+                write!(
+                    f,
+                    "{subject} must have at most {}",
+                    plural(*max, "item", "items")
+                )?;
                 arr_len.map_or(Ok(()), |n| write!(f, " — you sent {n}"))
             }
             ProblemKind::TooFewFields { min } => {
-                write!(f, "{subject} must have at least {}", plural(*min, "field", "fields"))?;
+                write!(
+                    f,
+                    "{subject} must have at least {}",
+                    plural(*min, "field", "fields")
+                )?;
                 obj_len.map_or(Ok(()), |n| write!(f, " — you sent {n}"))
             }
             ProblemKind::TooManyFields { max } => {
-                write!(f, "{subject} must have at most {}", plural(*max, "field", "fields"))?;
+                write!(
+                    f,
+                    "{subject} must have at most {}",
+                    plural(*max, "field", "fields")
+                )?;
                 obj_len.map_or(Ok(()), |n| write!(f, " — you sent {n}"))
             }
             ProblemKind::BelowMinimum { limit, exclusive } => {
-                let op = if *exclusive { "greater than" } else { "at least" };
+                let op = if *exclusive {
+                    "greater than"
+                } else {
+                    "at least"
+                };
                 write!(f, "{subject} must be {op} {limit}{you_sent}")
             }
             ProblemKind::AboveMaximum { limit, exclusive } => {
@@ -166,11 +270,17 @@ impl fmt::Display for Problem {
                 write!(f, "{subject} must be a multiple of {divisor}{you_sent}")
             }
             ProblemKind::DuplicateItems { first, second } => {
-                write!(f, "{subject} must not repeat items — items {first} and {second} are equal")
+                write!(
+                    f,
+                    "{subject} must not repeat items — items {first} and {second} are equal"
+                )
             }
             ProblemKind::PatternMismatch { pattern } => {
                 let pattern = truncate(&Value::String(pattern.clone()).to_string(), 200);
-                write!(f, "{subject} must match the regular expression {pattern}{you_sent}")
+                write!(
+                    f,
+                    "{subject} must match the regular expression {pattern}{you_sent}"
+                )
             }
             ProblemKind::InvalidFormat { format } => match crate::format::describe(format) {
                 Some(d) => write!(f, "{subject} must be {d}{you_sent}"),
@@ -200,12 +310,20 @@ impl fmt::Display for Problem {
                 )
             }
             ProblemKind::NoAlternative { count } => {
-                write!(f, "{subject} matches none of the {count} allowed alternatives{you_sent}")
+                write!(
+                    f,
+                    "{subject} matches none of the {count} allowed alternatives{you_sent}"
+                )
             }
-            ProblemKind::Forbidden { schema } => write!(f, "{subject} must not match {schema}{you_sent}"),
+            ProblemKind::Forbidden { schema } => {
+                write!(f, "{subject} must not match {schema}{you_sent}")
+            }
             ProblemKind::NotAllowed => write!(f, "{subject} is not allowed here"),
             ProblemKind::TooDeep { limit } => {
-                write!(f, "{subject} is nested too deeply (more than {limit} levels)")
+                write!(
+                    f,
+                    "{subject} is nested too deeply (more than {limit} levels)"
+                )
             }
         }
     }
@@ -226,7 +344,10 @@ pub(crate) fn render_call_error(err: &CallError) -> String {
                 out.push_str(&format!("- {p}\n"));
             }
             if many.len() > MAX_PROBLEMS_SHOWN {
-                out.push_str(&format!("- … and {} more\n", many.len() - MAX_PROBLEMS_SHOWN));
+                out.push_str(&format!(
+                    "- … and {} more\n",
+                    many.len() - MAX_PROBLEMS_SHOWN
+                ));
             }
         }
     }

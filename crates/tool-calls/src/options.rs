@@ -24,7 +24,11 @@ pub struct ValidateOptions {
 
 impl Default for ValidateOptions {
     fn default() -> Self {
-        Self { lenient_json_text: false, max_depth: 64, example_budget: crate::example::EXAMPLE_BUDGET }
+        Self {
+            lenient_json_text: false,
+            max_depth: 64,
+            example_budget: crate::example::EXAMPLE_BUDGET,
+        }
     }
 }
 
@@ -35,6 +39,9 @@ impl ValidateOptions {
     /// assert!(tool_calls::ValidateOptions::lenient().lenient_json_text);
     /// ```
     pub fn lenient() -> Self {
-        Self { lenient_json_text: true, ..Self::default() }
+        Self {
+            lenient_json_text: true,
+            ..Self::default()
+        }
     }
 }

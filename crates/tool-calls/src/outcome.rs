@@ -1,6 +1,6 @@
 //! What the `toolschema validate --schema FILE [ARGS_FILE]` command prints, and its exit code.
 
-use crate::{validate_with, CallError, Coercion, ValidateOptions};
+use crate::{CallError, Coercion, ValidateOptions, validate_with};
 use serde_json::Value;
 use std::fmt;
 
@@ -80,11 +80,24 @@ impl fmt::Display for Outcome {
 /// assert_eq!(tool_calls::input_schema_of(&json!({"type": "string"})), &json!({"type": "string"}));
 /// ```
 pub fn input_schema_of(schema: &Value) -> &Value {
-    let is_schema = ["type", "properties", "$ref", "anyOf", "oneOf", "allOf", "$schema"].iter().any(|k| schema.get(k).is_some());
+    let is_schema = [
+        "type",
+        "properties",
+        "$ref",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$schema",
+    ]
+    .iter()
+    .any(|k| schema.get(k).is_some());
     if is_schema {
         return schema;
     }
-    let tool = schema.get("function").filter(|f| f.is_object()).unwrap_or(schema);
+    let tool = schema
+        .get("function")
+        .filter(|f| f.is_object())
+        .unwrap_or(schema);
     ["inputSchema", "input_schema", "parameters"]
         .iter()
         .find_map(|k| tool.get(k).filter(|s| s.is_object() || s.is_boolean()))
@@ -104,7 +117,9 @@ pub fn input_schema_of(schema: &Value) -> &Value {
 /// ```
 pub fn validate_tool_input(schema: &Value, input: &Value, options: &ValidateOptions) -> Outcome {
     match validate_with(input_schema_of(schema), input, options) {
-        Ok(ok) => Outcome::Valid { coercions: ok.coercions },
+        Ok(ok) => Outcome::Valid {
+            coercions: ok.coercions,
+        },
         Err(err) => Outcome::Invalid(err),
     }
 }

@@ -30,12 +30,20 @@ fn find_anchor<'a>(schema: &'a Value, name: &str, depth: usize) -> Option<&'a Va
     match schema {
         Value::Object(map) => {
             let anchor = map.get("$anchor").and_then(Value::as_str);
-            let id_anchor = map.get("$id").and_then(Value::as_str).and_then(|id| id.strip_prefix('#'));
+            let id_anchor = map
+                .get("$id")
+                .and_then(Value::as_str)
+                .and_then(|id| id.strip_prefix('#'));
             if anchor == Some(name) || id_anchor == Some(name) {
                 return Some(schema);
             }
             map.iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "enum" | "const" | "default" | "examples" | "example"))
+                .filter(|(k, _)| {
+                    !matches!(
+                        k.as_str(),
+                        "enum" | "const" | "default" | "examples" | "example"
+                    )
+                })
                 .find_map(|(_, v)| find_anchor(v, name, depth + 1))
         }
         Value::Array(items) => items.iter().find_map(|v| find_anchor(v, name, depth + 1)),
@@ -76,9 +84,18 @@ mod tests {
             "definitions": {"x/y": {"type": "integer"}}
         });
         assert_eq!(resolve(&root, "#"), Some(&root));
-        assert_eq!(resolve(&root, "#/$defs/a%20b"), Some(&json!({"type": "string"})));
-        assert_eq!(resolve(&root, "#/definitions/x~1y"), Some(&json!({"type": "integer"})));
-        assert_eq!(resolve(&root, "#num").and_then(|s| s.get("type")), Some(&json!("number")));
+        assert_eq!(
+            resolve(&root, "#/$defs/a%20b"),
+            Some(&json!({"type": "string"}))
+        );
+        assert_eq!(
+            resolve(&root, "#/definitions/x~1y"),
+            Some(&json!({"type": "integer"}))
+        );
+        assert_eq!(
+            resolve(&root, "#num").and_then(|s| s.get("type")),
+            Some(&json!("number"))
+        );
         assert_eq!(resolve(&root, "other.json#/x"), None);
         assert_eq!(resolve(&root, "#/$defs/missing"), None);
         assert_eq!(resolve(&root, "#/%zz"), None);

@@ -61,7 +61,11 @@ fn with_segment(pointer: &str, key: &str) -> String {
 fn own_types(schema: &Map<String, Value>) -> Option<Vec<JsonType>> {
     let mut types: Vec<JsonType> = match schema.get("type")? {
         Value::String(t) => JsonType::from_keyword(t).into_iter().collect(),
-        Value::Array(ts) => ts.iter().filter_map(Value::as_str).filter_map(JsonType::from_keyword).collect(),
+        Value::Array(ts) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(JsonType::from_keyword)
+            .collect(),
         _ => return None,
     };
     if schema.get("nullable") == Some(&Value::Bool(true)) && !types.contains(&JsonType::Null) {
@@ -86,7 +90,11 @@ fn json_text(text: &str) -> Option<Value> {
 /// A count limit (`minItems`, `maxLength`, ...): a non-negative integer, `2.0` included.
 fn count_limit(map: &Map<String, Value>, key: &str) -> Option<u64> {
     let n = map.get(key)?.as_number()?;
-    n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1.8e19).map(|f| f as u64))
+    n.as_u64().or_else(|| {
+        n.as_f64()
+            .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1.8e19)
+            .map(|f| f as u64)
+    })
 }
 
 fn number_f64(n: &Number) -> f64 {
@@ -110,11 +118,25 @@ fn is_multiple(x: &Number, m: &Number) -> bool {
 
 impl<'s> Validator<'s> {
     pub(crate) fn new(root: &'s Value, lenient: bool, max_depth: usize) -> Self {
-        Self { root, lenient, max_depth, regexes: HashMap::new(), active: Vec::new(), work: 0 }
+        Self {
+            root,
+            lenient,
+            max_depth,
+            regexes: HashMap::new(),
+            active: Vec::new(),
+            work: 0,
+        }
     }
 
     /// Validates `inst` at `pointer` against `schema`, adding what it finds to `out`.
-    pub(crate) fn check(&mut self, schema: &'s Value, inst: &Value, pointer: &str, depth: usize, out: &mut Findings) {
+    pub(crate) fn check(
+        &mut self,
+        schema: &'s Value,
+        inst: &Value,
+        pointer: &str,
+        depth: usize,
+        out: &mut Findings,
+    ) {
         self.work += 1;
         if self.work > WORK_LIMIT || depth > EVAL_DEPTH_LIMIT {
             return;
@@ -122,19 +144,29 @@ impl<'s> Validator<'s> {
         let map = match schema {
             Value::Object(map) => map,
             Value::Bool(false) => {
-                out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind: ProblemKind::NotAllowed });
+                out.problems.push(Problem {
+                    pointer: pointer.to_owned(),
+                    sent: Some(inst.clone()),
+                    kind: ProblemKind::NotAllowed,
+                });
                 return;
             }
             _ => return,
         };
         if pointer.matches('/').count() > self.max_depth {
-            out.problems.push(Problem { pointer: pointer.to_owned(), sent: None, kind: ProblemKind::TooDeep { limit: self.max_depth } });
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: None,
+                kind: ProblemKind::TooDeep {
+                    limit: self.max_depth,
+                },
+            });
             return;
         }
-        if let Value::String(text) = inst {
-            if self.json_text_handled(schema, text, pointer, depth, out) {
-                return;
-            }
+        if let Value::String(text) = inst
+            && self.json_text_handled(schema, text, pointer, depth, out)
+        {
+            return;
         }
         if map.get("nullable") == Some(&Value::Bool(true)) && inst.is_null() {
             return;
@@ -144,33 +176,42 @@ impl<'s> Validator<'s> {
                 self.follow(reference, inst, pointer, depth, out);
             }
         }
-        if let Some(types) = own_types(map) {
-            if !types.is_empty() && !accepts_any(&types, inst) {
-                out.problems.push(Problem {
-                    pointer: pointer.to_owned(),
-                    sent: Some(inst.clone()),
-                    kind: ProblemKind::WrongType { expected: types, found: JsonType::of(inst), json_text: false },
-                });
-                return;
-            }
+        if let Some(types) = own_types(map)
+            && !types.is_empty()
+            && !accepts_any(&types, inst)
+        {
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind: ProblemKind::WrongType {
+                    expected: types,
+                    found: JsonType::of(inst),
+                    json_text: false,
+                },
+            });
+            return;
         }
-        if let Some(values) = map.get("enum").and_then(Value::as_array) {
-            if !values.iter().any(|v| crate::json_type::json_eq(v, inst)) {
-                out.problems.push(Problem {
-                    pointer: pointer.to_owned(),
-                    sent: Some(inst.clone()),
-                    kind: ProblemKind::NotInEnum { allowed: values.clone() },
-                });
-            }
+        if let Some(values) = map.get("enum").and_then(Value::as_array)
+            && !values.iter().any(|v| crate::json_type::json_eq(v, inst))
+        {
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind: ProblemKind::NotInEnum {
+                    allowed: values.clone(),
+                },
+            });
         }
-        if let Some(expected) = map.get("const") {
-            if !crate::json_type::json_eq(expected, inst) {
-                out.problems.push(Problem {
-                    pointer: pointer.to_owned(),
-                    sent: Some(inst.clone()),
-                    kind: ProblemKind::NotConst { expected: expected.clone() },
-                });
-            }
+        if let Some(expected) = map.get("const")
+            && !crate::json_type::json_eq(expected, inst)
+        {
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind: ProblemKind::NotConst {
+                    expected: expected.clone(),
+                },
+            });
         }
         match inst {
             Value::Object(obj) => self.object(map, obj, inst, pointer, depth, out),
@@ -184,11 +225,22 @@ impl<'s> Validator<'s> {
 
     /// A string of JSON text where an object/array is expected: a pointed message, or (lenient)
     /// the parsed value validated in its place. Returns whether the string was dealt with.
-    fn json_text_handled(&mut self, schema: &'s Value, text: &str, pointer: &str, depth: usize, out: &mut Findings) -> bool {
+    fn json_text_handled(
+        &mut self,
+        schema: &'s Value,
+        text: &str,
+        pointer: &str,
+        depth: usize,
+        out: &mut Findings,
+    ) -> bool {
         let Some(expected) = self.expected_types(schema, depth) else {
             return false;
         };
-        if expected.contains(&JsonType::String) || !expected.iter().any(|t| matches!(t, JsonType::Object | JsonType::Array)) {
+        if expected.contains(&JsonType::String)
+            || !expected
+                .iter()
+                .any(|t| matches!(t, JsonType::Object | JsonType::Array))
+        {
             return false;
         }
         let Some(parsed) = json_text(text) else {
@@ -201,7 +253,10 @@ impl<'s> Validator<'s> {
             let mut inner = Findings::default();
             self.check(schema, &parsed, pointer, depth + 1, &mut inner);
             if inner.problems.is_empty() {
-                out.coercions.push(Coercion { pointer: pointer.to_owned(), parsed });
+                out.coercions.push(Coercion {
+                    pointer: pointer.to_owned(),
+                    parsed,
+                });
                 out.coercions.extend(inner.coercions);
                 return true;
             }
@@ -209,7 +264,11 @@ impl<'s> Validator<'s> {
         out.problems.push(Problem {
             pointer: pointer.to_owned(),
             sent: Some(Value::String(text.to_owned())),
-            kind: ProblemKind::WrongType { expected, found: JsonType::String, json_text: true },
+            kind: ProblemKind::WrongType {
+                expected,
+                found: JsonType::String,
+                json_text: true,
+            },
         });
         true
     }
@@ -237,7 +296,11 @@ impl<'s> Validator<'s> {
                 return (!all.is_empty()).then_some(all);
             }
         }
-        if let Some(target) = map.get("$ref").and_then(Value::as_str).and_then(|r| resolve(self.root, r)) {
+        if let Some(target) = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| resolve(self.root, r))
+        {
             return self.expected_types(target, depth + 1);
         }
         if let Some(c) = map.get("const") {
@@ -246,7 +309,14 @@ impl<'s> Validator<'s> {
         None
     }
 
-    fn follow(&mut self, reference: &str, inst: &Value, pointer: &str, depth: usize, out: &mut Findings) {
+    fn follow(
+        &mut self,
+        reference: &str,
+        inst: &Value,
+        pointer: &str,
+        depth: usize,
+        out: &mut Findings,
+    ) {
         let Some(target) = resolve(self.root, reference) else {
             return;
         };
@@ -266,12 +336,24 @@ impl<'s> Validator<'s> {
                 if pattern.len() > 4096 {
                     return None;
                 }
-                regex::RegexBuilder::new(pattern).size_limit(1 << 20).dfa_size_limit(1 << 20).build().ok()
+                regex::RegexBuilder::new(pattern)
+                    .size_limit(1 << 20)
+                    .dfa_size_limit(1 << 20)
+                    .build()
+                    .ok()
             })
             .as_ref()
     }
 
-    fn object(&mut self, map: &'s Map<String, Value>, obj: &Map<String, Value>, inst: &Value, pointer: &str, depth: usize, out: &mut Findings) {
+    fn object(
+        &mut self,
+        map: &'s Map<String, Value>,
+        obj: &Map<String, Value>,
+        inst: &Value,
+        pointer: &str,
+        depth: usize,
+        out: &mut Findings,
+    ) {
         let props = map.get("properties").and_then(Value::as_object);
         let patterns: Vec<(&'s str, &'s Value)> = map
             .get("patternProperties")
@@ -279,7 +361,11 @@ impl<'s> Validator<'s> {
             .map(|p| p.iter().map(|(k, v)| (k.as_str(), v)).collect())
             .unwrap_or_default();
         let declared = |this: &mut Self, key: &str| -> Vec<&'s Value> {
-            patterns.iter().filter(|(p, _)| this.regex(p).is_some_and(|re| re.is_match(key))).map(|(_, s)| *s).collect()
+            patterns
+                .iter()
+                .filter(|(p, _)| this.regex(p).is_some_and(|re| re.is_match(key)))
+                .map(|(_, s)| *s)
+                .collect()
         };
         let mut claimed: Vec<String> = Vec::new();
         if let Some(required) = map.get("required").and_then(Value::as_array) {
@@ -298,11 +384,18 @@ impl<'s> Validator<'s> {
                     unclaimed.retain(|k| *k != a);
                     claimed.push(a.to_owned());
                 }
-                let expected = props.and_then(|p| p.get(name)).and_then(|s| self.expected_types(s, depth)).unwrap_or_default();
+                let expected = props
+                    .and_then(|p| p.get(name))
+                    .and_then(|s| self.expected_types(s, depth))
+                    .unwrap_or_default();
                 out.problems.push(Problem {
                     pointer: with_segment(pointer, name),
                     sent: alias.and_then(|a| obj.get(a)).cloned(),
-                    kind: ProblemKind::Missing { expected, alias_sent: alias.map(str::to_owned), required_by: None },
+                    kind: ProblemKind::Missing {
+                        expected,
+                        alias_sent: alias.map(str::to_owned),
+                        required_by: None,
+                    },
                 });
             }
         }
@@ -325,12 +418,17 @@ impl<'s> Validator<'s> {
                     if claimed.iter().any(|c| c == key) {
                         continue;
                     }
-                    let names: Vec<&str> = props.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+                    let names: Vec<&str> = props
+                        .map(|p| p.keys().map(String::as_str).collect())
+                        .unwrap_or_default();
                     out.problems.push(Problem {
                         pointer: child,
                         sent: Some(value.clone()),
                         kind: ProblemKind::UnknownField {
-                            allowed: closest_first(key, names.iter().copied()).into_iter().map(str::to_owned).collect(),
+                            allowed: closest_first(key, names.iter().copied())
+                                .into_iter()
+                                .map(str::to_owned)
+                                .collect(),
                             suggestion: probable_field(key, &names).map(str::to_owned),
                         },
                     });
@@ -342,10 +440,18 @@ impl<'s> Validator<'s> {
         if let Some(names_schema) = map.get("propertyNames") {
             for key in obj.keys() {
                 let mut inner = Findings::default();
-                self.check(names_schema, &Value::String(key.clone()), "", depth + 1, &mut inner);
+                self.check(
+                    names_schema,
+                    &Value::String(key.clone()),
+                    "",
+                    depth + 1,
+                    &mut inner,
+                );
                 if let Some(first) = inner.problems.first() {
                     let text = first.to_string();
-                    let reason = text.strip_prefix("input ").map_or(text.clone(), |rest| format!("it {rest}"));
+                    let reason = text
+                        .strip_prefix("input ")
+                        .map_or(text.clone(), |rest| format!("it {rest}"));
                     out.problems.push(Problem {
                         pointer: with_segment(pointer, key),
                         sent: None,
@@ -356,28 +462,55 @@ impl<'s> Validator<'s> {
         }
         let count = obj.len() as u64;
         if let Some(min) = count_limit(map, "minProperties").filter(|m| count < *m) {
-            out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind: ProblemKind::TooFewFields { min } });
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind: ProblemKind::TooFewFields { min },
+            });
         }
         if let Some(max) = count_limit(map, "maxProperties").filter(|m| count > *m) {
-            out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind: ProblemKind::TooManyFields { max } });
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind: ProblemKind::TooManyFields { max },
+            });
         }
         let dependent_required = |by: &str, names: &'s Value, out: &mut Findings| {
-            for name in names.as_array().into_iter().flatten().filter_map(Value::as_str) {
+            for name in names
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
                 if !obj.contains_key(name) {
                     out.problems.push(Problem {
                         pointer: with_segment(pointer, name),
                         sent: None,
-                        kind: ProblemKind::Missing { expected: Vec::new(), alias_sent: None, required_by: Some(by.to_owned()) },
+                        kind: ProblemKind::Missing {
+                            expected: Vec::new(),
+                            alias_sent: None,
+                            required_by: Some(by.to_owned()),
+                        },
                     });
                 }
             }
         };
-        for (by, names) in map.get("dependentRequired").and_then(Value::as_object).into_iter().flatten() {
+        for (by, names) in map
+            .get("dependentRequired")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
             if obj.contains_key(by) {
                 dependent_required(by, names, out);
             }
         }
-        for (by, dep) in map.get("dependencies").and_then(Value::as_object).into_iter().flatten() {
+        for (by, dep) in map
+            .get("dependencies")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
             if obj.contains_key(by) {
                 if dep.is_array() {
                     dependent_required(by, dep, out);
@@ -386,14 +519,26 @@ impl<'s> Validator<'s> {
                 }
             }
         }
-        for (by, dep) in map.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
+        for (by, dep) in map
+            .get("dependentSchemas")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
             if obj.contains_key(by) {
                 self.check(dep, inst, pointer, depth + 1, out);
             }
         }
     }
 
-    fn array(&mut self, map: &'s Map<String, Value>, items: &[Value], pointer: &str, depth: usize, out: &mut Findings) {
+    fn array(
+        &mut self,
+        map: &'s Map<String, Value>,
+        items: &[Value],
+        pointer: &str,
+        depth: usize,
+        out: &mut Findings,
+    ) {
         let (tuple, rest) = match (map.get("prefixItems"), map.get("items")) {
             (Some(Value::Array(prefix)), items) => (Some(prefix), items),
             (_, Some(Value::Array(prefix))) => (Some(prefix), map.get("additionalItems")),
@@ -413,10 +558,18 @@ impl<'s> Validator<'s> {
         let sent = || Some(Value::Array(items.to_vec()));
         let len = items.len() as u64;
         if let Some(min) = count_limit(map, "minItems").filter(|m| len < *m) {
-            out.problems.push(Problem { pointer: pointer.to_owned(), sent: sent(), kind: ProblemKind::TooFewItems { min } });
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: sent(),
+                kind: ProblemKind::TooFewItems { min },
+            });
         }
         if let Some(max) = count_limit(map, "maxItems").filter(|m| len > *m) {
-            out.problems.push(Problem { pointer: pointer.to_owned(), sent: sent(), kind: ProblemKind::TooManyItems { max } });
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: sent(),
+                kind: ProblemKind::TooManyItems { max },
+            });
         }
         if map.get("uniqueItems") == Some(&Value::Bool(true)) {
             'outer: for (i, a) in items.iter().enumerate() {
@@ -425,7 +578,10 @@ impl<'s> Validator<'s> {
                         out.problems.push(Problem {
                             pointer: pointer.to_owned(),
                             sent: None,
-                            kind: ProblemKind::DuplicateItems { first: i, second: j },
+                            kind: ProblemKind::DuplicateItems {
+                                first: i,
+                                second: j,
+                            },
                         });
                         break 'outer;
                     }
@@ -444,76 +600,142 @@ impl<'s> Validator<'s> {
             let min = count_limit(map, "minContains").unwrap_or(1);
             let max = count_limit(map, "maxContains");
             if (matched as u64) < min || max.is_some_and(|m| matched as u64 > m) {
-                out.problems.push(Problem { pointer: pointer.to_owned(), sent: None, kind: ProblemKind::ContainsCount { matched, min, max } });
+                out.problems.push(Problem {
+                    pointer: pointer.to_owned(),
+                    sent: None,
+                    kind: ProblemKind::ContainsCount { matched, min, max },
+                });
             }
         }
     }
 
-    fn string(&mut self, map: &'s Map<String, Value>, s: &str, inst: &Value, pointer: &str, out: &mut Findings) {
+    fn string(
+        &mut self,
+        map: &'s Map<String, Value>,
+        s: &str,
+        inst: &Value,
+        pointer: &str,
+        out: &mut Findings,
+    ) {
         let needs_len = map.contains_key("minLength") || map.contains_key("maxLength");
-        let len = if needs_len { s.chars().count() as u64 } else { 0 };
+        let len = if needs_len {
+            s.chars().count() as u64
+        } else {
+            0
+        };
         if let Some(min) = count_limit(map, "minLength").filter(|m| len < *m) {
-            out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind: ProblemKind::TooShort { min } });
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind: ProblemKind::TooShort { min },
+            });
         }
         if let Some(max) = count_limit(map, "maxLength").filter(|m| len > *m) {
-            out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind: ProblemKind::TooLong { max } });
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind: ProblemKind::TooLong { max },
+            });
         }
-        if let Some(pattern) = map.get("pattern").and_then(Value::as_str) {
-            if self.regex(pattern).is_some_and(|re| !re.is_match(s)) {
-                out.problems.push(Problem {
-                    pointer: pointer.to_owned(),
-                    sent: Some(inst.clone()),
-                    kind: ProblemKind::PatternMismatch { pattern: pattern.to_owned() },
-                });
-            }
+        if let Some(pattern) = map.get("pattern").and_then(Value::as_str)
+            && self.regex(pattern).is_some_and(|re| !re.is_match(s))
+        {
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind: ProblemKind::PatternMismatch {
+                    pattern: pattern.to_owned(),
+                },
+            });
         }
-        if let Some(format) = map.get("format").and_then(Value::as_str) {
-            if crate::format::check(format, s) == Some(false) {
-                out.problems.push(Problem {
-                    pointer: pointer.to_owned(),
-                    sent: Some(inst.clone()),
-                    kind: ProblemKind::InvalidFormat { format: format.to_owned() },
-                });
-            }
+        if let Some(format) = map.get("format").and_then(Value::as_str)
+            && crate::format::check(format, s) == Some(false)
+        {
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind: ProblemKind::InvalidFormat {
+                    format: format.to_owned(),
+                },
+            });
         }
     }
 
-    fn number(&mut self, map: &'s Map<String, Value>, n: &Number, inst: &Value, pointer: &str, out: &mut Findings) {
+    fn number(
+        &mut self,
+        map: &'s Map<String, Value>,
+        n: &Number,
+        inst: &Value,
+        pointer: &str,
+        out: &mut Findings,
+    ) {
         let x = number_f64(n);
-        let mut push = |kind| out.problems.push(Problem { pointer: pointer.to_owned(), sent: Some(inst.clone()), kind });
+        let mut push = |kind| {
+            out.problems.push(Problem {
+                pointer: pointer.to_owned(),
+                sent: Some(inst.clone()),
+                kind,
+            })
+        };
         let draft4_min_excl = map.get("exclusiveMinimum") == Some(&Value::Bool(true));
         let draft4_max_excl = map.get("exclusiveMaximum") == Some(&Value::Bool(true));
         if let Some(Value::Number(limit)) = map.get("minimum") {
             let l = number_f64(limit);
             if x < l || (draft4_min_excl && x <= l) {
-                push(ProblemKind::BelowMinimum { limit: limit.clone(), exclusive: draft4_min_excl });
+                push(ProblemKind::BelowMinimum {
+                    limit: limit.clone(),
+                    exclusive: draft4_min_excl,
+                });
             }
         }
         if let Some(Value::Number(limit)) = map.get("maximum") {
             let l = number_f64(limit);
             if x > l || (draft4_max_excl && x >= l) {
-                push(ProblemKind::AboveMaximum { limit: limit.clone(), exclusive: draft4_max_excl });
+                push(ProblemKind::AboveMaximum {
+                    limit: limit.clone(),
+                    exclusive: draft4_max_excl,
+                });
             }
         }
-        if let Some(Value::Number(limit)) = map.get("exclusiveMinimum") {
-            if x <= number_f64(limit) {
-                push(ProblemKind::BelowMinimum { limit: limit.clone(), exclusive: true });
-            }
+        if let Some(Value::Number(limit)) = map.get("exclusiveMinimum")
+            && x <= number_f64(limit)
+        {
+            push(ProblemKind::BelowMinimum {
+                limit: limit.clone(),
+                exclusive: true,
+            });
         }
-        if let Some(Value::Number(limit)) = map.get("exclusiveMaximum") {
-            if x >= number_f64(limit) {
-                push(ProblemKind::AboveMaximum { limit: limit.clone(), exclusive: true });
-            }
+        if let Some(Value::Number(limit)) = map.get("exclusiveMaximum")
+            && x >= number_f64(limit)
+        {
+            push(ProblemKind::AboveMaximum {
+                limit: limit.clone(),
+                exclusive: true,
+            });
         }
-        if let Some(Value::Number(divisor)) = map.get("multipleOf") {
-            if !is_multiple(n, divisor) {
-                push(ProblemKind::NotMultipleOf { divisor: divisor.clone() });
-            }
+        if let Some(Value::Number(divisor)) = map.get("multipleOf")
+            && !is_multiple(n, divisor)
+        {
+            push(ProblemKind::NotMultipleOf {
+                divisor: divisor.clone(),
+            });
         }
     }
 
-    fn combinators(&mut self, map: &'s Map<String, Value>, inst: &Value, pointer: &str, depth: usize, out: &mut Findings) {
-        for sub in map.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+    fn combinators(
+        &mut self,
+        map: &'s Map<String, Value>,
+        inst: &Value,
+        pointer: &str,
+        depth: usize,
+        out: &mut Findings,
+    ) {
+        for sub in map
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             self.check(sub, inst, pointer, depth + 1, out);
         }
         if let Some(branches) = map.get("anyOf").and_then(Value::as_array) {
@@ -529,14 +751,20 @@ impl<'s> Validator<'s> {
                 out.problems.push(Problem {
                     pointer: pointer.to_owned(),
                     sent: Some(inst.clone()),
-                    kind: ProblemKind::Forbidden { schema: crate::json_type::render_value(not, 120) },
+                    kind: ProblemKind::Forbidden {
+                        schema: crate::json_type::render_value(not, 120),
+                    },
                 });
             }
         }
         if let Some(condition) = map.get("if") {
             let mut inner = Findings::default();
             self.check(condition, inst, pointer, depth + 1, &mut inner);
-            let branch = if inner.problems.is_empty() { map.get("then") } else { map.get("else") };
+            let branch = if inner.problems.is_empty() {
+                map.get("then")
+            } else {
+                map.get("else")
+            };
             if let Some(branch) = branch {
                 self.check(branch, inst, pointer, depth + 1, out);
             }
@@ -545,7 +773,15 @@ impl<'s> Validator<'s> {
 
     /// `anyOf` (`exactly_one` false) or `oneOf`: on failure, the problems of the branch the
     /// call most probably meant, or a type message naming every accepted type.
-    fn alternatives(&mut self, branches: &'s [Value], exactly_one: bool, inst: &Value, pointer: &str, depth: usize, out: &mut Findings) {
+    fn alternatives(
+        &mut self,
+        branches: &'s [Value],
+        exactly_one: bool,
+        inst: &Value,
+        pointer: &str,
+        depth: usize,
+        out: &mut Findings,
+    ) {
         let mut results: Vec<Findings> = Vec::with_capacity(branches.len());
         for b in branches {
             let mut inner = Findings::default();
@@ -555,7 +791,12 @@ impl<'s> Validator<'s> {
                 break;
             }
         }
-        let matched: Vec<usize> = results.iter().enumerate().filter(|(_, r)| r.problems.is_empty()).map(|(i, _)| i).collect();
+        let matched: Vec<usize> = results
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.problems.is_empty())
+            .map(|(i, _)| i)
+            .collect();
         match matched.as_slice() {
             [first, ..] if !exactly_one || matched.len() == 1 => {
                 if let Some(r) = results.get_mut(*first) {
@@ -576,7 +817,10 @@ impl<'s> Validator<'s> {
         let compatible: Vec<usize> = branches
             .iter()
             .enumerate()
-            .filter(|(_, b)| self.expected_types(b, depth + 1).is_none_or(|ts| accepts_any(&ts, inst)))
+            .filter(|(_, b)| {
+                self.expected_types(b, depth + 1)
+                    .is_none_or(|ts| accepts_any(&ts, inst))
+            })
             .map(|(i, _)| i)
             .collect();
         if compatible.is_empty() {
@@ -591,7 +835,11 @@ impl<'s> Validator<'s> {
             out.problems.push(Problem {
                 pointer: pointer.to_owned(),
                 sent: Some(inst.clone()),
-                kind: ProblemKind::WrongType { expected, found: JsonType::of(inst), json_text: false },
+                kind: ProblemKind::WrongType {
+                    expected,
+                    found: JsonType::of(inst),
+                    json_text: false,
+                },
             });
             return;
         }
@@ -599,17 +847,30 @@ impl<'s> Validator<'s> {
             let mismatched_tags = f
                 .problems
                 .iter()
-                .filter(|p| p.pointer != pointer && matches!(p.kind, ProblemKind::NotConst { .. } | ProblemKind::NotInEnum { .. }))
+                .filter(|p| {
+                    p.pointer != pointer
+                        && matches!(
+                            p.kind,
+                            ProblemKind::NotConst { .. } | ProblemKind::NotInEnum { .. }
+                        )
+                })
                 .count();
             mismatched_tags * 100 + f.problems.len()
         };
-        let best = compatible.iter().filter_map(|i| results.get(*i)).min_by_key(|f| score(f));
+        let best = compatible
+            .iter()
+            .filter_map(|i| results.get(*i))
+            .min_by_key(|f| score(f));
         match best {
-            Some(best) if !best.problems.is_empty() => out.problems.extend(best.problems.iter().cloned()),
+            Some(best) if !best.problems.is_empty() => {
+                out.problems.extend(best.problems.iter().cloned())
+            }
             _ => out.problems.push(Problem {
                 pointer: pointer.to_owned(),
                 sent: Some(inst.clone()),
-                kind: ProblemKind::NoAlternative { count: branches.len() },
+                kind: ProblemKind::NoAlternative {
+                    count: branches.len(),
+                },
             }),
         }
     }

@@ -1,22 +1,32 @@
 //! Over the real MCP tool lists: a generated argument object validates, and each one-thing
 //! mutation of it gets a message that names the mutated field and the fix.
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::path::Path;
-use tool_calls::{example_arguments, validate, ProblemKind, Tool, ToolCatalog};
+use tool_calls::{ProblemKind, Tool, ToolCatalog, example_arguments, validate};
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/mcp");
 
 fn tools() -> Vec<(String, Value)> {
     let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(Path::new(CORPUS)).expect("corpus").flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(Path::new(CORPUS))
+        .expect("corpus")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     files.sort();
-    for path in files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
+    for path in files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+    {
         let text = std::fs::read_to_string(&path).expect("read");
         let doc: Value = serde_json::from_str(&text).expect("json");
         let server = doc["server"].as_str().unwrap_or("?").to_owned();
         for tool in doc["tools"].as_array().into_iter().flatten() {
-            out.push((format!("{server}/{}", tool["name"].as_str().unwrap_or("?")), tool.clone()));
+            out.push((
+                format!("{server}/{}", tool["name"].as_str().unwrap_or("?")),
+                tool.clone(),
+            ));
         }
     }
     out
@@ -48,14 +58,32 @@ fn alias_of(field: &str) -> String {
         }
         out
     } else if field.chars().any(char::is_uppercase) {
-        field.chars().flat_map(|c| if c.is_uppercase() { vec!['_', c.to_ascii_lowercase()] } else { vec![c] }).collect()
+        field
+            .chars()
+            .flat_map(|c| {
+                if c.is_uppercase() {
+                    vec!['_', c.to_ascii_lowercase()]
+                } else {
+                    vec![c]
+                }
+            })
+            .collect()
     } else {
         let mut chars = field.chars();
-        chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default()
     }
 }
 
-fn expect_message(tool: &str, schema: &Value, args: &Value, fragments: &[String], failures: &mut Vec<String>) {
+fn expect_message(
+    tool: &str,
+    schema: &Value,
+    args: &Value,
+    fragments: &[String],
+    failures: &mut Vec<String>,
+) {
     match validate(schema, args) {
         Ok(()) => failures.push(format!("{tool}: mutation accepted: {args}")),
         Err(err) => {
@@ -85,7 +113,11 @@ fn generated_arguments_validate_and_mutations_are_explained() {
         let args = example_arguments(schema);
         if let Err(err) = validate(schema, &args) {
             // The generator is no regex solver: a pattern it has no candidate for is tolerated.
-            if err.problems().iter().all(|p| matches!(p.kind, ProblemKind::PatternMismatch { .. })) {
+            if err
+                .problems()
+                .iter()
+                .all(|p| matches!(p.kind, ProblemKind::PatternMismatch { .. }))
+            {
                 pattern_misses += 1;
             } else {
                 failures.push(format!("{name}: generated {args} is invalid:\n{err}"));
@@ -93,14 +125,28 @@ fn generated_arguments_validate_and_mutations_are_explained() {
             continue;
         }
         valid += 1;
-        let Some(obj) = args.as_object() else { continue };
-        let required: Vec<&str> = schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).filter(|r| obj.contains_key(*r)).collect();
+        let Some(obj) = args.as_object() else {
+            continue;
+        };
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|r| obj.contains_key(*r))
+            .collect();
 
         // 1. Drop a required field.
         if let Some(field) = required.first() {
             let mut m = args.clone();
             m.as_object_mut().map(|o| o.remove(*field));
-            expect_message(name, schema, &m, &[format!("\"{field}\" is missing")], &mut failures);
+            expect_message(
+                name,
+                schema,
+                &m,
+                &[format!("\"{field}\" is missing")],
+                &mut failures,
+            );
             counts[0] += 1;
         }
         // 2. Rename a required key to an alias.
@@ -114,46 +160,106 @@ fn generated_arguments_validate_and_mutations_are_explained() {
                 let v = o.remove(*field).unwrap_or(Value::Null);
                 o.insert(alias.clone(), v);
             }
-            expect_message(name, schema, &m, &[format!("\"{field}\" is missing — you sent \"{alias}\"; the field is \"{field}\"")], &mut failures);
+            expect_message(
+                name,
+                schema,
+                &m,
+                &[format!(
+                    "\"{field}\" is missing — you sent \"{alias}\"; the field is \"{field}\""
+                )],
+                &mut failures,
+            );
             counts[1] += 1;
         }
         // 3. Stringify an object- or array-valued field.
         if let Some((field, value)) = obj.iter().find(|(k, v)| {
-            (v.is_object() || v.is_array()) && prop(schema, k).and_then(single_type).is_some_and(|t| t == "object" || t == "array")
+            (v.is_object() || v.is_array())
+                && prop(schema, k)
+                    .and_then(single_type)
+                    .is_some_and(|t| t == "object" || t == "array")
         }) {
             let mut m = args.clone();
             m[field] = Value::String(value.to_string());
             let what = if value.is_object() { "object" } else { "array" };
-            expect_message(name, schema, &m, &[format!("\"{field}\" must be"), format!("send the {what} itself, not JSON text")], &mut failures);
+            expect_message(
+                name,
+                schema,
+                &m,
+                &[
+                    format!("\"{field}\" must be"),
+                    format!("send the {what} itself, not JSON text"),
+                ],
+                &mut failures,
+            );
             counts[2] += 1;
         }
         // 4. Wrong type.
-        if let Some((field, t)) = obj.keys().find_map(|k| prop(schema, k).and_then(single_type).map(|t| (k, t))) {
+        if let Some((field, t)) = obj
+            .keys()
+            .find_map(|k| prop(schema, k).and_then(single_type).map(|t| (k, t)))
+        {
             let mut m = args.clone();
-            m[field] = if t == "string" { json!(12345) } else { json!(true) };
+            m[field] = if t == "string" {
+                json!(12345)
+            } else {
+                json!(true)
+            };
             if t == "boolean" {
                 m[field] = json!("yes");
             }
-            expect_message(name, schema, &m, &[format!("\"{field}\" must be")], &mut failures);
+            expect_message(
+                name,
+                schema,
+                &m,
+                &[format!("\"{field}\" must be")],
+                &mut failures,
+            );
             counts[3] += 1;
         }
         // 5. A value outside an enum.
-        let enum_field = schema["properties"].as_object().into_iter().flatten().find_map(|(k, p)| {
-            let values = p.get("enum")?.as_array()?;
-            (values.len() > 1 && values.iter().all(Value::is_string)).then(|| (k.clone(), values[0].clone()))
-        });
+        let enum_field = schema["properties"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .find_map(|(k, p)| {
+                let values = p.get("enum")?.as_array()?;
+                (values.len() > 1 && values.iter().all(Value::is_string))
+                    .then(|| (k.clone(), values[0].clone()))
+            });
         if let Some((field, first)) = enum_field {
             let mut m = args.clone();
             m[&field] = json!("not-a-valid-value");
-            expect_message(name, schema, &m, &[format!("\"{field}\" must be one of {first}")], &mut failures);
+            expect_message(
+                name,
+                schema,
+                &m,
+                &[format!("\"{field}\" must be one of {first}")],
+                &mut failures,
+            );
             counts[4] += 1;
         }
     }
-    let report = failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n\n");
-    assert!(failures.is_empty(), "{} failures (of {} tools, {valid} generated valid):\n{report}", failures.len(), all.len());
-    eprintln!("corpus: {} tools, {valid} valid examples, mutations (drop, alias, stringify, type, enum): {counts:?}", all.len());
+    let report = failures
+        .iter()
+        .take(20)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    assert!(
+        failures.is_empty(),
+        "{} failures (of {} tools, {valid} generated valid):\n{report}",
+        failures.len(),
+        all.len()
+    );
+    eprintln!(
+        "corpus: {} tools, {valid} valid examples, mutations (drop, alias, stringify, type, enum): {counts:?}",
+        all.len()
+    );
     assert!(counts.iter().all(|c| *c >= 20), "{counts:?}");
-    assert!(pattern_misses * 100 <= all.len(), "{pattern_misses} tools with unsatisfied patterns");
+    assert!(
+        pattern_misses * 100 <= all.len(),
+        "{pattern_misses} tools with unsatisfied patterns"
+    );
 }
 
 #[test]
@@ -168,19 +274,32 @@ fn every_corpus_tool_resolves_and_describes() {
     assert!(catalog.len() >= 700);
     let servers: Vec<String> = catalog.namespaces().map(|(n, _, _)| n.to_owned()).collect();
     for ns in &servers {
-        let names: Vec<String> = catalog.tools(ns).expect("ns").map(|t| t.name().to_owned()).collect();
+        let names: Vec<String> = catalog
+            .tools(ns)
+            .expect("ns")
+            .map(|t| t.name().to_owned())
+            .collect();
         for name in names {
             let d = catalog.lookup(ns, &name).expect("lookup");
             assert_eq!(d.call_with["namespace"], json!(ns));
             // A typo'd name is answered with the real name first.
             let typo = format!("{name}x");
             let err = catalog.get(ns, &typo).unwrap_err().to_string();
-            assert!(err.contains(&format!("Tools in this namespace: {name}")), "{err}");
+            assert!(
+                err.contains(&format!("Tools in this namespace: {name}")),
+                "{err}"
+            );
             // The meta-tool dispatch validates the generated arguments.
             let args = example_arguments(&d.input_schema);
             if validate(&d.input_schema, &args).is_ok() {
-                let call = catalog.prepare_dynamic_call(&json!({"namespace": ns, "toolName": name, "arguments": args}));
-                assert!(call.is_ok(), "{ns}/{name}: {}", call.err().map(|e| e.to_string()).unwrap_or_default());
+                let call = catalog.prepare_dynamic_call(
+                    &json!({"namespace": ns, "toolName": name, "arguments": args}),
+                );
+                assert!(
+                    call.is_ok(),
+                    "{ns}/{name}: {}",
+                    call.err().map(|e| e.to_string()).unwrap_or_default()
+                );
             }
         }
     }

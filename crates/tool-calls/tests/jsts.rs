@@ -10,9 +10,28 @@
 use serde_json::Value;
 use std::path::Path;
 
-const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/jsts/draft2020-12");
-const SKIPPED: &[&str] = &["unevaluatedItems", "unevaluatedProperties", "refRemote", "dynamicRef", "vocabulary"];
-const FORMATS: &[&str] = &["date-time", "date", "time", "email", "uri", "uuid", "ipv4", "ipv6", "hostname"];
+const SUITE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/corpus/jsts/draft2020-12"
+);
+const SKIPPED: &[&str] = &[
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "refRemote",
+    "dynamicRef",
+    "vocabulary",
+];
+const FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "email",
+    "uri",
+    "uuid",
+    "ipv4",
+    "ipv6",
+    "hostname",
+];
 
 #[derive(Default, Debug)]
 struct Tally {
@@ -26,7 +45,11 @@ struct Tally {
 fn run_file(path: &Path, tally: &mut Tally, skip_annotation_formats: bool) {
     let text = std::fs::read_to_string(path).expect("read");
     let groups: Vec<Value> = serde_json::from_str(&text).expect("json");
-    let file = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_owned();
+    let file = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("?")
+        .to_owned();
     for group in groups {
         let schema = &group["schema"];
         let reference = jsonschema::draft202012::new(schema).ok();
@@ -42,7 +65,10 @@ fn run_file(path: &Path, tally: &mut Tally, skip_annotation_formats: bool) {
             if mine == expected {
                 tally.agree_suite += 1;
             } else {
-                tally.disagreements.push(format!("{file}: {} / {description}: suite {expected}, mine {mine}", group["description"].as_str().unwrap_or_default()));
+                tally.disagreements.push(format!(
+                    "{file}: {} / {description}: suite {expected}, mine {mine}",
+                    group["description"].as_str().unwrap_or_default()
+                ));
             }
             if let Some(v) = &reference {
                 tally.jsonschema_cases += 1;
@@ -55,16 +81,30 @@ fn run_file(path: &Path, tally: &mut Tally, skip_annotation_formats: bool) {
 }
 
 fn pct(part: usize, whole: usize) -> f64 {
-    if whole == 0 { 100.0 } else { part as f64 * 100.0 / whole as f64 }
+    if whole == 0 {
+        100.0
+    } else {
+        part as f64 * 100.0 / whole as f64
+    }
 }
 
 #[test]
 fn agrees_with_the_suite_and_jsonschema_on_supported_keywords() {
-    let mut files: Vec<_> = std::fs::read_dir(SUITE).expect("suite").flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(SUITE)
+        .expect("suite")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     files.sort();
     let mut tally = Tally::default();
-    for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+    {
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
         if !SKIPPED.contains(&stem) {
             run_file(path, &mut tally, true);
         }
@@ -78,21 +118,32 @@ fn agrees_with_the_suite_and_jsonschema_on_supported_keywords() {
     for d in &tally.disagreements {
         eprintln!("  gap: {d}");
     }
-    assert!(suite >= 97.5, "agreement with the suite fell to {suite:.1}%");
-    assert!(reference >= 97.0, "agreement with jsonschema fell to {reference:.1}%");
+    assert!(
+        suite >= 97.5,
+        "agreement with the suite fell to {suite:.1}%"
+    );
+    assert!(
+        reference >= 97.0,
+        "agreement with jsonschema fell to {reference:.1}%"
+    );
 }
 
 #[test]
 fn formats_agree_with_the_optional_suite() {
     let mut tally = Tally::default();
     for format in FORMATS {
-        let path = Path::new(SUITE).join("optional/format").join(format!("{format}.json"));
+        let path = Path::new(SUITE)
+            .join("optional/format")
+            .join(format!("{format}.json"));
         if path.exists() {
             run_file(&path, &mut tally, false);
         }
     }
     let suite = pct(tally.agree_suite, tally.cases);
-    eprintln!("JSTS 2020-12 optional/format: {} cases, agree with the suite {}/{} ({suite:.1}%)", tally.cases, tally.agree_suite, tally.cases);
+    eprintln!(
+        "JSTS 2020-12 optional/format: {} cases, agree with the suite {}/{} ({suite:.1}%)",
+        tally.cases, tally.agree_suite, tally.cases
+    );
     for d in &tally.disagreements {
         eprintln!("  gap: {d}");
     }
