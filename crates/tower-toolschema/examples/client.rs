@@ -31,18 +31,27 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let server = Router::new().fallback(any(|req: Request| async move {
-        let bytes = req.into_body().collect().await.map(|c| c.to_bytes()).unwrap_or_default();
+        let bytes = req
+            .into_body()
+            .collect()
+            .await
+            .map(|c| c.to_bytes())
+            .unwrap_or_default();
         println!("server received:\n{}", String::from_utf8_lossy(&bytes));
         Body::from(bytes)
     }));
     tokio::spawn(async move { axum::serve(listener, server).await });
 
     // The client stack.
-    let mut client = ServiceBuilder::new().layer(ToolSchemaLayer::gemini()).service(Client::builder(TokioExecutor::new()).build_http());
+    let mut client = ServiceBuilder::new()
+        .layer(ToolSchemaLayer::gemini())
+        .service(Client::builder(TokioExecutor::new()).build_http());
 
-    let req = http::Request::post(format!("http://{addr}/v1beta/models/gemini-2.5-flash:generateContent"))
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Full::new(Bytes::from_static(BODY.as_bytes())))?;
+    let req = http::Request::post(format!(
+        "http://{addr}/v1beta/models/gemini-2.5-flash:generateContent"
+    ))
+    .header(header::CONTENT_TYPE, "application/json")
+    .body(Full::new(Bytes::from_static(BODY.as_bytes())))?;
     println!("client sends:\n{BODY}\n");
     let res = client.ready().await?.call(req).await?;
     println!("status: {}", res.status());

@@ -36,10 +36,20 @@ struct Upstream {
 async fn proxy(State(up): State<Upstream>, mut req: Request) -> Response {
     if let Some(report) = req.extensions().get::<SanitizeReport>() {
         for slot in report.slots.iter().filter(|s| !s.changes.is_empty()) {
-            println!("gateway: {} {} ({}): {} change(s)", slot.profile, slot.pointer, slot.tool.as_deref().unwrap_or("-"), slot.changes.len());
+            println!(
+                "gateway: {} {} ({}): {} change(s)",
+                slot.profile,
+                slot.pointer,
+                slot.tool.as_deref().unwrap_or("-"),
+                slot.changes.len()
+            );
         }
     }
-    let path = req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/");
+    let path = req
+        .uri()
+        .path_and_query()
+        .map(|p| p.as_str())
+        .unwrap_or("/");
     let Ok(uri) = format!("{}{}", up.base.trim_end_matches('/'), path).parse::<Uri>() else {
         return (StatusCode::BAD_GATEWAY, "bad upstream URL").into_response();
     };
@@ -54,9 +64,16 @@ async fn proxy(State(up): State<Upstream>, mut req: Request) -> Response {
 /// A stand-in upstream that prints what it received and echoes it back.
 async fn echo_upstream(req: Request) -> Response {
     let (parts, body) = req.into_parts();
-    let bytes = body.collect().await.map(|c| c.to_bytes()).unwrap_or_default();
+    let bytes = body
+        .collect()
+        .await
+        .map(|c| c.to_bytes())
+        .unwrap_or_default();
     println!("upstream received: {} {}", parts.method, parts.uri);
-    println!("  content-length: {:?}", parts.headers.get(header::CONTENT_LENGTH));
+    println!(
+        "  content-length: {:?}",
+        parts.headers.get(header::CONTENT_LENGTH)
+    );
     println!("  body: {}", String::from_utf8_lossy(&bytes));
     Response::new(Body::from(bytes))
 }
@@ -83,7 +100,12 @@ const DEMO_BODY: &str = r##"{"contents":[{"role":"user","parts":[{"text":"What's
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let once = args.iter().any(|a| a == "--once");
     let listen = flag("--listen").unwrap_or_else(|| "127.0.0.1:8787".to_owned());
     let configured = flag("--upstream").or_else(|| std::env::var("UPSTREAM_URL").ok());
@@ -97,7 +119,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let client = Client::builder(TokioExecutor::new()).build_http();
-    let app = Router::new().fallback(any(proxy)).with_state(Upstream { base: base.clone(), client }).layer(ToolSchemaLayer::auto());
+    let app = Router::new()
+        .fallback(any(proxy))
+        .with_state(Upstream {
+            base: base.clone(),
+            client,
+        })
+        .layer(ToolSchemaLayer::auto());
     // Port taken? Fall back to any free port.
     let gateway = match spawn(app.clone(), &listen).await {
         Ok(a) => a,
@@ -106,10 +134,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("gateway listening on http://{gateway}, forwarding to {base}");
 
     if demo {
-        let client: Client<HttpConnector, Body> = Client::builder(TokioExecutor::new()).build_http();
-        let req = http::Request::post(format!("http://{gateway}/v1beta/models/gemini-2.5-flash:generateContent"))
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(DEMO_BODY))?;
+        let client: Client<HttpConnector, Body> =
+            Client::builder(TokioExecutor::new()).build_http();
+        let req = http::Request::post(format!(
+            "http://{gateway}/v1beta/models/gemini-2.5-flash:generateContent"
+        ))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(DEMO_BODY))?;
         println!("sending a Gemini request through the gateway...");
         let res = client.request(req).await?;
         println!("gateway answered {}", res.status());

@@ -21,14 +21,21 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let server = Router::new().fallback(any(|req: Request| async move {
-        let bytes = req.into_body().collect().await.map(|c| c.to_bytes()).unwrap_or_default();
+        let bytes = req
+            .into_body()
+            .collect()
+            .await
+            .map(|c| c.to_bytes())
+            .unwrap_or_default();
         println!("server received:\n{}", String::from_utf8_lossy(&bytes));
         Body::from(bytes)
     }));
     tokio::spawn(async move { axum::serve(listener, server).await });
 
     // `auto`: the body's `model` (gemini-*) on an OpenAI-compatible path selects Gemini's rules.
-    let client = ClientBuilder::new(reqwest::Client::new()).with(ToolSchemaMiddleware::new(ToolSchemaLayer::auto())).build();
+    let client = ClientBuilder::new(reqwest::Client::new())
+        .with(ToolSchemaMiddleware::new(ToolSchemaLayer::auto()))
+        .build();
     let body = r#"{"model":"gemini-2.5-flash","messages":[{"role":"user","content":"hi"}],
       "tools":[{"type":"function","function":{"name":"search","parameters":{"type":"object",
         "properties":{"q":{"type":"string"},"filters":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}]},

@@ -52,7 +52,9 @@ impl<B> fmt::Debug for ToolSchemaBody<B> {
             Inner::Replay { .. } => "Replay",
             Inner::Failed { .. } => "Failed",
         };
-        f.debug_struct("ToolSchemaBody").field("kind", &kind).finish_non_exhaustive()
+        f.debug_struct("ToolSchemaBody")
+            .field("kind", &kind)
+            .finish_non_exhaustive()
     }
 }
 
@@ -61,19 +63,36 @@ impl<B> ToolSchemaBody<B> {
     ///
     /// See the [type docs](ToolSchemaBody) for an example.
     pub fn new(body: B) -> Self {
-        ToolSchemaBody { inner: Inner::Passthrough { body } }
+        ToolSchemaBody {
+            inner: Inner::Passthrough { body },
+        }
     }
 
     pub(crate) fn full(data: Bytes, trailers: Option<HeaderMap>) -> Self {
-        ToolSchemaBody { inner: Inner::Full { data: (!data.is_empty()).then_some(data), trailers } }
+        ToolSchemaBody {
+            inner: Inner::Full {
+                data: (!data.is_empty()).then_some(data),
+                trailers,
+            },
+        }
     }
 
     pub(crate) fn replay(prefix: Vec<Bytes>, rest: Pin<Box<B>>) -> Self {
-        ToolSchemaBody { inner: Inner::Replay { prefix: prefix.into(), rest } }
+        ToolSchemaBody {
+            inner: Inner::Replay {
+                prefix: prefix.into(),
+                rest,
+            },
+        }
     }
 
     pub(crate) fn failed(prefix: Vec<Bytes>, error: BoxError) -> Self {
-        ToolSchemaBody { inner: Inner::Failed { prefix: prefix.into(), error: Some(error) } }
+        ToolSchemaBody {
+            inner: Inner::Failed {
+                prefix: prefix.into(),
+                error: Some(error),
+            },
+        }
     }
 }
 
@@ -85,7 +104,10 @@ where
     type Data = Bytes;
     type Error = BoxError;
 
-    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         match self.project().inner.project() {
             InnerProj::Passthrough { body } => body.poll_frame(cx).map_err(Into::into),
             InnerProj::Full { data, trailers } => {
@@ -121,7 +143,9 @@ where
     fn size_hint(&self) -> SizeHint {
         match &self.inner {
             Inner::Passthrough { body } => body.size_hint(),
-            Inner::Full { data, .. } => SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64)),
+            Inner::Full { data, .. } => {
+                SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64))
+            }
             Inner::Replay { prefix, rest } => {
                 let read: u64 = prefix.iter().map(|b| b.len() as u64).sum();
                 let rest = rest.size_hint();

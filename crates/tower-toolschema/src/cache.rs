@@ -34,7 +34,10 @@ pub struct CacheConfig {
 
 impl Default for CacheConfig {
     fn default() -> Self {
-        CacheConfig { max_entries: 4096, max_bytes: 32 << 20 }
+        CacheConfig {
+            max_entries: 4096,
+            max_bytes: 32 << 20,
+        }
     }
 }
 
@@ -50,7 +53,10 @@ impl CacheConfig {
     ///
     /// See the [module docs](crate::cache) for an example.
     pub fn disabled() -> Self {
-        CacheConfig { max_entries: 0, max_bytes: 0 }
+        CacheConfig {
+            max_entries: 0,
+            max_bytes: 0,
+        }
     }
 
     /// At most this many entries (0 disables the cache).
@@ -113,11 +119,19 @@ pub(crate) struct SlotCache {
 
 impl SlotCache {
     pub(crate) fn new(config: CacheConfig) -> Self {
-        SlotCache { config, hasher: Default::default(), state: Mutex::new(State::default()) }
+        SlotCache {
+            config,
+            hasher: Default::default(),
+            state: Mutex::new(State::default()),
+        }
     }
 
     fn key(&self, profile: u64, slot: SchemaSlot, input: &[u8]) -> Key {
-        Key { profile, slot, hash: self.hasher.hash_one(input) }
+        Key {
+            profile,
+            slot,
+            hash: self.hasher.hash_one(input),
+        }
     }
 
     /// The cached result for `input`, or computes it with `f` (outside the lock) and stores it.
@@ -142,19 +156,32 @@ impl SlotCache {
             }
         }
         let value = Arc::new(f());
-        let size = input.len() + value.as_ref().as_ref().ok().and_then(|c| c.json.as_ref()).map_or(0, Vec::len) + 64;
+        let size = input.len()
+            + value
+                .as_ref()
+                .as_ref()
+                .ok()
+                .and_then(|c| c.json.as_ref())
+                .map_or(0, Vec::len)
+            + 64;
         if size > self.config.max_bytes {
             return (value, false);
         }
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let entry = Entry { input: input.into(), value: Arc::clone(&value), size };
+        let entry = Entry {
+            input: input.into(),
+            value: Arc::clone(&value),
+            size,
+        };
         match state.map.insert(key, entry) {
             Some(old) => state.bytes -= old.size.min(state.bytes),
             None => state.order.push_back(key),
         }
         state.bytes += size;
         while state.map.len() > self.config.max_entries || state.bytes > self.config.max_bytes {
-            let Some(oldest) = state.order.pop_front() else { break };
+            let Some(oldest) = state.order.pop_front() else {
+                break;
+            };
             if let Some(old) = state.map.remove(&oldest) {
                 state.bytes -= old.size.min(state.bytes);
             }
@@ -164,7 +191,11 @@ impl SlotCache {
 
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner).map.len()
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .map
+            .len()
     }
 }
 
@@ -174,7 +205,11 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn val(s: &str) -> Result<Cached, String> {
-        Ok(Cached { json: Some(s.as_bytes().to_vec()), changes: Arc::from(Vec::new()), strict_compatible: true })
+        Ok(Cached {
+            json: Some(s.as_bytes().to_vec()),
+            changes: Arc::from(Vec::new()),
+            strict_compatible: true,
+        })
     }
 
     #[test]
@@ -210,7 +245,10 @@ mod tests {
         assert!(c.len() <= 2, "{}", c.len());
         let c = SlotCache::new(CacheConfig::disabled());
         c.get_or_insert(1, SchemaSlot::Parameters, b"{}", || val("x"));
-        assert!(!c.get_or_insert(1, SchemaSlot::Parameters, b"{}", || val("x")).1);
+        assert!(
+            !c.get_or_insert(1, SchemaSlot::Parameters, b"{}", || val("x"))
+                .1
+        );
         assert_eq!(c.len(), 0);
     }
 
@@ -223,8 +261,16 @@ mod tests {
                 std::thread::spawn(move || {
                     for i in 0..200u32 {
                         let input = format!("{{\"n\":{}}}", i % 50);
-                        let (v, _) = c.get_or_insert(t % 2, SchemaSlot::Parameters, input.as_bytes(), || val(&input));
-                        assert_eq!(v.as_ref().as_ref().ok().and_then(|c| c.json.clone()), Some(input.into_bytes()));
+                        let (v, _) = c.get_or_insert(
+                            t % 2,
+                            SchemaSlot::Parameters,
+                            input.as_bytes(),
+                            || val(&input),
+                        );
+                        assert_eq!(
+                            v.as_ref().as_ref().ok().and_then(|c| c.json.clone()),
+                            Some(input.into_bytes())
+                        );
                     }
                 })
             })

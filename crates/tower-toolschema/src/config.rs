@@ -91,7 +91,12 @@ impl Config {
     }
 
     /// The profiles for slots of `api` in a request with this `model` and `host`.
-    pub(crate) fn profiles_for(&self, api: Api, model: Option<&str>, host: Option<&str>) -> Profiles {
+    pub(crate) fn profiles_for(
+        &self,
+        api: Api,
+        model: Option<&str>,
+        host: Option<&str>,
+    ) -> Profiles {
         if let Some((_, p)) = self.api_profiles.iter().find(|(a, _)| *a == api) {
             return p.clone();
         }
@@ -123,7 +128,10 @@ impl Config {
             return Decision::Skip(api, SkipReason::Compressed(enc));
         }
         let host = uri.host().map(str::to_owned).or_else(|| {
-            headers.get(header::HOST).and_then(|h| h.to_str().ok()).map(|h| h.split(':').next().unwrap_or(h).to_owned())
+            headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .map(|h| h.split(':').next().unwrap_or(h).to_owned())
         });
         Decision::Inspect(RequestCtx { shape, host })
     }
@@ -151,7 +159,10 @@ pub(crate) struct RequestCtx {
 /// and Code Assist requests (OpenAI-compatible gateways serve every vendor's models).
 pub(crate) fn auto_family(api: Api, model: Option<&str>, host: Option<&str>) -> Family {
     let family = api.shape().family;
-    let refine = matches!(api, Api::OpenAiChat | Api::OpenAiResponses | Api::CodeAssist);
+    let refine = matches!(
+        api,
+        Api::OpenAiChat | Api::OpenAiResponses | Api::CodeAssist
+    );
     if !refine {
         return family;
     }
@@ -192,22 +203,47 @@ pub(crate) fn auto_family(api: Api, model: Option<&str>, host: Option<&str>) -> 
 
 /// `application/json`, `*/*+json`, or no `Content-Type` at all (many clients send none).
 pub(crate) fn is_json(headers: &HeaderMap) -> bool {
-    let Some(ct) = headers.get(header::CONTENT_TYPE) else { return true };
+    let Some(ct) = headers.get(header::CONTENT_TYPE) else {
+        return true;
+    };
     let Ok(ct) = ct.to_str() else { return false };
-    let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let mime = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
 }
 
 /// The `Content-Encoding`, unless absent or `identity`.
 pub(crate) fn content_encoding(headers: &HeaderMap) -> Option<String> {
-    let mut encodings = headers.get_all(header::CONTENT_ENCODING).iter().filter_map(|v| v.to_str().ok().map(str::trim));
-    let enc: Vec<&str> = encodings.by_ref().flat_map(|v| v.split(',')).map(str::trim).filter(|e| !e.is_empty()).collect();
-    if enc.iter().all(|e| e.eq_ignore_ascii_case("identity")) { None } else { Some(enc.join(", ")) }
+    let mut encodings = headers
+        .get_all(header::CONTENT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok().map(str::trim));
+    let enc: Vec<&str> = encodings
+        .by_ref()
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect();
+    if enc.iter().all(|e| e.eq_ignore_ascii_case("identity")) {
+        None
+    } else {
+        Some(enc.join(", "))
+    }
 }
 
 /// `Content-Length`, if present and valid.
 pub(crate) fn content_length(headers: &HeaderMap) -> Option<u64> {
-    headers.get(header::CONTENT_LENGTH)?.to_str().ok()?.trim().parse().ok()
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
 }
 
 #[cfg(test)]
@@ -218,17 +254,41 @@ mod tests {
     fn auto_picks_family_from_model_and_host() {
         let f = |api, model, host| auto_family(api, model, host);
         assert_eq!(f(Api::OpenAiChat, Some("gpt-4o"), None), Family::OpenAi);
-        assert_eq!(f(Api::OpenAiChat, Some("gemini-2.5-flash"), None), Family::Gemini);
+        assert_eq!(
+            f(Api::OpenAiChat, Some("gemini-2.5-flash"), None),
+            Family::Gemini
+        );
         assert_eq!(f(Api::OpenAiChat, Some("grok-4"), None), Family::Xai);
-        assert_eq!(f(Api::OpenAiChat, Some("claude-sonnet-4-5"), None), Family::Anthropic);
-        assert_eq!(f(Api::OpenAiChat, Some("google/gemini-2.5-pro"), None), Family::Gemini);
+        assert_eq!(
+            f(Api::OpenAiChat, Some("claude-sonnet-4-5"), None),
+            Family::Anthropic
+        );
+        assert_eq!(
+            f(Api::OpenAiChat, Some("google/gemini-2.5-pro"), None),
+            Family::Gemini
+        );
         assert_eq!(f(Api::OpenAiChat, Some("x-ai/grok-4"), None), Family::Xai);
-        assert_eq!(f(Api::OpenAiResponses, Some("anthropic/claude-opus-4"), None), Family::Anthropic);
-        assert_eq!(f(Api::OpenAiChat, Some("meta-llama/llama-3"), None), Family::OpenAi);
+        assert_eq!(
+            f(Api::OpenAiResponses, Some("anthropic/claude-opus-4"), None),
+            Family::Anthropic
+        );
+        assert_eq!(
+            f(Api::OpenAiChat, Some("meta-llama/llama-3"), None),
+            Family::OpenAi
+        );
         assert_eq!(f(Api::OpenAiChat, None, Some("api.x.ai")), Family::Xai);
-        assert_eq!(f(Api::OpenAiChat, Some("gpt-4o"), Some("api.x.ai")), Family::Xai);
-        assert_eq!(f(Api::CodeAssist, Some("gemini-2.5-pro"), None), Family::CodeAssist);
-        assert_eq!(f(Api::CodeAssist, Some("claude-sonnet-4-5"), None), Family::Anthropic);
+        assert_eq!(
+            f(Api::OpenAiChat, Some("gpt-4o"), Some("api.x.ai")),
+            Family::Xai
+        );
+        assert_eq!(
+            f(Api::CodeAssist, Some("gemini-2.5-pro"), None),
+            Family::CodeAssist
+        );
+        assert_eq!(
+            f(Api::CodeAssist, Some("claude-sonnet-4-5"), None),
+            Family::Anthropic
+        );
         assert_eq!(f(Api::Gemini, Some("claude"), None), Family::Gemini);
         assert_eq!(f(Api::VertexGemini, None, None), Family::Vertex);
     }
@@ -237,9 +297,15 @@ mod tests {
     fn header_predicates() {
         let mut h = HeaderMap::new();
         assert!(is_json(&h));
-        h.insert(header::CONTENT_TYPE, "application/json; charset=utf-8".parse().unwrap());
+        h.insert(
+            header::CONTENT_TYPE,
+            "application/json; charset=utf-8".parse().unwrap(),
+        );
         assert!(is_json(&h));
-        h.insert(header::CONTENT_TYPE, "application/vnd.api+json".parse().unwrap());
+        h.insert(
+            header::CONTENT_TYPE,
+            "application/vnd.api+json".parse().unwrap(),
+        );
         assert!(is_json(&h));
         h.insert(header::CONTENT_TYPE, "text/event-stream".parse().unwrap());
         assert!(!is_json(&h));

@@ -99,17 +99,42 @@ where
     S: Service<Request<ToolSchemaBody<B>>>,
 {
     pub(crate) fn called(fut: S::Future) -> Self {
-        ResponseFuture { state: State::Calling { fut } }
+        ResponseFuture {
+            state: State::Calling { fut },
+        }
     }
 
     pub(crate) fn answered(response: S::Response) -> Self {
-        ResponseFuture { state: State::Answered { response: Some(response) } }
+        ResponseFuture {
+            state: State::Answered {
+                response: Some(response),
+            },
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn buffering(inner: S, parts: http::request::Parts, body: B, config: Arc<Config>, ctx: RequestCtx, policy: P) -> Self {
-        let buf = Buffer { inner, parts, body: Box::pin(body), chunks: Vec::new(), len: 0, trailers: None, config, ctx, policy };
-        ResponseFuture { state: State::Buffering { buf: Some(buf) } }
+    pub(crate) fn buffering(
+        inner: S,
+        parts: http::request::Parts,
+        body: B,
+        config: Arc<Config>,
+        ctx: RequestCtx,
+        policy: P,
+    ) -> Self {
+        let buf = Buffer {
+            inner,
+            parts,
+            body: Box::pin(body),
+            chunks: Vec::new(),
+            len: 0,
+            trailers: None,
+            config,
+            ctx,
+            policy,
+        };
+        ResponseFuture {
+            state: State::Buffering { buf: Some(buf) },
+        }
     }
 }
 
@@ -166,9 +191,22 @@ where
                     };
                 }
                 StateProj::Buffering { buf } => {
-                    let Some(b) = buf.as_mut() else { return Poll::Pending };
+                    let Some(b) = buf.as_mut() else {
+                        return Poll::Pending;
+                    };
                     let outcome = ready!(b.poll_body(cx));
-                    let Some(Buffer { mut inner, mut parts, body, chunks, trailers, config, ctx, policy, .. }) = buf.take() else {
+                    let Some(Buffer {
+                        mut inner,
+                        mut parts,
+                        body,
+                        chunks,
+                        trailers,
+                        config,
+                        ctx,
+                        policy,
+                        ..
+                    }) = buf.take()
+                    else {
                         return Poll::Pending;
                     };
                     let api = ctx.shape.map(|s| s.api);
@@ -176,7 +214,10 @@ where
                         Outcome::Complete => {
                             let bytes = concat(chunks);
                             if trailers.is_some() {
-                                (ToolSchemaBody::full(bytes, trailers), SanitizeReport::skipped(api, SkipReason::Trailers))
+                                (
+                                    ToolSchemaBody::full(bytes, trailers),
+                                    SanitizeReport::skipped(api, SkipReason::Trailers),
+                                )
                             } else {
                                 let (new, report) = rewrite::process(&config, &ctx, &bytes);
                                 match new {
@@ -188,18 +229,29 @@ where
                                 }
                             }
                         }
-                        Outcome::Overflow => {
-                            (ToolSchemaBody::replay(chunks, body), SanitizeReport::skipped(api, SkipReason::TooLarge { limit: config.limit }))
-                        }
+                        Outcome::Overflow => (
+                            ToolSchemaBody::replay(chunks, body),
+                            SanitizeReport::skipped(
+                                api,
+                                SkipReason::TooLarge {
+                                    limit: config.limit,
+                                },
+                            ),
+                        ),
                         Outcome::Failed(e) => {
                             let reason = SkipReason::BodyError(e.to_string());
-                            (ToolSchemaBody::failed(chunks, e), SanitizeReport::skipped(api, reason))
+                            (
+                                ToolSchemaBody::failed(chunks, e),
+                                SanitizeReport::skipped(api, reason),
+                            )
                         }
                     };
                     if let crate::report::Outcome::Skipped(reason) = &report.outcome {
                         tracing::debug!(target: "tower_toolschema", api = api.map(|a| a.name()), "body not rewritten: {reason}");
                         if let Some(response) = policy.on_skip(reason) {
-                            state.set(State::Answered { response: Some(response) });
+                            state.set(State::Answered {
+                                response: Some(response),
+                            });
                             continue;
                         }
                     }

@@ -39,7 +39,10 @@ impl ToolSchemaLayer {
     /// # let _ = layer;
     /// ```
     pub fn new(config: Config) -> Self {
-        ToolSchemaLayer { config: Arc::new(config), policy: FailOpen }
+        ToolSchemaLayer {
+            config: Arc::new(config),
+            policy: FailOpen,
+        }
     }
 
     /// Picks the profile per request from the path, the host and the body's `model`; requests
@@ -123,7 +126,10 @@ impl ToolSchemaLayer {
     ///
     /// See the [policy docs](crate::policy) for an example.
     pub fn reject_invalid(self) -> ToolSchemaLayer<Reject> {
-        ToolSchemaLayer { config: self.config, policy: Reject }
+        ToolSchemaLayer {
+            config: self.config,
+            policy: Reject,
+        }
     }
 }
 
@@ -224,6 +230,10 @@ impl<S, P: Clone> Layer<S> for ToolSchemaLayer<P> {
     type Service = ToolSchema<S, P>;
 
     fn layer(&self, inner: S) -> Self::Service {
-        ToolSchema { inner, config: Arc::clone(&self.config), policy: self.policy.clone() }
+        ToolSchema {
+            inner,
+            config: Arc::clone(&self.config),
+            policy: self.policy.clone(),
+        }
     }
 }

@@ -93,7 +93,11 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// nothing changed) and the report.
 ///
 /// See the [crate docs](crate) for an example.
-pub fn sanitize_body(config: &Config, api: Option<shapes::Api>, body: bytes::Bytes) -> (bytes::Bytes, SanitizeReport) {
+pub fn sanitize_body(
+    config: &Config,
+    api: Option<shapes::Api>,
+    body: bytes::Bytes,
+) -> (bytes::Bytes, SanitizeReport) {
     sanitize_body_for(config, api, None, body)
 }
 
@@ -103,7 +107,10 @@ pub(crate) fn sanitize_body_for(
     host: Option<String>,
     body: bytes::Bytes,
 ) -> (bytes::Bytes, SanitizeReport) {
-    let ctx = config::RequestCtx { shape: api.map(shapes::Api::shape), host };
+    let ctx = config::RequestCtx {
+        shape: api.map(shapes::Api::shape),
+        host,
+    };
     match rewrite::process(config, &ctx, &body) {
         (Some(new), report) => (new, report),
         (None, report) => (body, report),

@@ -31,7 +31,10 @@ impl fmt::Display for LocateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LocateError::Invalid(e) => write!(f, "the body is not valid JSON: {e}"),
-            LocateError::Duplicate(p) => write!(f, "duplicate key at {p}: refusing to guess which one the upstream reads"),
+            LocateError::Duplicate(p) => write!(
+                f,
+                "duplicate key at {p}: refusing to guess which one the upstream reads"
+            ),
         }
     }
 }
@@ -98,7 +101,11 @@ impl Node {
                     let idx = match children.iter().position(|(name, _)| name == k) {
                         Some(i) => i,
                         None => {
-                            let child = if rest.is_empty() { Node::Leaf(api, spec) } else { Node::Object(Vec::new()) };
+                            let child = if rest.is_empty() {
+                                Node::Leaf(api, spec)
+                            } else {
+                                Node::Object(Vec::new())
+                            };
                             children.push((k, child));
                             children.len() - 1
                         }
@@ -155,7 +162,10 @@ fn compiled() -> &'static Compiled {
 
 /// Finds the slots of `shape` in `body` (or, with `None`, of every shape in the table: the body
 /// is recognised by its shape).
-pub(crate) fn locate<'a>(body: &'a [u8], shape: Option<&ApiShape>) -> Result<Located<'a>, LocateError> {
+pub(crate) fn locate<'a>(
+    body: &'a [u8],
+    shape: Option<&ApiShape>,
+) -> Result<Located<'a>, LocateError> {
     let c = compiled();
     let root = match shape {
         Some(shape) => SHAPES
@@ -181,7 +191,10 @@ pub(crate) fn locate<'a>(body: &'a [u8], shape: Option<&ApiShape>) -> Result<Loc
         return Ok(Located::default());
     };
     let mut out = Located::default();
-    let ctx = Ctx { name: None, strict: None };
+    let ctx = Ctx {
+        name: None,
+        strict: None,
+    };
     for (i, raw) in fields {
         if i == children.len() {
             out.model = serde_json::from_str::<Cow<'a, str>>(raw.get()).ok();
@@ -196,7 +209,14 @@ pub(crate) fn locate<'a>(body: &'a [u8], shape: Option<&ApiShape>) -> Result<Loc
 
 fn classify(e: serde_json::Error, pointer: &str) -> LocateError {
     if e.is_data() && e.to_string().starts_with(DUPLICATE) {
-        LocateError::Duplicate(format!("{pointer}/{}", e.to_string().trim_start_matches(DUPLICATE).split(" at line").next().unwrap_or("")))
+        LocateError::Duplicate(format!(
+            "{pointer}/{}",
+            e.to_string()
+                .trim_start_matches(DUPLICATE)
+                .split(" at line")
+                .next()
+                .unwrap_or("")
+        ))
     } else {
         LocateError::Invalid(e.to_string())
     }
@@ -208,10 +228,23 @@ struct Ctx<'a> {
     strict: Option<&'a RawValue>,
 }
 
-fn walk<'a>(raw: &'a RawValue, node: &Node, pointer: String, ctx: Ctx<'a>, out: &mut Vec<Found<'a>>) -> Result<(), LocateError> {
+fn walk<'a>(
+    raw: &'a RawValue,
+    node: &Node,
+    pointer: String,
+    ctx: Ctx<'a>,
+    out: &mut Vec<Found<'a>>,
+) -> Result<(), LocateError> {
     match node {
         Node::Leaf(api, spec) => {
-            out.push(Found { api: *api, spec, raw, pointer, name: ctx.name, strict: ctx.strict });
+            out.push(Found {
+                api: *api,
+                spec,
+                raw,
+                pointer,
+                name: ctx.name,
+                strict: ctx.strict,
+            });
             Ok(())
         }
         Node::Array(child) => {
@@ -268,7 +301,11 @@ fn walk<'a>(raw: &'a RawValue, node: &Node, pointer: String, ctx: Ctx<'a>, out: 
 
 /// RFC 6901 escaping of one reference token.
 pub(crate) fn escape(key: &str) -> Cow<'_, str> {
-    if key.contains(['~', '/']) { Cow::Owned(key.replace('~', "~0").replace('/', "~1")) } else { Cow::Borrowed(key) }
+    if key.contains(['~', '/']) {
+        Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(key)
+    }
 }
 
 const DUPLICATE: &str = "toolschema-duplicate-key: ";
@@ -299,7 +336,10 @@ impl<'de> Visitor<'de> for ObjectSeed<'_> {
             match self.wanted.iter().position(|w| *w == key) {
                 Some(i) => {
                     if found.iter().any(|(j, _)| *j == i) {
-                        return Err(serde::de::Error::custom(format_args!("{DUPLICATE}{}", escape(&key))));
+                        return Err(serde::de::Error::custom(format_args!(
+                            "{DUPLICATE}{}",
+                            escape(&key)
+                        )));
                     }
                     let raw: &'de RawValue = map.next_value()?;
                     found.push((i, raw));
@@ -405,9 +445,18 @@ mod tests {
         assert_eq!(
             found,
             vec![
-                ("/tools/0/function/parameters".into(), r#"{"type":"object"}"#.into()),
-                ("/tools/1/function/parameters".into(), r#"{"type":"string"}"#.into()),
-                ("/response_format/json_schema/schema".into(), r#"{"type":"object"}"#.into()),
+                (
+                    "/tools/0/function/parameters".into(),
+                    r#"{"type":"object"}"#.into()
+                ),
+                (
+                    "/tools/1/function/parameters".into(),
+                    r#"{"type":"string"}"#.into()
+                ),
+                (
+                    "/response_format/json_schema/schema".into(),
+                    r#"{"type":"object"}"#.into()
+                ),
             ]
         );
         let located = locate(body.as_bytes(), Some(Api::OpenAiChat.shape())).unwrap();
@@ -422,18 +471,36 @@ mod tests {
         let body = r#"{"tool\u0073":[{"input_schema":{}}]}"#;
         assert_eq!(find(body, Api::AnthropicMessages).len(), 1);
         let dup = r#"{"tools":[],"tools":[{"input_schema":{}}]}"#;
-        assert!(matches!(locate(dup.as_bytes(), Some(Api::AnthropicMessages.shape())), Err(LocateError::Duplicate(_))));
+        assert!(matches!(
+            locate(dup.as_bytes(), Some(Api::AnthropicMessages.shape())),
+            Err(LocateError::Duplicate(_))
+        ));
         let dup = r#"{"tools":[{"input_schema":{},"input_schema":{}}]}"#;
-        assert!(matches!(locate(dup.as_bytes(), Some(Api::AnthropicMessages.shape())), Err(LocateError::Duplicate(p)) if p == "/tools/0/input_schema"));
+        assert!(
+            matches!(locate(dup.as_bytes(), Some(Api::AnthropicMessages.shape())), Err(LocateError::Duplicate(p)) if p == "/tools/0/input_schema")
+        );
     }
 
     #[test]
     fn invalid_and_odd_bodies() {
         for bad in ["", "{", r#"{"tools":[}"#, r#"{"a":1} x"#, "\u{0}"] {
-            assert!(matches!(locate(bad.as_bytes(), None), Err(LocateError::Invalid(_))), "{bad:?}");
+            assert!(
+                matches!(locate(bad.as_bytes(), None), Err(LocateError::Invalid(_))),
+                "{bad:?}"
+            );
         }
-        for odd in ["[]", "1", "null", r#"{"tools":null}"#, r#"{"tools":{"a":1}}"#, r#"{"tools":[1,"x",null]}"#] {
-            assert!(locate(odd.as_bytes(), None).unwrap().slots.is_empty(), "{odd}");
+        for odd in [
+            "[]",
+            "1",
+            "null",
+            r#"{"tools":null}"#,
+            r#"{"tools":{"a":1}}"#,
+            r#"{"tools":[1,"x",null]}"#,
+        ] {
+            assert!(
+                locate(odd.as_bytes(), None).unwrap().slots.is_empty(),
+                "{odd}"
+            );
         }
     }
 

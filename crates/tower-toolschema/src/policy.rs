@@ -59,7 +59,11 @@ impl<B: From<Bytes>> Policy<Response<B>> for Reject {
     }
 }
 
-pub(crate) fn rejection<B: From<Bytes>>(status: StatusCode, kind: &str, message: &str) -> Response<B> {
+pub(crate) fn rejection<B: From<Bytes>>(
+    status: StatusCode,
+    kind: &str,
+    message: &str,
+) -> Response<B> {
     let body = serde_json::json!({
         "error": {
             "type": kind,
@@ -70,7 +74,11 @@ pub(crate) fn rejection<B: From<Bytes>>(status: StatusCode, kind: &str, message:
     let len = bytes.len();
     let mut res = Response::new(B::from(bytes));
     *res.status_mut() = status;
-    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    res.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    res.headers_mut()
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
     res
 }

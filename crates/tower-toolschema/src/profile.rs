@@ -19,9 +19,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::report::Change;
-use crate::stub::{provider_rules, schema_core};
 use crate::sanitizer::{SchemaSlot, SlotOutcome};
 use crate::shapes::{Dialect, Family};
+use crate::stub::{provider_rules, schema_core};
 
 /// The names of the built-in profiles, in a fixed order (their cache ids).
 pub(crate) const BUILTIN: [&str; 11] = [
@@ -57,7 +57,9 @@ pub struct Profile {
 
 impl fmt::Debug for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Profile").field("name", &self.name).finish_non_exhaustive()
+        f.debug_struct("Profile")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -78,7 +80,11 @@ impl Profile {
     pub fn builtin(name: &str) -> Option<Profile> {
         let idx = BUILTIN.iter().position(|n| *n == name)?;
         let rules = provider_rules::profile(name)?;
-        Some(Profile { name: Cow::Borrowed(BUILTIN[idx]), id: idx as u64 + 1, rules: RulesRef::Static(rules) })
+        Some(Profile {
+            name: Cow::Borrowed(BUILTIN[idx]),
+            id: idx as u64 + 1,
+            rules: RulesRef::Static(rules),
+        })
     }
 
     /// A custom profile from `rules` (e.g. `Rules { ..Rules::GEMINI }` with one field changed).
@@ -91,7 +97,11 @@ impl Profile {
     /// ```
     pub fn custom(name: impl Into<Cow<'static, str>>, rules: provider_rules::Rules) -> Profile {
         static NEXT: AtomicU64 = AtomicU64::new(1 << 32);
-        Profile { name: name.into(), id: NEXT.fetch_add(1, Ordering::Relaxed), rules: RulesRef::Owned(Arc::new(rules)) }
+        Profile {
+            name: name.into(),
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+            rules: RulesRef::Owned(Arc::new(rules)),
+        }
     }
 
     /// The profile's name.
@@ -149,32 +159,54 @@ impl Profiles {
     /// assert_eq!(set.json_schema.name(), "portable");
     /// ```
     pub fn single(profile: Profile) -> Profiles {
-        Profiles { native: profile.clone(), json_schema: profile, strict: None }
+        Profiles {
+            native: profile.clone(),
+            json_schema: profile,
+            strict: None,
+        }
     }
 
     /// Gemini API: `gemini` for Schema-proto slots, `gemini-jsonschema` for `*JsonSchema`.
     pub fn gemini() -> Profiles {
-        Profiles { native: Profile::known("gemini"), json_schema: Profile::known("gemini-jsonschema"), strict: None }
+        Profiles {
+            native: Profile::known("gemini"),
+            json_schema: Profile::known("gemini-jsonschema"),
+            strict: None,
+        }
     }
 
     /// Gemini Code Assist / Antigravity (`v1internal`).
     pub fn gemini_code_assist() -> Profiles {
-        Profiles { native: Profile::known("gemini-code-assist"), json_schema: Profile::known("gemini-jsonschema"), strict: None }
+        Profiles {
+            native: Profile::known("gemini-code-assist"),
+            json_schema: Profile::known("gemini-jsonschema"),
+            strict: None,
+        }
     }
 
     /// Vertex AI Gemini.
     pub fn vertex() -> Profiles {
-        Profiles { native: Profile::known("vertex"), json_schema: Profile::known("gemini-jsonschema"), strict: None }
+        Profiles {
+            native: Profile::known("vertex"),
+            json_schema: Profile::known("gemini-jsonschema"),
+            strict: None,
+        }
     }
 
     /// OpenAI: `openai`, `openai-strict` for strict tools.
     pub fn openai() -> Profiles {
-        Profiles { strict: Some(Profile::known("openai-strict")), ..Profiles::single(Profile::known("openai")) }
+        Profiles {
+            strict: Some(Profile::known("openai-strict")),
+            ..Profiles::single(Profile::known("openai"))
+        }
     }
 
     /// Anthropic: `anthropic`, `anthropic-strict` for strict tools.
     pub fn anthropic() -> Profiles {
-        Profiles { strict: Some(Profile::known("anthropic-strict")), ..Profiles::single(Profile::known("anthropic")) }
+        Profiles {
+            strict: Some(Profile::known("anthropic-strict")),
+            ..Profiles::single(Profile::known("anthropic"))
+        }
     }
 
     /// xAI (always strict-like; one profile).
@@ -229,7 +261,11 @@ pub(crate) fn engine_slot(slot: SchemaSlot) -> provider_rules::Slot {
 }
 
 /// The provider-rules-backed sanitizing of one slot.
-pub(crate) fn sanitize_with_rules(schema: &[u8], profile: &Profile, slot: SchemaSlot) -> Result<SlotOutcome, String> {
+pub(crate) fn sanitize_with_rules(
+    schema: &[u8],
+    profile: &Profile,
+    slot: SchemaSlot,
+) -> Result<SlotOutcome, String> {
     let parsed = schema_core::Schema::from_slice(schema).map_err(|e| e.to_string())?;
     let out = provider_rules::sanitize(&parsed, profile.rules(), engine_slot(slot));
     let strict_compatible = out.report.strict_compatible;
@@ -240,9 +276,17 @@ pub(crate) fn sanitize_with_rules(schema: &[u8], profile: &Profile, slot: Schema
         .report
         .changes
         .into_iter()
-        .map(|c| Change { pointer: c.pointer, rule: c.rule, message: c.message, lossy: c.lossy })
+        .map(|c| Change {
+            pointer: c.pointer,
+            rule: c.rule,
+            message: c.message,
+            lossy: c.lossy,
+        })
         .collect();
-    Ok(SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), changes).strict_compatible(strict_compatible))
+    Ok(
+        SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), changes)
+            .strict_compatible(strict_compatible),
+    )
 }
 
 pub(crate) fn check_tool_name_with_rules(name: &str, profile: &Profile) -> Option<String> {

@@ -99,11 +99,19 @@ pub enum SkipReason {
 impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SkipReason::TooLarge { limit } => write!(f, "the body is larger than the limit of {limit} bytes"),
+            SkipReason::TooLarge { limit } => {
+                write!(f, "the body is larger than the limit of {limit} bytes")
+            }
             SkipReason::BodyError(e) => write!(f, "the request body failed: {e}"),
-            SkipReason::Compressed(enc) => write!(f, "the body is compressed ({enc}); decompress it before this layer"),
+            SkipReason::Compressed(enc) => write!(
+                f,
+                "the body is compressed ({enc}); decompress it before this layer"
+            ),
             SkipReason::InvalidJson(e) => write!(f, "{e}"),
-            SkipReason::DuplicateKey(p) => write!(f, "duplicate key at {p}: refusing to guess which one the upstream reads"),
+            SkipReason::DuplicateKey(p) => write!(
+                f,
+                "duplicate key at {p}: refusing to guess which one the upstream reads"
+            ),
             SkipReason::Trailers => f.write_str("the body has trailers"),
         }
     }
@@ -144,7 +152,11 @@ pub struct SanitizeReport {
 
 impl SanitizeReport {
     pub(crate) fn skipped(api: Option<Api>, reason: SkipReason) -> Self {
-        SanitizeReport { api, outcome: Outcome::Skipped(reason), slots: Vec::new() }
+        SanitizeReport {
+            api,
+            outcome: Outcome::Skipped(reason),
+            slots: Vec::new(),
+        }
     }
 
     /// Whether the body was rewritten.

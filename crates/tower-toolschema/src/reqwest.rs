@@ -37,7 +37,9 @@ impl ToolSchemaMiddleware {
     ///
     /// See the [module docs](crate::reqwest) for an example.
     pub fn new<P>(layer: ToolSchemaLayer<P>) -> Self {
-        ToolSchemaMiddleware { config: layer.config }
+        ToolSchemaMiddleware {
+            config: layer.config,
+        }
     }
 
     /// Rewrites `req`'s body in place; returns the report, or `None` when the request was not
@@ -59,14 +61,21 @@ impl ToolSchemaMiddleware {
         let api = ctx.shape.map(|s| s.api);
         let bytes = req.body().and_then(reqwest::Body::as_bytes)?;
         if bytes.len() > self.config.limit {
-            return Some(SanitizeReport::skipped(api, SkipReason::TooLarge { limit: self.config.limit }));
+            return Some(SanitizeReport::skipped(
+                api,
+                SkipReason::TooLarge {
+                    limit: self.config.limit,
+                },
+            ));
         }
         let (new, report) = crate::rewrite::process(&self.config, &ctx, bytes);
         if let (Some(new), Outcome::Rewritten { after, .. }) = (new, &report.outcome) {
             let after = *after;
             *req.body_mut() = Some(reqwest::Body::from(new));
             // reqwest derives the length when sending; fix one the caller set explicitly.
-            if content_length(req.headers()).is_some() || req.headers().contains_key(http::header::TRANSFER_ENCODING) {
+            if content_length(req.headers()).is_some()
+                || req.headers().contains_key(http::header::TRANSFER_ENCODING)
+            {
                 set_content_length(req.headers_mut(), after);
             }
         }

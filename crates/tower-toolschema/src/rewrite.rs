@@ -49,12 +49,26 @@ fn schema_slot(role: SlotRole) -> SchemaSlot {
 }
 
 /// Rewrites `body`; `None` when nothing changed (the caller forwards the very same bytes).
-pub(crate) fn process(cfg: &Config, ctx: &RequestCtx, body: &[u8]) -> (Option<Bytes>, SanitizeReport) {
+pub(crate) fn process(
+    cfg: &Config,
+    ctx: &RequestCtx,
+    body: &[u8],
+) -> (Option<Bytes>, SanitizeReport) {
     let api = ctx.shape.map(|s| s.api);
     let located = match locate::locate(body, ctx.shape) {
         Ok(l) => l,
-        Err(LocateError::Invalid(e)) => return (None, SanitizeReport::skipped(api, SkipReason::InvalidJson(e))),
-        Err(LocateError::Duplicate(p)) => return (None, SanitizeReport::skipped(api, SkipReason::DuplicateKey(p))),
+        Err(LocateError::Invalid(e)) => {
+            return (
+                None,
+                SanitizeReport::skipped(api, SkipReason::InvalidJson(e)),
+            );
+        }
+        Err(LocateError::Duplicate(p)) => {
+            return (
+                None,
+                SanitizeReport::skipped(api, SkipReason::DuplicateKey(p)),
+            );
+        }
     };
     let api = api.or_else(|| located.slots.first().map(|f| f.api));
     let mut edits = Vec::new();
@@ -63,32 +77,54 @@ pub(crate) fn process(cfg: &Config, ctx: &RequestCtx, body: &[u8]) -> (Option<By
         let profiles = cfg.profiles_for(found.api, located.model.as_deref(), ctx.host.as_deref());
         slots.push(process_slot(cfg, &profiles, body, found, &mut edits));
     }
-    let report = |outcome| SanitizeReport { api, outcome, slots };
+    let report = |outcome| SanitizeReport {
+        api,
+        outcome,
+        slots,
+    };
     if edits.is_empty() {
         return (None, report(Outcome::Unchanged));
     }
     match splice(body, edits) {
         Some(out) => {
             let (before, after) = (body.len(), out.len());
-            (Some(Bytes::from(out)), report(Outcome::Rewritten { before, after }))
+            (
+                Some(Bytes::from(out)),
+                report(Outcome::Rewritten { before, after }),
+            )
         }
         None => (None, report(Outcome::Unchanged)),
     }
 }
 
-fn sanitize_cached(cfg: &Config, profile: &Profile, slot: SchemaSlot, schema: &[u8]) -> (Arc<Result<Cached, String>>, bool) {
+fn sanitize_cached(
+    cfg: &Config,
+    profile: &Profile,
+    slot: SchemaSlot,
+    schema: &[u8],
+) -> (Arc<Result<Cached, String>>, bool) {
     cfg.cache.get_or_insert(profile.id(), slot, schema, || {
-        cfg.sanitizer.sanitize(schema, profile, slot).map(|o| Cached {
-            json: o.json,
-            changes: Arc::from(o.changes),
-            strict_compatible: o.strict_compatible,
-        })
+        cfg.sanitizer
+            .sanitize(schema, profile, slot)
+            .map(|o| Cached {
+                json: o.json,
+                changes: Arc::from(o.changes),
+                strict_compatible: o.strict_compatible,
+            })
     })
 }
 
-fn process_slot(cfg: &Config, profiles: &crate::Profiles, body: &[u8], found: &Found<'_>, edits: &mut Vec<Edit>) -> SlotReport {
+fn process_slot(
+    cfg: &Config,
+    profiles: &crate::Profiles,
+    body: &[u8],
+    found: &Found<'_>,
+    edits: &mut Vec<Edit>,
+) -> SlotReport {
     let spec = found.spec;
-    let tool = found.name.and_then(|n| serde_json::from_str::<String>(n.get()).ok());
+    let tool = found
+        .name
+        .and_then(|n| serde_json::from_str::<String>(n.get()).ok());
     let strict_requested = found.strict.is_some_and(|s| s.get() == "true");
     let (mut profile, strict) = profiles.pick(spec.dialect, strict_requested);
     let mut report = SlotReport {
@@ -123,7 +159,10 @@ fn process_slot(cfg: &Config, profiles: &crate::Profiles, body: &[u8], found: &F
         profile = &profiles.native;
         (result, cached) = sanitize_cached(cfg, profile, slot, &schema);
         if let Some(flag) = found.strict.and_then(|s| range_in(body, s)) {
-            edits.push(Edit { range: flag, bytes: b"false".to_vec() });
+            edits.push(Edit {
+                range: flag,
+                bytes: b"false".to_vec(),
+            });
             report.strict_downgraded = true;
         }
         report.profile = profile.name().to_owned();
@@ -141,11 +180,15 @@ fn process_slot(cfg: &Config, profiles: &crate::Profiles, body: &[u8], found: &F
             if let Some(json) = &r.json {
                 let bytes = match spec.encoding {
                     Encoding::Json => Some(json.clone()),
-                    Encoding::JsonString => std::str::from_utf8(json).ok().and_then(|s| serde_json::to_vec(s).ok()),
+                    Encoding::JsonString => std::str::from_utf8(json)
+                        .ok()
+                        .and_then(|s| serde_json::to_vec(s).ok()),
                 };
                 match bytes {
                     Some(bytes) => edits.push(Edit { range, bytes }),
-                    None => report.error = Some("the sanitized schema could not be encoded".to_owned()),
+                    None => {
+                        report.error = Some("the sanitized schema could not be encoded".to_owned())
+                    }
                 }
             }
         }
@@ -181,9 +224,45 @@ mod tests {
     #[test]
     fn splice_replaces_ranges_and_keeps_the_rest() {
         let input = b"0123456789";
-        let out = splice(input, vec![Edit { range: 7..9, bytes: b"X".to_vec() }, Edit { range: 1..3, bytes: b"ABC".to_vec() }]);
+        let out = splice(
+            input,
+            vec![
+                Edit {
+                    range: 7..9,
+                    bytes: b"X".to_vec(),
+                },
+                Edit {
+                    range: 1..3,
+                    bytes: b"ABC".to_vec(),
+                },
+            ],
+        );
         assert_eq!(out.as_deref(), Some(&b"0ABC3456X9"[..]));
-        assert!(splice(input, vec![Edit { range: 1..5, bytes: vec![] }, Edit { range: 3..6, bytes: vec![] }]).is_none());
-        assert!(splice(input, vec![Edit { range: 8..11, bytes: vec![] }]).is_none());
+        assert!(
+            splice(
+                input,
+                vec![
+                    Edit {
+                        range: 1..5,
+                        bytes: vec![]
+                    },
+                    Edit {
+                        range: 3..6,
+                        bytes: vec![]
+                    }
+                ]
+            )
+            .is_none()
+        );
+        assert!(
+            splice(
+                input,
+                vec![Edit {
+                    range: 8..11,
+                    bytes: vec![]
+                }]
+            )
+            .is_none()
+        );
     }
 }

@@ -61,14 +61,22 @@ impl SlotOutcome {
     ///
     /// See the [module docs](crate::sanitizer) for an example.
     pub fn unchanged() -> Self {
-        SlotOutcome { json: None, changes: Vec::new(), strict_compatible: true }
+        SlotOutcome {
+            json: None,
+            changes: Vec::new(),
+            strict_compatible: true,
+        }
     }
 
     /// The schema was rewritten to `json`.
     ///
     /// See the [module docs](crate::sanitizer) for an example.
     pub fn rewritten(json: Vec<u8>, changes: Vec<Change>) -> Self {
-        SlotOutcome { json: Some(json), changes, strict_compatible: true }
+        SlotOutcome {
+            json: Some(json),
+            changes,
+            strict_compatible: true,
+        }
     }
 
     /// Sets [`strict_compatible`](SlotOutcome::strict_compatible).
@@ -90,7 +98,12 @@ impl SlotOutcome {
 pub trait SlotSanitizer: Send + Sync + 'static {
     /// Sanitizes the schema whose JSON text is `schema`. `Err` leaves the slot untouched and is
     /// reported.
-    fn sanitize(&self, schema: &[u8], profile: &Profile, slot: SchemaSlot) -> Result<SlotOutcome, String>;
+    fn sanitize(
+        &self,
+        schema: &[u8],
+        profile: &Profile,
+        slot: SchemaSlot,
+    ) -> Result<SlotOutcome, String>;
 
     /// Describes why `name` is not a valid tool name for `profile`, if it is not.
     fn check_tool_name(&self, name: &str, profile: &Profile) -> Option<String> {
@@ -106,7 +119,12 @@ pub trait SlotSanitizer: Send + Sync + 'static {
 pub struct RulesSanitizer;
 
 impl SlotSanitizer for RulesSanitizer {
-    fn sanitize(&self, schema: &[u8], profile: &Profile, slot: SchemaSlot) -> Result<SlotOutcome, String> {
+    fn sanitize(
+        &self,
+        schema: &[u8],
+        profile: &Profile,
+        slot: SchemaSlot,
+    ) -> Result<SlotOutcome, String> {
         crate::profile::sanitize_with_rules(schema, profile, slot)
     }
 

@@ -9,13 +9,13 @@ use http::Request;
 use http_body::Body;
 use tower_service::Service;
 
+use crate::BoxError;
 use crate::body::ToolSchemaBody;
 use crate::config::{Config, Decision, content_length};
 use crate::future::ResponseFuture;
 use crate::layer::ToolSchemaLayer;
 use crate::policy::{FailOpen, Policy};
 use crate::report::{SanitizeReport, SkipReason};
-use crate::BoxError;
 
 /// Rewrites the tool schemas in the bodies of LLM API requests, then calls the inner service.
 ///
@@ -29,7 +29,11 @@ pub struct ToolSchema<S, P = FailOpen> {
 
 impl<S: fmt::Debug, P: fmt::Debug> fmt::Debug for ToolSchema<S, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ToolSchema").field("inner", &self.inner).field("config", &self.config).field("policy", &self.policy).finish()
+        f.debug_struct("ToolSchema")
+            .field("inner", &self.inner)
+            .field("config", &self.config)
+            .field("policy", &self.policy)
+            .finish()
     }
 }
 
@@ -44,7 +48,11 @@ impl<S> ToolSchema<S> {
     /// # let _ = svc;
     /// ```
     pub fn new(inner: S, layer: &ToolSchemaLayer) -> Self {
-        ToolSchema { inner, config: Arc::clone(&layer.config), policy: FailOpen }
+        ToolSchema {
+            inner,
+            config: Arc::clone(&layer.config),
+            policy: FailOpen,
+        }
     }
 
     /// The layer for this service (same as [`ToolSchemaLayer::auto`]).
@@ -101,26 +109,50 @@ where
             return ResponseFuture::called(self.inner.call(req.map(ToolSchemaBody::new)));
         }
         let ctx = match self.config.decide(req.method(), req.uri(), req.headers()) {
-            Decision::Pass => return ResponseFuture::called(self.inner.call(req.map(ToolSchemaBody::new))),
+            Decision::Pass => {
+                return ResponseFuture::called(self.inner.call(req.map(ToolSchemaBody::new)));
+            }
             Decision::Skip(api, reason) => return self.skip(req, api, reason),
             Decision::Inspect(ctx) => ctx,
         };
         let limit = self.config.limit as u64;
-        let declared = req.body().size_hint().exact().or_else(|| content_length(req.headers()));
+        let declared = req
+            .body()
+            .size_hint()
+            .exact()
+            .or_else(|| content_length(req.headers()));
         if declared.is_some_and(|n| n > limit) {
             let api = ctx.shape.map(|s| s.api);
-            return self.skip(req, api, SkipReason::TooLarge { limit: self.config.limit });
+            return self.skip(
+                req,
+                api,
+                SkipReason::TooLarge {
+                    limit: self.config.limit,
+                },
+            );
         }
         // Call the service that was driven to readiness; leave a clone in its place.
         let clone = self.inner.clone();
         let inner = std::mem::replace(&mut self.inner, clone);
         let (parts, body) = req.into_parts();
-        ResponseFuture::buffering(inner, parts, body, Arc::clone(&self.config), ctx, self.policy.clone())
+        ResponseFuture::buffering(
+            inner,
+            parts,
+            body,
+            Arc::clone(&self.config),
+            ctx,
+            self.policy.clone(),
+        )
     }
 }
 
 impl<S, P> ToolSchema<S, P> {
-    fn skip<B>(&mut self, req: Request<B>, api: Option<crate::shapes::Api>, reason: SkipReason) -> ResponseFuture<S, B, P>
+    fn skip<B>(
+        &mut self,
+        req: Request<B>,
+        api: Option<crate::shapes::Api>,
+        reason: SkipReason,
+    ) -> ResponseFuture<S, B, P>
     where
         S: Service<Request<ToolSchemaBody<B>>>,
         P: Policy<S::Response>,
@@ -130,7 +162,8 @@ impl<S, P> ToolSchema<S, P> {
             return ResponseFuture::answered(response);
         }
         let mut req = req.map(ToolSchemaBody::new);
-        req.extensions_mut().insert(SanitizeReport::skipped(api, reason));
+        req.extensions_mut()
+            .insert(SanitizeReport::skipped(api, reason));
         ResponseFuture::called(self.inner.call(req))
     }
 }

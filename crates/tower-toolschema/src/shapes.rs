@@ -218,7 +218,9 @@ impl ApiShape {
     /// ```
     pub fn for_path(path: &str) -> Option<&'static ApiShape> {
         let path = path.split('?').next().unwrap_or(path);
-        SHAPES.iter().find(|shape| shape.paths.iter().any(|p| path_matches(p, path)))
+        SHAPES
+            .iter()
+            .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)))
     }
 }
 
@@ -235,7 +237,10 @@ pub(crate) fn path_matches(pattern: &str, path: &str) -> bool {
         return false;
     }
     let tail = &path_segs[path_segs.len() - pat_segs.len()..];
-    pat_segs.iter().zip(tail).all(|(p, s)| segment_matches(p, s))
+    pat_segs
+        .iter()
+        .zip(tail)
+        .all(|(p, s)| segment_matches(p, s))
 }
 
 fn segment_matches(pattern: &str, segment: &str) -> bool {
@@ -249,25 +254,82 @@ fn segment_matches(pattern: &str, segment: &str) -> bool {
 }
 
 const fn slot(path: &'static str, role: SlotRole, dialect: Dialect) -> SlotSpec {
-    SlotSpec { path, role, dialect, encoding: Encoding::Json }
+    SlotSpec {
+        path,
+        role,
+        dialect,
+        encoding: Encoding::Json,
+    }
 }
 
 macro_rules! gemini_slots {
     ($p:literal) => {
         [
-            slot(concat!($p, "tools[].functionDeclarations[].parameters"), SlotRole::ToolParameters, Dialect::Native),
-            slot(concat!($p, "tools[].functionDeclarations[].response"), SlotRole::ToolOutput, Dialect::Native),
-            slot(concat!($p, "tools[].functionDeclarations[].parametersJsonSchema"), SlotRole::ToolParameters, Dialect::JsonSchema),
-            slot(concat!($p, "tools[].functionDeclarations[].responseJsonSchema"), SlotRole::ToolOutput, Dialect::JsonSchema),
-            slot(concat!($p, "tools[].function_declarations[].parameters"), SlotRole::ToolParameters, Dialect::Native),
-            slot(concat!($p, "tools[].function_declarations[].response"), SlotRole::ToolOutput, Dialect::Native),
-            slot(concat!($p, "tools[].function_declarations[].parameters_json_schema"), SlotRole::ToolParameters, Dialect::JsonSchema),
-            slot(concat!($p, "tools[].function_declarations[].response_json_schema"), SlotRole::ToolOutput, Dialect::JsonSchema),
-            slot(concat!($p, "generationConfig.responseSchema"), SlotRole::Output, Dialect::Native),
-            slot(concat!($p, "generationConfig.responseJsonSchema"), SlotRole::Output, Dialect::JsonSchema),
-            slot(concat!($p, "generationConfig._responseJsonSchema"), SlotRole::Output, Dialect::JsonSchema),
-            slot(concat!($p, "generation_config.response_schema"), SlotRole::Output, Dialect::Native),
-            slot(concat!($p, "generation_config.response_json_schema"), SlotRole::Output, Dialect::JsonSchema),
+            slot(
+                concat!($p, "tools[].functionDeclarations[].parameters"),
+                SlotRole::ToolParameters,
+                Dialect::Native,
+            ),
+            slot(
+                concat!($p, "tools[].functionDeclarations[].response"),
+                SlotRole::ToolOutput,
+                Dialect::Native,
+            ),
+            slot(
+                concat!($p, "tools[].functionDeclarations[].parametersJsonSchema"),
+                SlotRole::ToolParameters,
+                Dialect::JsonSchema,
+            ),
+            slot(
+                concat!($p, "tools[].functionDeclarations[].responseJsonSchema"),
+                SlotRole::ToolOutput,
+                Dialect::JsonSchema,
+            ),
+            slot(
+                concat!($p, "tools[].function_declarations[].parameters"),
+                SlotRole::ToolParameters,
+                Dialect::Native,
+            ),
+            slot(
+                concat!($p, "tools[].function_declarations[].response"),
+                SlotRole::ToolOutput,
+                Dialect::Native,
+            ),
+            slot(
+                concat!($p, "tools[].function_declarations[].parameters_json_schema"),
+                SlotRole::ToolParameters,
+                Dialect::JsonSchema,
+            ),
+            slot(
+                concat!($p, "tools[].function_declarations[].response_json_schema"),
+                SlotRole::ToolOutput,
+                Dialect::JsonSchema,
+            ),
+            slot(
+                concat!($p, "generationConfig.responseSchema"),
+                SlotRole::Output,
+                Dialect::Native,
+            ),
+            slot(
+                concat!($p, "generationConfig.responseJsonSchema"),
+                SlotRole::Output,
+                Dialect::JsonSchema,
+            ),
+            slot(
+                concat!($p, "generationConfig._responseJsonSchema"),
+                SlotRole::Output,
+                Dialect::JsonSchema,
+            ),
+            slot(
+                concat!($p, "generation_config.response_schema"),
+                SlotRole::Output,
+                Dialect::Native,
+            ),
+            slot(
+                concat!($p, "generation_config.response_json_schema"),
+                SlotRole::Output,
+                Dialect::JsonSchema,
+            ),
         ]
     };
 }
@@ -275,9 +337,21 @@ macro_rules! gemini_slots {
 macro_rules! anthropic_slots {
     ($p:literal) => {
         [
-            slot(concat!($p, "tools[].input_schema"), SlotRole::ToolParameters, Dialect::Native),
-            slot(concat!($p, "output_config.format.schema"), SlotRole::Output, Dialect::Native),
-            slot(concat!($p, "output_format.schema"), SlotRole::Output, Dialect::Native),
+            slot(
+                concat!($p, "tools[].input_schema"),
+                SlotRole::ToolParameters,
+                Dialect::Native,
+            ),
+            slot(
+                concat!($p, "output_config.format.schema"),
+                SlotRole::Output,
+                Dialect::Native,
+            ),
+            slot(
+                concat!($p, "output_format.schema"),
+                SlotRole::Output,
+                Dialect::Native,
+            ),
         ]
     };
 }
@@ -308,16 +382,44 @@ const GEMINI_CACHED_SLOTS: [SlotSpec; 8] = {
 };
 
 const OPENAI_CHAT_SLOTS: [SlotSpec; 3] = [
-    slot("tools[].function.parameters", SlotRole::ToolParameters, Dialect::Native),
-    slot("functions[].parameters", SlotRole::ToolParameters, Dialect::Native),
-    slot("response_format.json_schema.schema", SlotRole::Output, Dialect::Native),
+    slot(
+        "tools[].function.parameters",
+        SlotRole::ToolParameters,
+        Dialect::Native,
+    ),
+    slot(
+        "functions[].parameters",
+        SlotRole::ToolParameters,
+        Dialect::Native,
+    ),
+    slot(
+        "response_format.json_schema.schema",
+        SlotRole::Output,
+        Dialect::Native,
+    ),
 ];
 
 const OPENAI_RESPONSES_SLOTS: [SlotSpec; 5] = [
-    slot("tools[].parameters", SlotRole::ToolParameters, Dialect::Native),
-    slot("tools[].output_schema", SlotRole::ToolOutput, Dialect::Native),
-    slot("tools[].tools[].parameters", SlotRole::ToolParameters, Dialect::Native),
-    slot("tools[].tools[].output_schema", SlotRole::ToolOutput, Dialect::Native),
+    slot(
+        "tools[].parameters",
+        SlotRole::ToolParameters,
+        Dialect::Native,
+    ),
+    slot(
+        "tools[].output_schema",
+        SlotRole::ToolOutput,
+        Dialect::Native,
+    ),
+    slot(
+        "tools[].tools[].parameters",
+        SlotRole::ToolParameters,
+        Dialect::Native,
+    ),
+    slot(
+        "tools[].tools[].output_schema",
+        SlotRole::ToolOutput,
+        Dialect::Native,
+    ),
     slot("text.format.schema", SlotRole::Output, Dialect::Native),
 ];
 
@@ -325,7 +427,11 @@ const ANTHROPIC_SLOTS: [SlotSpec; 3] = anthropic_slots!("");
 const ANTHROPIC_BATCH_SLOTS: [SlotSpec; 3] = anthropic_slots!("requests[].params.");
 
 const BEDROCK_CONVERSE_SLOTS: [SlotSpec; 2] = [
-    slot("toolConfig.tools[].toolSpec.inputSchema.json", SlotRole::ToolParameters, Dialect::Native),
+    slot(
+        "toolConfig.tools[].toolSpec.inputSchema.json",
+        SlotRole::ToolParameters,
+        Dialect::Native,
+    ),
     SlotSpec {
         path: "outputConfig.textFormat.structure.jsonSchema.schema",
         role: SlotRole::Output,
@@ -341,13 +447,21 @@ pub static SHAPES: &[ApiShape] = &[
     ApiShape {
         api: Api::CodeAssist,
         family: Family::CodeAssist,
-        paths: &["**/v1internal:generateContent", "**/v1internal:streamGenerateContent", "**/v1internal:countTokens"],
+        paths: &[
+            "**/v1internal:generateContent",
+            "**/v1internal:streamGenerateContent",
+            "**/v1internal:countTokens",
+        ],
         slots: &GEMINI_REQUEST_SLOTS,
     },
     ApiShape {
         api: Api::VertexAnthropic,
         family: Family::Anthropic,
-        paths: &["**/publishers/anthropic/models/*:rawPredict", "**/publishers/anthropic/models/*:streamRawPredict", "**/publishers/anthropic/models/*:countTokens"],
+        paths: &[
+            "**/publishers/anthropic/models/*:rawPredict",
+            "**/publishers/anthropic/models/*:streamRawPredict",
+            "**/publishers/anthropic/models/*:countTokens",
+        ],
         slots: &ANTHROPIC_SLOTS,
     },
     ApiShape {
@@ -415,7 +529,10 @@ pub static SHAPES: &[ApiShape] = &[
     ApiShape {
         api: Api::BedrockInvoke,
         family: Family::Anthropic,
-        paths: &["**/model/*/invoke", "**/model/*/invoke-with-response-stream"],
+        paths: &[
+            "**/model/*/invoke",
+            "**/model/*/invoke-with-response-stream",
+        ],
         slots: &ANTHROPIC_SLOTS,
     },
     ApiShape {
@@ -439,7 +556,12 @@ mod tests {
     #[test]
     fn every_api_has_one_entry_and_slots() {
         for s in SHAPES {
-            assert_eq!(SHAPES.iter().filter(|t| t.api == s.api).count(), 1, "{}", s.api);
+            assert_eq!(
+                SHAPES.iter().filter(|t| t.api == s.api).count(),
+                1,
+                "{}",
+                s.api
+            );
             assert!(!s.slots.is_empty());
             assert_eq!(Api::from_name(s.api.name()), Some(s.api));
         }
@@ -459,24 +581,53 @@ mod tests {
             ("/v1/messages/count_tokens", Api::AnthropicMessages),
             ("/v1/messages/batches", Api::AnthropicBatches),
             ("/v1beta/models/gemini-2.5-pro:generateContent", Api::Gemini),
-            ("/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse", Api::Gemini),
+            (
+                "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+                Api::Gemini,
+            ),
             ("/v1beta/tunedModels/x:generateContent", Api::Gemini),
-            ("/v1beta/models/gemini-2.5-pro:countTokens", Api::GeminiCountTokens),
+            (
+                "/v1beta/models/gemini-2.5-pro:countTokens",
+                Api::GeminiCountTokens,
+            ),
             ("/v1beta/cachedContents", Api::GeminiCachedContents),
             ("/v1beta/openai/chat/completions", Api::GeminiOpenAiCompat),
             ("/v1internal:generateContent", Api::CodeAssist),
             ("/v1internal:streamGenerateContent", Api::CodeAssist),
-            ("/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent", Api::VertexGemini),
-            ("/v1/projects/p/locations/l/endpoints/123:generateContent", Api::VertexGemini),
-            ("/v1/projects/p/locations/l/publishers/anthropic/models/claude-sonnet-4:rawPredict", Api::VertexAnthropic),
-            ("/v1/projects/p/locations/l/endpoints/openapi/chat/completions", Api::VertexOpenAiCompat),
-            ("/model/anthropic.claude-3-haiku/converse-stream", Api::BedrockConverse),
+            (
+                "/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent",
+                Api::VertexGemini,
+            ),
+            (
+                "/v1/projects/p/locations/l/endpoints/123:generateContent",
+                Api::VertexGemini,
+            ),
+            (
+                "/v1/projects/p/locations/l/publishers/anthropic/models/claude-sonnet-4:rawPredict",
+                Api::VertexAnthropic,
+            ),
+            (
+                "/v1/projects/p/locations/l/endpoints/openapi/chat/completions",
+                Api::VertexOpenAiCompat,
+            ),
+            (
+                "/model/anthropic.claude-3-haiku/converse-stream",
+                Api::BedrockConverse,
+            ),
             ("/model/anthropic.claude-3-haiku/invoke", Api::BedrockInvoke),
         ];
         for (path, api) in cases {
             assert_eq!(ApiShape::for_path(path).map(|s| s.api), Some(api), "{path}");
         }
-        for path in ["/", "", "/v1/embeddings", "/v1/models", "/v1/chat", "/:generateContent", "/health"] {
+        for path in [
+            "/",
+            "",
+            "/v1/embeddings",
+            "/v1/models",
+            "/v1/chat",
+            "/:generateContent",
+            "/health",
+        ] {
             assert!(ApiShape::for_path(path).is_none(), "{path}");
         }
     }

@@ -25,8 +25,20 @@ fn layer_service_body_and_future_bounds() {
     send::<ToolSchemaBody<axum::body::Body>>();
     unpin::<ToolSchemaBody<axum::body::Body>>();
     // axum needs a Send future.
-    send::<ResponseFuture<axum::routing::Route<Infallible>, axum::body::Body, tower_toolschema::policy::FailOpen>>();
-    send::<ResponseFuture<axum::routing::Route<Infallible>, axum::body::Body, tower_toolschema::policy::Reject>>();
+    send::<
+        ResponseFuture<
+            axum::routing::Route<Infallible>,
+            axum::body::Body,
+            tower_toolschema::policy::FailOpen,
+        >,
+    >();
+    send::<
+        ResponseFuture<
+            axum::routing::Route<Infallible>,
+            axum::body::Body,
+            tower_toolschema::policy::Reject,
+        >,
+    >();
 }
 
 #[test]

@@ -20,9 +20,17 @@ use tower_toolschema::{SanitizeReport, ToolSchemaLayer};
 
 /// Echoes the body it received; the `x-changes` header carries the report's change count.
 async fn echo(req: AxumRequest) -> axum::response::Response {
-    let changes = req.extensions().get::<SanitizeReport>().map(|r| r.change_count());
+    let changes = req
+        .extensions()
+        .get::<SanitizeReport>()
+        .map(|r| r.change_count());
     let content_length = req.headers().get(header::CONTENT_LENGTH).cloned();
-    let body = req.into_body().collect().await.map(|c| c.to_bytes()).unwrap_or_default();
+    let body = req
+        .into_body()
+        .collect()
+        .await
+        .map(|c| c.to_bytes())
+        .unwrap_or_default();
     let mut res = axum::response::Response::new(AxumBody::from(body));
     if let Some(n) = changes {
         res.headers_mut().insert("x-changes", n.into());
@@ -34,7 +42,9 @@ async fn echo(req: AxumRequest) -> axum::response::Response {
 }
 
 async fn serve(app: Router) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind loopback");
     let addr = listener.local_addr().expect("addr");
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
@@ -44,7 +54,9 @@ async fn serve(app: Router) -> SocketAddr {
 
 #[tokio::test]
 async fn axum_router_with_the_layer() {
-    let app = Router::new().fallback(any(echo)).layer(ToolSchemaLayer::gemini().sanitizer(Fake));
+    let app = Router::new()
+        .fallback(any(echo))
+        .layer(ToolSchemaLayer::gemini().sanitizer(Fake));
     let (body, slots) = gemini_body(&corpus_tools()[..8], false);
     let req = Request::post("/v1beta/models/gemini-2.5-flash:generateContent")
         .header(header::CONTENT_TYPE, "application/json")
@@ -55,13 +67,23 @@ async fn axum_router_with_the_layer() {
     assert_eq!(res.headers()["x-changes"], slots.to_string().as_str());
     let out = res.into_body().collect().await.unwrap().to_bytes();
     let v: Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["tools"][0]["functionDeclarations"][0]["parameters"]["x-profile"], "gemini");
+    assert_eq!(
+        v["tools"][0]["functionDeclarations"][0]["parameters"]["x-profile"],
+        "gemini"
+    );
     assert!(std::str::from_utf8(&out).unwrap().contains(GEMINI_HISTORY));
 
     // The same router with reject mode compiles and answers 400 on garbage.
-    let strict = Router::new().fallback(any(echo)).layer(ToolSchemaLayer::gemini().reject_invalid());
-    let req = Request::post("/v1beta/models/g:generateContent").body(AxumBody::from("{oops")).unwrap();
-    assert_eq!(strict.oneshot(req).await.unwrap().status(), StatusCode::BAD_REQUEST);
+    let strict = Router::new()
+        .fallback(any(echo))
+        .layer(ToolSchemaLayer::gemini().reject_invalid());
+    let req = Request::post("/v1beta/models/g:generateContent")
+        .body(AxumBody::from("{oops"))
+        .unwrap();
+    assert_eq!(
+        strict.oneshot(req).await.unwrap().status(),
+        StatusCode::BAD_REQUEST
+    );
 }
 
 #[tokio::test]
@@ -71,21 +93,41 @@ async fn hyper_util_client_over_loopback() {
 
     let addr = serve(Router::new().fallback(any(echo))).await;
     let client = Client::builder(TokioExecutor::new()).build_http();
-    let mut svc = ServiceBuilder::new().layer(ToolSchemaLayer::gemini().sanitizer(Fake)).service(client);
+    let mut svc = ServiceBuilder::new()
+        .layer(ToolSchemaLayer::gemini().sanitizer(Fake))
+        .service(client);
     let (body, slots) = gemini_body(&corpus_tools()[..6], true);
-    let req = Request::post(format!("http://{addr}/v1beta/models/gemini-2.5-flash:streamGenerateContent"))
-        .header(header::CONTENT_TYPE, "application/json")
-        .header(header::CONTENT_LENGTH, body.len())
-        .body(Full::new(Bytes::from(body.clone())))
-        .unwrap();
-    let res = svc.ready().await.unwrap().call(req).await.expect("loopback call");
+    let req = Request::post(format!(
+        "http://{addr}/v1beta/models/gemini-2.5-flash:streamGenerateContent"
+    ))
+    .header(header::CONTENT_TYPE, "application/json")
+    .header(header::CONTENT_LENGTH, body.len())
+    .body(Full::new(Bytes::from(body.clone())))
+    .unwrap();
+    let res = svc
+        .ready()
+        .await
+        .unwrap()
+        .call(req)
+        .await
+        .expect("loopback call");
     assert_eq!(res.status(), StatusCode::OK);
-    let seen_cl: usize = res.headers()["x-seen-content-length"].to_str().unwrap().parse().unwrap();
+    let seen_cl: usize = res.headers()["x-seen-content-length"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     let out = res.into_body().collect().await.unwrap().to_bytes();
     assert_eq!(seen_cl, out.len(), "the server saw a fresh Content-Length");
     let v: Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["tools"][0]["function_declarations"][0]["parameters"]["x-profile"], "gemini");
-    assert_eq!(v["tools"][2]["function_declarations"][0]["parameters_json_schema"]["x-profile"], "gemini-jsonschema");
+    assert_eq!(
+        v["tools"][0]["function_declarations"][0]["parameters"]["x-profile"],
+        "gemini"
+    );
+    assert_eq!(
+        v["tools"][2]["function_declarations"][0]["parameters_json_schema"]["x-profile"],
+        "gemini-jsonschema"
+    );
     let _ = slots;
 }
 
@@ -96,7 +138,11 @@ async fn reqwest_middleware_against_loopback() {
     use tower_toolschema::reqwest::ToolSchemaMiddleware;
 
     let addr = serve(Router::new().fallback(any(echo))).await;
-    let client = ClientBuilder::new(reqwest::Client::new()).with(ToolSchemaMiddleware::new(ToolSchemaLayer::auto().sanitizer(Fake))).build();
+    let client = ClientBuilder::new(reqwest::Client::new())
+        .with(ToolSchemaMiddleware::new(
+            ToolSchemaLayer::auto().sanitizer(Fake),
+        ))
+        .build();
     let (body, _) = body_for(Api::OpenAiChat, &corpus_tools()[..5]);
     // A stale explicit Content-Length is fixed.
     let res = client
@@ -110,10 +156,22 @@ async fn reqwest_middleware_against_loopback() {
     assert_eq!(res.status(), StatusCode::OK);
     let out = res.bytes().await.unwrap();
     let v: Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["tools"][0]["function"]["parameters"]["x-profile"], "openai");
-    assert_eq!(v["response_format"]["json_schema"]["schema"]["x-profile"], "openai-strict");
+    assert_eq!(
+        v["tools"][0]["function"]["parameters"]["x-profile"],
+        "openai"
+    );
+    assert_eq!(
+        v["response_format"]["json_schema"]["schema"]["x-profile"],
+        "openai-strict"
+    );
     assert!(std::str::from_utf8(&out).unwrap().contains(HISTORY));
     // Not a known API: untouched.
-    let res = client.post(format!("http://{addr}/v1/embeddings")).header(header::CONTENT_TYPE, "application/json").body(body.clone()).send().await.unwrap();
+    let res = client
+        .post(format!("http://{addr}/v1/embeddings"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.clone())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.bytes().await.unwrap(), body.as_bytes());
 }

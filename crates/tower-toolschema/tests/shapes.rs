@@ -33,24 +33,45 @@ fn every_api_shape_with_corpus_tools() {
             let input = Bytes::from(body.clone());
             let (out, report) = sanitize_body(layer.config(), Some(api), input.clone());
             assert_eq!(report.api, Some(api));
-            assert_eq!(report.slots.len(), slots, "{api}: {:#?}", report.slots.iter().map(|s| &s.pointer).collect::<Vec<_>>());
+            assert_eq!(
+                report.slots.len(),
+                slots,
+                "{api}: {:#?}",
+                report.slots.iter().map(|s| &s.pointer).collect::<Vec<_>>()
+            );
             assert!(matches!(report.outcome, Outcome::Rewritten { .. }), "{api}");
             let parsed: Value = serde_json::from_slice(&out).expect("output is JSON");
             for slot in &report.slots {
                 let v = slot_value(&parsed, &slot.pointer);
-                assert_eq!(v["x-profile"], Value::String(slot.profile.clone()), "{api} {}", slot.pointer);
+                assert_eq!(
+                    v["x-profile"],
+                    Value::String(slot.profile.clone()),
+                    "{api} {}",
+                    slot.pointer
+                );
                 assert!(v.get("$schema").is_none());
             }
             // Everything but the slots is byte-identical: the history survives verbatim.
             let text = std::str::from_utf8(&out).expect("utf-8");
-            let history = if matches!(api, Api::Gemini | Api::VertexGemini | Api::GeminiCachedContents | Api::GeminiCountTokens | Api::CodeAssist) {
+            let history = if matches!(
+                api,
+                Api::Gemini
+                    | Api::VertexGemini
+                    | Api::GeminiCachedContents
+                    | Api::GeminiCountTokens
+                    | Api::CodeAssist
+            ) {
                 GEMINI_HISTORY
             } else {
                 HISTORY
             };
             assert!(text.contains(history), "{api}: history changed");
             // And the prefix before the first slot.
-            let first = report.slots.first().map(|s| s.pointer.clone()).unwrap_or_default();
+            let first = report
+                .slots
+                .first()
+                .map(|s| s.pointer.clone())
+                .unwrap_or_default();
             assert!(!first.is_empty());
             // A second pass changes nothing and forwards the very same bytes.
             let (again, report2) = sanitize_body(layer.config(), Some(api), out.clone());
@@ -93,17 +114,41 @@ fn gemini_camel_and_snake_case_take_per_slot_profiles() {
             (ToolSchemaLayer::auto(), "gemini", "gemini-jsonschema"),
             (ToolSchemaLayer::vertex(), "vertex", "gemini-jsonschema"),
         ] {
-            let (out, report) = sanitize_body(fake(layer).config(), Some(Api::Gemini), Bytes::from(body.clone()));
+            let (out, report) = sanitize_body(
+                fake(layer).config(),
+                Some(Api::Gemini),
+                Bytes::from(body.clone()),
+            );
             assert_eq!(report.slots.len(), slots);
             let parsed: Value = serde_json::from_slice(&out).unwrap();
             for slot in &report.slots {
-                let expect = if slot.pointer.contains("son_schema") || slot.pointer.contains("JsonSchema") { json } else { native };
+                let expect =
+                    if slot.pointer.contains("son_schema") || slot.pointer.contains("JsonSchema") {
+                        json
+                    } else {
+                        native
+                    };
                 assert_eq!(slot.profile, expect, "{}", slot.pointer);
                 assert_eq!(at(&parsed, &slot.pointer)["x-profile"], expect);
             }
-            let decl = if snake { "function_declarations" } else { "functionDeclarations" };
-            assert!(report.slots.iter().any(|s| s.pointer == format!("/tools/2/{decl}/0/{}", if snake { "parameters_json_schema" } else { "parametersJsonSchema" })));
-            assert_eq!(report.slots[0].tool.as_deref(), Some(tools[0].name.as_str()));
+            let decl = if snake {
+                "function_declarations"
+            } else {
+                "functionDeclarations"
+            };
+            assert!(report.slots.iter().any(|s| s.pointer
+                == format!(
+                    "/tools/2/{decl}/0/{}",
+                    if snake {
+                        "parameters_json_schema"
+                    } else {
+                        "parametersJsonSchema"
+                    }
+                )));
+            assert_eq!(
+                report.slots[0].tool.as_deref(),
+                Some(tools[0].name.as_str())
+            );
         }
     }
 }
@@ -112,26 +157,54 @@ fn gemini_camel_and_snake_case_take_per_slot_profiles() {
 fn v1internal_envelope() {
     let tools = corpus_tools();
     let (body, slots) = body_for(Api::CodeAssist, &tools[..4]);
-    let (out, report) = sanitize_body(fake(ToolSchemaLayer::auto()).config(), Some(Api::CodeAssist), Bytes::from(body));
+    let (out, report) = sanitize_body(
+        fake(ToolSchemaLayer::auto()).config(),
+        Some(Api::CodeAssist),
+        Bytes::from(body),
+    );
     assert_eq!(report.slots.len(), slots);
-    assert!(report.slots.iter().all(|s| s.pointer.starts_with("/request/")));
+    assert!(
+        report
+            .slots
+            .iter()
+            .all(|s| s.pointer.starts_with("/request/"))
+    );
     assert_eq!(report.slots[0].profile, "gemini-code-assist");
     let parsed: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(parsed["project"], "p-1");
     // Antigravity serving Claude: Anthropic rules.
     let (body, _) = body_for(Api::CodeAssist, &tools[..2]);
     let body = body.replace("gemini-2.5-pro", "claude-sonnet-4-5");
-    let (_, report) = sanitize_body(fake(ToolSchemaLayer::auto()).config(), Some(Api::CodeAssist), Bytes::from(body));
-    assert!(report.slots.iter().all(|s| s.profile == "anthropic"), "{:?}", report.slots);
+    let (_, report) = sanitize_body(
+        fake(ToolSchemaLayer::auto()).config(),
+        Some(Api::CodeAssist),
+        Bytes::from(body),
+    );
+    assert!(
+        report.slots.iter().all(|s| s.profile == "anthropic"),
+        "{:?}",
+        report.slots
+    );
 }
 
 #[test]
 fn bedrock_string_schema_is_parsed_sanitized_and_reencoded() {
     let tools = corpus_tools();
     let (body, _) = body_for(Api::BedrockConverse, &tools[..3]);
-    let (out, report) = sanitize_body(fake(ToolSchemaLayer::auto()).config(), Some(Api::BedrockConverse), Bytes::from(body));
-    let out_slot = report.slots.iter().find(|s| s.pointer.ends_with("/jsonSchema/schema")).expect("string slot");
-    assert_eq!(Api::BedrockConverse.shape().slots[1].encoding, Encoding::JsonString);
+    let (out, report) = sanitize_body(
+        fake(ToolSchemaLayer::auto()).config(),
+        Some(Api::BedrockConverse),
+        Bytes::from(body),
+    );
+    let out_slot = report
+        .slots
+        .iter()
+        .find(|s| s.pointer.ends_with("/jsonSchema/schema"))
+        .expect("string slot");
+    assert_eq!(
+        Api::BedrockConverse.shape().slots[1].encoding,
+        Encoding::JsonString
+    );
     assert_eq!(out_slot.profile, "bedrock");
     let parsed: Value = serde_json::from_slice(&out).unwrap();
     let raw = at(&parsed, &out_slot.pointer);
@@ -141,7 +214,11 @@ fn bedrock_string_schema_is_parsed_sanitized_and_reencoded() {
     assert_eq!(inner["required"][0], "answer");
     // Not a string: left untouched and reported.
     let body = r#"{"outputConfig":{"textFormat":{"structure":{"jsonSchema":{"schema":{"type":"object"}}}}}}"#;
-    let (out, report) = sanitize_body(fake(ToolSchemaLayer::auto()).config(), Some(Api::BedrockConverse), Bytes::from_static(body.as_bytes()));
+    let (out, report) = sanitize_body(
+        fake(ToolSchemaLayer::auto()).config(),
+        Some(Api::BedrockConverse),
+        Bytes::from_static(body.as_bytes()),
+    );
     assert_eq!(&out[..], body.as_bytes());
     assert!(report.slots[0].error.is_some());
 }
@@ -158,7 +235,10 @@ fn auto_selects_by_model_host_and_strict() {
     let r = chat("gpt-4o");
     assert_eq!(r.slots[0].profile, "openai");
     // response_format is strict: true.
-    assert_eq!(r.slots.last().map(|s| s.profile.as_str()), Some("openai-strict"));
+    assert_eq!(
+        r.slots.last().map(|s| s.profile.as_str()),
+        Some("openai-strict")
+    );
     assert_eq!(chat("gemini-2.5-flash").slots[0].profile, "gemini");
     assert_eq!(chat("grok-4").slots[0].profile, "xai");
     assert_eq!(chat("claude-opus-4").slots[0].profile, "anthropic");
@@ -166,7 +246,11 @@ fn auto_selects_by_model_host_and_strict() {
     assert_eq!(chat("x-ai/grok-4").slots[0].profile, "xai");
     // Strict tools that cannot be strict go non-strict, with `strict: false`.
     let body = r#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"a","strict":true,"parameters":{"anyOf":[{"type":"string"}]}}},{"type":"function","function":{"name":"b","strict":true,"parameters":{"type":"object"}}}]}"#;
-    let (out, report) = sanitize_body(cfg.config(), Some(Api::OpenAiChat), Bytes::from_static(body.as_bytes()));
+    let (out, report) = sanitize_body(
+        cfg.config(),
+        Some(Api::OpenAiChat),
+        Bytes::from_static(body.as_bytes()),
+    );
     assert!(report.slots[0].strict_downgraded);
     assert_eq!(report.slots[0].profile, "openai");
     assert!(!report.slots[1].strict_downgraded);
@@ -180,7 +264,11 @@ fn auto_selects_by_model_host_and_strict() {
 fn tool_name_problems_are_reported_not_renamed() {
     let long = "x".repeat(80);
     let body = format!(r#"{{"tools":[{{"name":"{long}","input_schema":{{"type":"object"}}}}]}}"#);
-    let (out, report) = sanitize_body(fake(ToolSchemaLayer::anthropic()).config(), Some(Api::AnthropicMessages), Bytes::from(body));
+    let (out, report) = sanitize_body(
+        fake(ToolSchemaLayer::anthropic()).config(),
+        Some(Api::AnthropicMessages),
+        Bytes::from(body),
+    );
     assert!(report.slots[0].tool_name_problem.is_some());
     assert!(std::str::from_utf8(&out).unwrap().contains(&long));
 }
@@ -211,13 +299,24 @@ fn odd_bodies_never_panic() {
     let mut deep = String::from(r#"{"messages":"#);
     deep.push_str(&"[".repeat(1_000_000));
     deep.push_str(&"]".repeat(1_000_000));
-    deep.push_str(r#","tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]}"#);
-    let mut deep_slot = String::from(r#"{"tools":[{"type":"function","function":{"name":"f","parameters":"#);
+    deep.push_str(
+        r#","tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]}"#,
+    );
+    let mut deep_slot =
+        String::from(r#"{"tools":[{"type":"function","function":{"name":"f","parameters":"#);
     deep_slot.push_str(&"{\"items\":".repeat(200_000));
     deep_slot.push_str("{}");
     deep_slot.push_str(&"}".repeat(200_000));
     deep_slot.push_str("}}]}");
-    for body in [deep, deep_slot, "{".into(), "[]".into(), "\"x\"".into(), r#"{"tools":[{"function":{"parameters":1}}]}"#.into(), "\u{feff}{}".into()] {
+    for body in [
+        deep,
+        deep_slot,
+        "{".into(),
+        "[]".into(),
+        "\"x\"".into(),
+        r#"{"tools":[{"function":{"parameters":1}}]}"#.into(),
+        "\u{feff}{}".into(),
+    ] {
         for api in [None, Some(Api::OpenAiChat), Some(Api::Gemini)] {
             let input = Bytes::from(body.clone());
             let (out, _) = sanitize_body(&cfg, api, input.clone());

@@ -25,16 +25,23 @@ pub struct Tool {
 
 /// Every tool of every server in the corpus, in file order.
 pub fn corpus_tools() -> Vec<Tool> {
-    let mut files: Vec<_> = std::fs::read_dir(CORPUS).expect("corpus dir").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(CORPUS)
+        .expect("corpus dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     files.sort();
     let mut tools = Vec::new();
     for f in files {
         if f.extension().and_then(|e| e.to_str()) != Some("json") {
             continue;
         }
-        let v: Value = serde_json::from_slice(&std::fs::read(&f).expect("read")).expect("corpus json");
+        let v: Value =
+            serde_json::from_slice(&std::fs::read(&f).expect("read")).expect("corpus json");
         for t in v["tools"].as_array().into_iter().flatten() {
-            let Some(schema) = t.get("inputSchema") else { continue };
+            let Some(schema) = t.get("inputSchema") else {
+                continue;
+            };
             tools.push(Tool {
                 name: t["name"].as_str().unwrap_or("tool").to_owned(),
                 description: t["description"].as_str().unwrap_or("").to_owned(),
@@ -78,26 +85,52 @@ pub fn body_for(api: Api, tools: &[Tool]) -> (String, usize) {
     let n = tools.len();
     match api {
         Api::OpenAiChat | Api::GeminiOpenAiCompat | Api::VertexOpenAiCompat => {
-            let t = tools_json(tools, |t| json!({"type":"function","function":{"name":t.name,"description":t.description,"parameters":t.schema}}));
-            let legacy = tools_json(&tools[..1], |t| json!({"name":t.name,"parameters":t.schema}));
+            let t = tools_json(
+                tools,
+                |t| json!({"type":"function","function":{"name":t.name,"description":t.description,"parameters":t.schema}}),
+            );
+            let legacy = tools_json(
+                &tools[..1],
+                |t| json!({"name":t.name,"parameters":t.schema}),
+            );
             (
-                format!(r#"{{"model":"gpt-4o","messages":{HISTORY},"tools":{t},"functions":{legacy},"response_format":{{"type":"json_schema","json_schema":{{"name":"out","strict":true,"schema":{out}}}}}}}"#),
+                format!(
+                    r#"{{"model":"gpt-4o","messages":{HISTORY},"tools":{t},"functions":{legacy},"response_format":{{"type":"json_schema","json_schema":{{"name":"out","strict":true,"schema":{out}}}}}}}"#
+                ),
                 n + 2,
             )
         }
         Api::OpenAiResponses => {
-            let t = tools_json(tools, |t| json!({"type":"function","name":t.name,"description":t.description,"parameters":t.schema}));
-            let ns = tools_json(&tools[..1], |t| json!({"type":"function","name":t.name,"parameters":t.schema,"output_schema":{"type":"object"}}));
-            let t = format!(r#"{},{{"type":"namespace","name":"ns","tools":{ns}}}]"#, &t[..t.len() - 1]);
+            let t = tools_json(
+                tools,
+                |t| json!({"type":"function","name":t.name,"description":t.description,"parameters":t.schema}),
+            );
+            let ns = tools_json(
+                &tools[..1],
+                |t| json!({"type":"function","name":t.name,"parameters":t.schema,"output_schema":{"type":"object"}}),
+            );
+            let t = format!(
+                r#"{},{{"type":"namespace","name":"ns","tools":{ns}}}]"#,
+                &t[..t.len() - 1]
+            );
             (
-                format!(r#"{{"model":"gpt-5","input":{HISTORY},"tools":{t},"text":{{"format":{{"type":"json_schema","name":"o","schema":{out}}}}}}}"#),
+                format!(
+                    r#"{{"model":"gpt-5","input":{HISTORY},"tools":{t},"text":{{"format":{{"type":"json_schema","name":"o","schema":{out}}}}}}}"#
+                ),
                 n + 3,
             )
         }
-        Api::AnthropicMessages | Api::VertexAnthropic | Api::BedrockInvoke => (anthropic_body(tools), n + 1),
+        Api::AnthropicMessages | Api::VertexAnthropic | Api::BedrockInvoke => {
+            (anthropic_body(tools), n + 1)
+        }
         Api::AnthropicBatches => {
             let b = anthropic_body(tools);
-            (format!(r#"{{"requests":[{{"custom_id":"a","params":{b}}},{{"custom_id":"b","params":{b}}}]}}"#), 2 * (n + 1))
+            (
+                format!(
+                    r#"{{"requests":[{{"custom_id":"a","params":{b}}},{{"custom_id":"b","params":{b}}}]}}"#
+                ),
+                2 * (n + 1),
+            )
         }
         Api::Gemini | Api::VertexGemini => gemini_body(tools, false),
         // cachedContents has no generationConfig: its responseSchema is not a slot there.
@@ -108,13 +141,23 @@ pub fn body_for(api: Api, tools: &[Tool]) -> (String, usize) {
         }
         Api::CodeAssist => {
             let (b, k) = gemini_body(tools, false);
-            (format!(r#"{{"model":"gemini-2.5-pro","project":"p-1","user_prompt_id":"u","request":{b}}}"#), k)
+            (
+                format!(
+                    r#"{{"model":"gemini-2.5-pro","project":"p-1","user_prompt_id":"u","request":{b}}}"#
+                ),
+                k,
+            )
         }
         Api::BedrockConverse => {
-            let t = tools_json(tools, |t| json!({"toolSpec":{"name":t.name,"description":t.description,"inputSchema":{"json":t.schema}}}));
+            let t = tools_json(
+                tools,
+                |t| json!({"toolSpec":{"name":t.name,"description":t.description,"inputSchema":{"json":t.schema}}}),
+            );
             let out_str = s(&Value::String(out));
             (
-                format!(r#"{{"messages":{HISTORY},"toolConfig":{{"tools":{t}}},"outputConfig":{{"textFormat":{{"type":"json_schema","structure":{{"jsonSchema":{{"name":"o","schema":{out_str}}}}}}}}}}}"#),
+                format!(
+                    r#"{{"messages":{HISTORY},"toolConfig":{{"tools":{t}}},"outputConfig":{{"textFormat":{{"type":"json_schema","structure":{{"jsonSchema":{{"name":"o","schema":{out_str}}}}}}}}}}}"#
+                ),
                 n + 1,
             )
         }
@@ -123,9 +166,14 @@ pub fn body_for(api: Api, tools: &[Tool]) -> (String, usize) {
 }
 
 pub fn anthropic_body(tools: &[Tool]) -> String {
-    let t = tools_json(tools, |t| json!({"name":t.name,"description":t.description,"input_schema":t.schema}));
+    let t = tools_json(
+        tools,
+        |t| json!({"name":t.name,"description":t.description,"input_schema":t.schema}),
+    );
     let out = s(&output_schema());
-    format!(r#"{{"model":"claude-sonnet-4-5","max_tokens":10,"messages":{HISTORY},"tools":{t},"output_config":{{"format":{{"type":"json_schema","schema":{out}}}}}}}"#)
+    format!(
+        r#"{{"model":"claude-sonnet-4-5","max_tokens":10,"messages":{HISTORY},"tools":{t},"output_config":{{"format":{{"type":"json_schema","schema":{out}}}}}}}"#
+    )
 }
 
 /// A Gemini body: half the tools in `parameters`, half in `parametersJsonSchema`; camelCase or
@@ -133,15 +181,35 @@ pub fn anthropic_body(tools: &[Tool]) -> String {
 pub fn gemini_body(tools: &[Tool], snake: bool) -> (String, usize) {
     let half = tools.len() / 2;
     let (decl, params, json_params, gen_cfg, resp) = if snake {
-        ("function_declarations", "parameters", "parameters_json_schema", "generation_config", "response_schema")
+        (
+            "function_declarations",
+            "parameters",
+            "parameters_json_schema",
+            "generation_config",
+            "response_schema",
+        )
     } else {
-        ("functionDeclarations", "parameters", "parametersJsonSchema", "generationConfig", "responseSchema")
+        (
+            "functionDeclarations",
+            "parameters",
+            "parametersJsonSchema",
+            "generationConfig",
+            "responseSchema",
+        )
     };
-    let a = tools_json(&tools[..half], |t| json!({"name":t.name,"description":t.description,params:t.schema}));
-    let b = tools_json(&tools[half..], |t| json!({"name":t.name,"description":t.description,json_params:t.schema}));
+    let a = tools_json(
+        &tools[..half],
+        |t| json!({"name":t.name,"description":t.description,params:t.schema}),
+    );
+    let b = tools_json(
+        &tools[half..],
+        |t| json!({"name":t.name,"description":t.description,json_params:t.schema}),
+    );
     let out = s(&output_schema());
     (
-        format!(r#"{{"contents":{GEMINI_HISTORY},"tools":[{{"{decl}":{a}}},{{"googleSearch":{{}}}},{{"{decl}":{b}}}],"{gen_cfg}":{{"temperature":0.2,"{resp}":{out}}}}}"#),
+        format!(
+            r#"{{"contents":{GEMINI_HISTORY},"tools":[{{"{decl}":{a}}},{{"googleSearch":{{}}}},{{"{decl}":{b}}}],"{gen_cfg}":{{"temperature":0.2,"{resp}":{out}}}}}"#
+        ),
         tools.len() + 1,
     )
 }
@@ -158,8 +226,12 @@ pub fn path_for(api: Api) -> &'static str {
         Api::GeminiCachedContents => "/v1beta/cachedContents",
         Api::GeminiOpenAiCompat => "/v1beta/openai/chat/completions",
         Api::CodeAssist => "/v1internal:streamGenerateContent",
-        Api::VertexGemini => "/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent",
-        Api::VertexAnthropic => "/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4:rawPredict",
+        Api::VertexGemini => {
+            "/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent"
+        }
+        Api::VertexAnthropic => {
+            "/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4:rawPredict"
+        }
         Api::VertexOpenAiCompat => "/v1/projects/p/locations/l/endpoints/openapi/chat/completions",
         Api::BedrockConverse => "/model/anthropic.claude-sonnet-4/converse",
         Api::BedrockInvoke => "/model/anthropic.claude-sonnet-4/invoke",
@@ -191,9 +263,16 @@ pub const ALL_APIS: [Api; 14] = [
 pub struct Fake;
 
 impl SlotSanitizer for Fake {
-    fn sanitize(&self, schema: &[u8], profile: &Profile, slot: SchemaSlot) -> Result<SlotOutcome, String> {
+    fn sanitize(
+        &self,
+        schema: &[u8],
+        profile: &Profile,
+        slot: SchemaSlot,
+    ) -> Result<SlotOutcome, String> {
         let mut v: Value = serde_json::from_slice(schema).map_err(|e| e.to_string())?;
-        let Some(o) = v.as_object_mut() else { return Ok(SlotOutcome::unchanged()) };
+        let Some(o) = v.as_object_mut() else {
+            return Ok(SlotOutcome::unchanged());
+        };
         let strict_ok = !o.contains_key("anyOf");
         if o.contains_key("x-profile") {
             return Ok(SlotOutcome::unchanged().strict_compatible(strict_ok));
@@ -201,8 +280,17 @@ impl SlotSanitizer for Fake {
         o.remove("$schema");
         o.insert("x-profile".into(), Value::String(profile.name().to_owned()));
         o.insert("x-slot".into(), Value::String(format!("{slot:?}")));
-        let change = tower_toolschema::report::Change { pointer: String::new(), rule: "fake", message: "marked".into(), lossy: false };
-        Ok(SlotOutcome::rewritten(serde_json::to_vec(&v).map_err(|e| e.to_string())?, vec![change]).strict_compatible(strict_ok))
+        let change = tower_toolschema::report::Change {
+            pointer: String::new(),
+            rule: "fake",
+            message: "marked".into(),
+            lossy: false,
+        };
+        Ok(SlotOutcome::rewritten(
+            serde_json::to_vec(&v).map_err(|e| e.to_string())?,
+            vec![change],
+        )
+        .strict_compatible(strict_ok))
     }
 
     fn check_tool_name(&self, name: &str, _: &Profile) -> Option<String> {
@@ -217,10 +305,16 @@ pub struct Frames {
 
 impl Frames {
     pub fn data(chunks: &[&[u8]]) -> Self {
-        Frames { frames: chunks.iter().map(|c| Ok(Frame::data(Bytes::copy_from_slice(c)))).collect() }
+        Frames {
+            frames: chunks
+                .iter()
+                .map(|c| Ok(Frame::data(Bytes::copy_from_slice(c))))
+                .collect(),
+        }
     }
     pub fn with_error(mut self) -> Self {
-        self.frames.push_back(Err(std::io::Error::other("connection reset")));
+        self.frames
+            .push_back(Err(std::io::Error::other("connection reset")));
         self
     }
     pub fn with_trailers(mut self) -> Self {
@@ -234,7 +328,10 @@ impl Frames {
 impl Body for Frames {
     type Data = Bytes;
     type Error = std::io::Error;
-    fn poll_frame(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
         Poll::Ready(self.frames.pop_front())
     }
     fn is_end_stream(&self) -> bool {
