@@ -70,7 +70,6 @@ mod rewrite;
 pub mod sanitizer;
 mod service;
 pub mod shapes;
-mod stub;
 
 #[cfg(feature = "reqwest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "reqwest")))]

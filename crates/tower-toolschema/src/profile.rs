@@ -21,7 +21,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::report::Change;
 use crate::sanitizer::{SchemaSlot, SlotOutcome};
 use crate::shapes::{Dialect, Family};
-use crate::stub::{provider_rules, schema_core};
 
 /// The names of the built-in profiles, in a fixed order (their cache ids).
 pub(crate) const BUILTIN: [&str; 11] = [
@@ -290,5 +289,5 @@ pub(crate) fn sanitize_with_rules(
 }
 
 pub(crate) fn check_tool_name_with_rules(name: &str, profile: &Profile) -> Option<String> {
-    provider_rules::check_tool_name(name, profile.rules()).map(|v| format!("{v:?}"))
+    provider_rules::check_tool_name(name, profile.rules()).map(|v| v.to_string())
 }

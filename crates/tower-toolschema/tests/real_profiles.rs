@@ -1,0 +1,61 @@
+//! End to end with the real `provider_rules` profiles: every API shape over the whole corpus,
+//! `provider_rules::check` is empty on every slot that went out.
+
+mod common;
+
+use bytes::Bytes;
+use common::*;
+use serde_json::{Value, json};
+use tower_toolschema::sanitizer::SchemaSlot;
+use tower_toolschema::shapes::{Api, SlotRole};
+use tower_toolschema::{Profile, ToolSchemaLayer, sanitize_body};
+
+fn slot_value(out: &Value, pointer: &str) -> Value {
+    match at(out, pointer) {
+        Value::String(s) => serde_json::from_str(s).expect("string-encoded schema"),
+        other => other.clone(),
+    }
+}
+
+fn engine_slot(role: SlotRole) -> provider_rules::Slot {
+    match role {
+        SlotRole::ToolParameters => provider_rules::Slot::Parameters,
+        _ => provider_rules::Slot::Schema,
+    }
+}
+
+#[test]
+fn gemini_type_list_comes_out_single() {
+    let tool = corpus_tools().into_iter().find(|t| t.name == "create_merge_request").expect("corpus tool");
+    assert!(tool.schema["properties"]["remove_source_branch"]["type"].is_array());
+    let body = json!({"contents": [], "tools": [{"functionDeclarations": [{"name": tool.name, "parameters": tool.schema}]}]});
+    let (out, report) = sanitize_body(ToolSchemaLayer::gemini().config(), Some(Api::Gemini), Bytes::from(body.to_string()));
+    assert!(report.is_rewritten(), "{report:?}");
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    let ty = &v["tools"][0]["functionDeclarations"][0]["parameters"]["properties"]["remove_source_branch"]["type"];
+    assert!(ty.is_string(), "type is {ty}");
+    let _ = SchemaSlot::Parameters;
+}
+
+#[test]
+fn check_is_empty_on_every_rewritten_slot_for_every_api() {
+    let tools = corpus_tools();
+    let layer = ToolSchemaLayer::auto();
+    for api in ALL_APIS {
+        for chunk in tools.chunks(60) {
+            let (body, slots) = body_for(api, chunk);
+            let (out, report) = sanitize_body(layer.config(), Some(api), Bytes::from(body));
+            assert_eq!(report.slots.len(), slots, "{api}");
+            let parsed: Value = serde_json::from_slice(&out).expect("output is JSON");
+            for slot in &report.slots {
+                assert!(slot.error.is_none(), "{api} {}: {:?}", slot.pointer, slot.error);
+                let profile = Profile::builtin(&slot.profile).expect("builtin");
+                let v = slot_value(&parsed, &slot.pointer);
+                let violations = provider_rules::check(&v, profile.rules(), engine_slot(slot.role));
+                assert!(violations.is_empty(), "{api} {} ({}): {violations:?}", slot.pointer, slot.profile);
+            }
+            let history = std::str::from_utf8(&out).unwrap();
+            assert!(history.contains(HISTORY) || history.contains(GEMINI_HISTORY), "{api}: history changed");
+        }
+    }
+}
