@@ -1,0 +1,460 @@
+//! [`check`]: what a provider would reject, predicted from its [`Rules`] — a linter on its own,
+//! and the proof that [`sanitize`](crate::sanitize) did its job.
+
+use crate::Slot;
+use crate::engine::{applies_to, node_types};
+use crate::report::Violation;
+use crate::rules::*;
+use schema_core::{
+    DiagnosticKind, InstanceType as T, Key, Keyword, Location, ParseOptions, Schema, SchemaObject,
+    TypeSet, Value, Visit,
+};
+
+/// The provider's own error text for a rule, where public 400s show it
+/// (`../shared/research/providers.md` §1–7, peers.md §4).
+fn provider_error(rules: &Rules, rule: &str) -> Option<&'static str> {
+    let n = rules.name();
+    let family = if n.starts_with("gemini") || n.starts_with("vertex") || n == "portable" {
+        "gemini"
+    } else if n.starts_with("openai") {
+        "openai"
+    } else if n.starts_with("anthropic") || n.starts_with("bedrock") {
+        "anthropic"
+    } else if n.starts_with("xai") {
+        "xai"
+    } else {
+        ""
+    };
+    Some(match (family, rule) {
+        ("gemini", "unknown-keyword" | "unsupported-keyword") => {
+            "Invalid JSON payload received. Unknown name \"…\" at '…parameters…': Cannot find field."
+        }
+        ("gemini", "type-list") => "Proto field is not repeating, cannot start list.",
+        ("gemini", "enum-values") => {
+            "Invalid value at '…enum[0]' (TYPE_STRING) / function declaration enum only allowed for STRING type"
+        }
+        ("gemini", "enum-empty-string") => "…enum[3]: cannot be empty",
+        ("gemini", "type-missing") => {
+            "…type: must be specified when not using one_of, any_of or all_of fields"
+        }
+        ("gemini", "items-missing") => "…items: missing field.",
+        ("gemini", "foreign-keyword") => {
+            "…items: field predicate failed: $type == Type.ARRAY / …properties: only allowed for OBJECT type"
+        }
+        ("gemini", "required-undefined") => "…required[0]: property is not defined",
+        ("gemini", "format") => "format: only 'enum' and 'date-time' are supported for STRING type",
+        ("gemini", "any-of-alone") => "When using any_of, it must be the only field set.",
+        ("gemini", "ref") => {
+            "reference to undefined schema / $ref 'X' was set alongside unsupported fields"
+        }
+        ("openai", "items-missing") => "array schema missing items.",
+        ("openai", "root-properties") => "In context=(), object schema missing properties.",
+        ("openai", "additional-properties") => {
+            "'additionalProperties' is required to be supplied and to be false."
+        }
+        ("openai", "strict-required") => {
+            "'required' is required to be supplied and to be an array including every key in properties."
+        }
+        ("openai", "format") => "'uri' is not a valid format.",
+        ("openai", "unsupported-keyword") => {
+            "'oneOf' is not permitted. / 'default' is not permitted."
+        }
+        ("openai", "root-union" | "root") => {
+            "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level."
+        }
+        ("anthropic", "root-union") => {
+            "input_schema does not support oneOf, allOf, or anyOf at the top level"
+        }
+        ("anthropic", "root") => "input_schema.type: Input should be 'object'",
+        ("anthropic", "tuple" | "draft-2020" | "malformed-keyword") => {
+            "input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12"
+        }
+        ("anthropic", "additional-properties") => {
+            "For 'object' type, 'additionalProperties' must be explicitly set to false"
+        }
+        ("anthropic", "min-items") => "For 'array' type, property 'maxItems' is not supported",
+        ("xai", "additional-properties" | "boolean-schema" | "property-named-properties") => {
+            "/properties/properties/additionalProperties: property schema 'false' is not supported"
+        }
+        _ => return None,
+    })
+}
+
+/// What `rules`' provider would reject in `schema` (a JSON value), each with where, why and
+/// the provider's own error text where known. Empty when the provider would accept it.
+///
+/// ```
+/// use provider_rules::{check, Rules, Slot};
+/// let v = serde_json::json!({"type": "object", "properties": {"t": {"type": ["string", "null"]}}});
+/// let found = check(&v, &Rules::GEMINI, Slot::Parameters);
+/// assert_eq!(found[0].pointer, "/properties/t");
+/// assert_eq!(found[0].rule, "type-list");
+/// assert!(check(&v, &Rules::OPENAI, Slot::Parameters).is_empty());
+/// ```
+pub fn check(schema: &serde_json::Value, rules: &Rules, slot: Slot) -> Vec<Violation> {
+    let parsed = Schema::parse_value(schema, &ParseOptions::default());
+    let mut out = Vec::new();
+    for d in &parsed.diagnostics {
+        let rule = match d.kind {
+            DiagnosticKind::WrongType { .. } => continue, // reported by the walk, per keyword
+            DiagnosticKind::DepthLimit { .. } => "depth",
+            DiagnosticKind::NotASchema { .. } => "root",
+            _ => "malformed",
+        };
+        out.push(Violation {
+            pointer: d.pointer.clone(),
+            rule,
+            message: d.to_string(),
+            provider_error: provider_error(rules, rule),
+        });
+    }
+    out.extend(check_schema(&parsed.schema, rules, slot));
+    out
+}
+
+/// [`check`] on a parsed schema.
+pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
+    let mut c = Checker {
+        rules,
+        out: Vec::new(),
+    };
+    if slot == Slot::Parameters || rules.strict {
+        c.root(schema);
+    }
+    schema.walk(&mut c);
+    c.out
+}
+
+struct Checker<'r> {
+    rules: &'r Rules,
+    out: Vec<Violation>,
+}
+
+impl Checker<'_> {
+    fn push(&mut self, pointer: &str, rule: &'static str, message: String) {
+        self.out.push(Violation {
+            pointer: pointer.to_owned(),
+            rule,
+            message,
+            provider_error: provider_error(self.rules, rule),
+        });
+    }
+
+    fn root(&mut self, schema: &Schema) {
+        let root = self.rules.root;
+        let Some(o) = schema.as_object() else {
+            if root.object || root.properties || root.no_composition {
+                self.push(
+                    "",
+                    "root",
+                    "the root is a boolean schema, not an object".to_owned(),
+                );
+            }
+            return;
+        };
+        if root.object && o.types() != Some(&TypeSet::Single(T::Object)) {
+            self.push("", "root", "the root must be type \"object\"".to_owned());
+        }
+        if root.properties && o.properties().is_none() {
+            self.push(
+                "",
+                "root-properties",
+                "the root object must have properties".to_owned(),
+            );
+        }
+        if root.no_composition {
+            for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
+                if o.contains(kw) {
+                    self.push("", "root-union", format!("{kw} at the root"));
+                }
+            }
+        }
+    }
+
+    fn node(&mut self, p: &str, o: &SchemaObject) {
+        let r = self.rules;
+        for e in o.entries() {
+            match (&e.key, &e.value) {
+                (Key::Other(name), _) if !r.unknown_keywords => self.push(
+                    p,
+                    "unknown-keyword",
+                    format!("keyword {name} is not accepted"),
+                ),
+                (Key::Known(kw), Value::Raw(_)) => self.push(
+                    p,
+                    "malformed-keyword",
+                    format!("{kw} has the wrong JSON type"),
+                ),
+                (Key::Known(kw), _) if !r.keywords.contains(*kw) => self.push(
+                    p,
+                    "unsupported-keyword",
+                    format!("keyword {kw} is not accepted"),
+                ),
+                _ => {}
+            }
+        }
+        let types = node_types(o);
+        if r.type_lists == TypeLists::Split && matches!(o.types(), Some(TypeSet::List(_))) {
+            self.push(
+                p,
+                "type-list",
+                "type must be a single type, not a list".to_owned(),
+            );
+        }
+        if !r.null_type && types == [T::Null] {
+            self.push(p, "null-type", "the provider has no null type".to_owned());
+        }
+        if r.unions == Unions::Alone && o.contains(Keyword::AnyOf) && o.len() > 1 {
+            self.push(
+                p,
+                "any-of-alone",
+                "anyOf must be the only keyword of its node".to_owned(),
+            );
+        }
+        for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
+            if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
+                self.push(p, "empty-union", format!("{kw} has no branch"));
+            }
+        }
+        if r.keywords.contains(Keyword::Enum) {
+            if let Some(list) = o.enum_values() {
+                if list.is_empty() {
+                    self.push(p, "enum-empty", "enum has no value".to_owned());
+                }
+                if list.iter().any(|v| !r.enums.accepts(v.json_type())) {
+                    self.push(
+                        p,
+                        "enum-values",
+                        format!("enum values must be {:?}", r.enums).to_lowercase(),
+                    );
+                }
+                if r.enums == Enums::Strings && !(types.is_empty() || types == [T::String]) {
+                    self.push(
+                        p,
+                        "enum-values",
+                        "enum is only allowed on type string".to_owned(),
+                    );
+                }
+                if !r.empty_string_enum && list.iter().any(|v| v.as_json() == "\"\"") {
+                    self.push(
+                        p,
+                        "enum-empty-string",
+                        "enum has an empty string".to_owned(),
+                    );
+                }
+            }
+        }
+        let composed =
+            o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) || o.contains(Keyword::AllOf);
+        if r.type_required && !matches!(o.get(Keyword::Type), Some(Value::Type(_))) && !composed {
+            self.push(p, "type-missing", "type must be specified".to_owned());
+        }
+        if r.missing_items != MissingItems::Keep
+            && types.contains(&T::Array)
+            && !o.contains(Keyword::Items)
+            && !o.contains(Keyword::PrefixItems)
+        {
+            self.push(
+                p,
+                "items-missing",
+                "an array schema must have items".to_owned(),
+            );
+        }
+        if r.keywords_on_own_type_only {
+            if let [t] = types {
+                for e in o.entries() {
+                    if let Key::Known(kw) = e.key {
+                        if kw != Keyword::Format && applies_to(kw).is_some_and(|ts| !ts.contains(t))
+                        {
+                            self.push(
+                                p,
+                                "foreign-keyword",
+                                format!("{kw} is not allowed on type {t}"),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        if r.required_defined {
+            if let Some(req) = o.required() {
+                let props = o.properties();
+                for n in req {
+                    if !props.is_some_and(|m| m.contains_key(n)) {
+                        self.push(
+                            p,
+                            "required-undefined",
+                            format!("required property \"{n}\" is not defined"),
+                        );
+                    }
+                }
+            }
+        }
+        let is_object =
+            types.contains(&T::Object) || (types.is_empty() && o.properties().is_some());
+        match r.additional_properties {
+            AdditionalProperties::ClosedByDefault => {
+                if matches!(
+                    o.schema(Keyword::AdditionalProperties),
+                    Some(Schema::Bool(false))
+                ) {
+                    self.push(
+                        p,
+                        "additional-properties",
+                        "additionalProperties: false is refused".to_owned(),
+                    );
+                }
+            }
+            AdditionalProperties::ForceFalse if is_object => {
+                if !matches!(
+                    o.schema(Keyword::AdditionalProperties),
+                    Some(Schema::Bool(false))
+                ) {
+                    self.push(
+                        p,
+                        "additional-properties",
+                        "every object must set additionalProperties: false".to_owned(),
+                    );
+                }
+            }
+            _ => {}
+        }
+        if !r.property_named_properties {
+            if let Some(inner) = o
+                .properties()
+                .and_then(|m| m.get("properties"))
+                .and_then(Schema::as_object)
+            {
+                let t = node_types(inner);
+                if t.contains(&T::Object)
+                    || inner.properties().is_some()
+                    || inner.contains(Keyword::AdditionalProperties)
+                {
+                    self.push(
+                        p,
+                        "property-named-properties",
+                        "an object property named \"properties\" is misread".to_owned(),
+                    );
+                }
+            }
+        }
+        if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format)) {
+            if !allowed.iter().any(|a| a == f) {
+                self.push(p, "format", format!("format {f} is not accepted"));
+            }
+        }
+        if let Some(_r) = o.reference() {
+            match r.refs {
+                Refs::Inline => self.push(p, "ref", "$ref is not accepted".to_owned()),
+                Refs::NoSiblings => {
+                    let extra = o.entries().iter().any(|e| {
+                        !matches!(
+                            e.key,
+                            Key::Known(Keyword::Ref | Keyword::Description | Keyword::Default)
+                        )
+                    });
+                    if extra {
+                        self.push(
+                            p,
+                            "ref-siblings",
+                            "$ref must stand without siblings".to_owned(),
+                        );
+                    }
+                }
+                Refs::Keep => {}
+            }
+        }
+        let tuple_items = matches!(o.get(Keyword::Items), Some(Value::Schemas(_)));
+        match r.tuples {
+            Tuples::Fold if o.contains(Keyword::PrefixItems) || tuple_items => {
+                self.push(p, "tuple", "tuples are not accepted".to_owned())
+            }
+            Tuples::PrefixItems if tuple_items => self.push(
+                p,
+                "tuple",
+                "items must be a schema, not an array (use prefixItems)".to_owned(),
+            ),
+            _ => {}
+        }
+        if r.draft_2020 {
+            for kw in [Keyword::ExclusiveMinimum, Keyword::ExclusiveMaximum] {
+                if matches!(o.get(kw), Some(Value::Bool(_))) {
+                    self.push(p, "draft-2020", format!("{kw} must be a number in 2020-12"));
+                }
+            }
+            if tuple_items && r.tuples == Tuples::Keep {
+                self.push(
+                    p,
+                    "draft-2020",
+                    "items must be a schema in 2020-12".to_owned(),
+                );
+            }
+        }
+        if r.strict && is_object {
+            let names: Vec<&String> = o
+                .properties()
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            let req = o.required().unwrap_or(&[]);
+            if o.properties().is_none() || names.iter().any(|n| !req.contains(n)) {
+                self.push(
+                    p,
+                    "strict-required",
+                    "every property must be required".to_owned(),
+                );
+            }
+        }
+        if let (Some(max), Some(n)) = (
+            r.limits.max_min_items,
+            o.number(Keyword::MinItems)
+                .and_then(serde_json::Number::as_f64),
+        ) {
+            if n > f64::from(max) {
+                self.push(p, "min-items", format!("minItems above {max}"));
+            }
+        }
+    }
+
+    fn children(&mut self, p: &str, s: &Schema) {
+        if self.rules.boolean_schemas {
+            return;
+        }
+        let has_prefix = s
+            .as_object()
+            .is_some_and(|o| o.contains(Keyword::PrefixItems));
+        let mut found = Vec::new();
+        s.for_each_child(|loc, child| {
+            let kw = loc.keyword();
+            let exempt =
+                matches!(
+                    kw,
+                    Keyword::AdditionalProperties
+                        | Keyword::AdditionalItems
+                        | Keyword::UnevaluatedItems
+                        | Keyword::UnevaluatedProperties
+                ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)));
+            if !exempt && matches!(child, Schema::Bool(_)) {
+                let mut cp = p.to_owned();
+                loc.push_to(&mut cp);
+                found.push(cp);
+            }
+        });
+        for cp in found {
+            self.push(
+                &cp,
+                "boolean-schema",
+                "a boolean schema is not accepted here".to_owned(),
+            );
+        }
+    }
+}
+
+impl Visit for Checker<'_> {
+    fn enter(&mut self, p: &str, s: &Schema) -> bool {
+        if let Some(o) = s.as_object() {
+            self.node(p, o);
+        }
+        self.children(p, s);
+        true
+    }
+}

@@ -1,0 +1,147 @@
+//! Arrays: tuples folded where the provider has none, and `items` where it is required.
+
+use super::Cx;
+use super::types::{instance_type, node_types, unions_allowed};
+use crate::hints;
+use crate::rules::{MissingItems, Tuples};
+use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value};
+
+/// `prefixItems` folded into one `items` (gated by [`Tuples::Fold`]): the positions' schemas,
+/// deduplicated, as an `anyOf` where unions are accepted (so no valid array becomes invalid),
+/// else the first; a closed tuple keeps its length as `maxItems`; the order goes to the
+/// description. Prevents Gemini's `...items.items: missing field` (pleaseai/shunt#454).
+pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.tuples != Tuples::Fold {
+        return;
+    }
+    let unions = unions_allowed(cx);
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(Value::Schemas(prefix)) = o.get(Keyword::PrefixItems).cloned() else {
+        return;
+    };
+    o.remove(Keyword::PrefixItems);
+    let rest = o.remove(Keyword::Items);
+    let closed = matches!(&rest, Some(Value::Schema(s)) if matches!(**s, Schema::Bool(false)));
+    let mut parts: Vec<Schema> = Vec::new();
+    let mut push = |s: &Schema| {
+        if !parts.contains(s) {
+            parts.push(s.clone())
+        }
+    };
+    for s in &prefix {
+        push(s);
+    }
+    if let Some(Value::Schema(s)) = &rest {
+        if !closed {
+            push(s);
+        }
+    }
+    let items = match parts.len() {
+        0 => Schema::default(),
+        1 => parts.remove(0),
+        _ if unions => {
+            let mut u = SchemaObject::new();
+            u.insert(Keyword::AnyOf, Value::Schemas(parts));
+            Schema::Object(u)
+        }
+        _ => parts.remove(0),
+    };
+    o.insert(Keyword::Items, Value::Schema(Box::new(items)));
+    if closed && cx.rules.keywords.contains(Keyword::MaxItems) && !o.contains(Keyword::MaxItems) {
+        o.insert(Keyword::MaxItems, Value::Number(prefix.len().into()));
+    }
+    if !o.contains(Keyword::Type) {
+        o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Array)));
+    }
+    let hint = if prefix.len() > 1 {
+        Some(format!(
+            "Items in order: {}.",
+            prefix
+                .iter()
+                .map(hints::summarize)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    } else {
+        None
+    };
+    cx.lost(
+        p,
+        "tuple-fold",
+        "a tuple was folded into one items schema",
+        hint,
+    );
+}
+
+/// An array without `items` gets one (gated by [`MissingItems`]): `{}` for OpenAI (`array
+/// schema missing items`), a typed schema for Gemini (`...items: missing field`), derived from
+/// `contains` or the instances in `enum`/`default`/`examples`, else the profile's any-value.
+pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let mode = cx.rules.missing_items;
+    if mode == MissingItems::Keep {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    if !node_types(o).contains(&T::Array) {
+        return;
+    }
+    if matches!(o.get(Keyword::Items), Some(Value::Raw(_))) {
+        o.remove(Keyword::Items);
+        cx.lost(p, "items-malformed", "items had the wrong JSON type", None);
+    }
+    if o.contains(Keyword::Items) || o.contains(Keyword::PrefixItems) {
+        return;
+    }
+    let items = match mode {
+        MissingItems::Empty => Schema::default(),
+        _ => derive_items(o)
+            .or_else(|| cx.any_value().cloned())
+            .unwrap_or_default(),
+    };
+    o.insert(Keyword::Items, Value::Schema(Box::new(items)));
+    cx.change(p, "items-missing", "an array without items got one");
+}
+
+fn derive_items(o: &SchemaObject) -> Option<Schema> {
+    if let Some(c) = o.schema(Keyword::Contains) {
+        if c.as_object().is_some_and(|c| c.contains(Keyword::Type)) {
+            return Some(c.clone());
+        }
+    }
+    let mut types: Vec<T> = Vec::new();
+    let arrays = o
+        .enum_values()
+        .into_iter()
+        .flatten()
+        .chain(o.instance(Keyword::Default))
+        .chain(o.instances(Keyword::Examples).into_iter().flatten());
+    for a in arrays {
+        let Ok(elems) = serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(a.as_json())
+        else {
+            continue;
+        };
+        for e in elems {
+            if let Ok(i) = schema_core::Instance::from_json(e.get()) {
+                let t = instance_type(i.json_type());
+                if !types.contains(&t) {
+                    types.push(t);
+                }
+            }
+        }
+    }
+    if types.contains(&T::Number) {
+        types.retain(|t| *t != T::Integer);
+    }
+    match types.as_slice() {
+        [t] if *t != T::Null && *t != T::Array && *t != T::Object => {
+            let mut s = SchemaObject::new();
+            s.insert(Keyword::Type, Value::Type(TypeSet::Single(*t)));
+            Some(Schema::Object(s))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,72 @@
+//! Boolean subschemas (`true`/`false`) where the provider accepts none.
+
+use super::Cx;
+use schema_core::{Keyword, Location, Schema, SchemaObject, Value};
+
+/// Where boolean subschemas are refused (gated by `boolean_schemas`; xAI: `property schema
+/// 'false' is not supported`, vercel/ai#14678; Gemini's proto has no boolean schema): a
+/// property whose schema is `false` is removed (it can never be sent), `true` becomes `{}`,
+/// `false` elsewhere `{"not": {}}`. `additionalProperties`, `additionalItems`,
+/// `unevaluated*` and a tuple's closing `items: false` are left to their own steps.
+pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.boolean_schemas {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    // Properties that can never be sent.
+    let mut banned = Vec::new();
+    if let Some(props) = o.properties_mut() {
+        props.retain(|k, s| {
+            if matches!(s, Schema::Bool(false)) {
+                banned.push(k.clone());
+                false
+            } else {
+                true
+            }
+        });
+    }
+    if !banned.is_empty() {
+        if let Some(req) = o.strings_mut(Keyword::Required) {
+            req.retain(|n| !banned.contains(n));
+        }
+        let names: Vec<String> = banned.iter().map(|n| format!("\"{n}\"")).collect();
+        cx.lost(
+            p,
+            "boolean-schema",
+            format!("properties with schema false removed: {}", names.join(", ")),
+            Some(format!("Never send {}.", names.join(", "))),
+        );
+    }
+    let has_prefix = o.contains(Keyword::PrefixItems);
+    let mut changed = false;
+    node.for_each_child_mut(|loc, child| {
+        let kw = loc.keyword();
+        if matches!(
+            kw,
+            Keyword::AdditionalProperties
+                | Keyword::AdditionalItems
+                | Keyword::UnevaluatedItems
+                | Keyword::UnevaluatedProperties
+        ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)))
+        {
+            return;
+        }
+        if let Schema::Bool(b) = *child {
+            let mut o = SchemaObject::new();
+            if !b {
+                o.insert(Keyword::Not, Value::Schema(Box::default()));
+            }
+            *child = Schema::Object(o);
+            changed = true;
+        }
+    });
+    if changed {
+        cx.change(
+            p,
+            "boolean-schema",
+            "boolean subschemas became schema objects",
+        );
+    }
+}

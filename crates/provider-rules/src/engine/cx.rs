@@ -1,0 +1,113 @@
+//! The engine's context: the rules, the report being written, and each node's pending hints.
+
+use crate::Slot;
+use crate::hints;
+use crate::report::{Change, Report};
+use crate::rules::Rules;
+use schema_core::{Keyword, Schema, Value};
+
+/// What the steps share while one schema is sanitized.
+pub(crate) struct Cx<'r> {
+    pub(crate) rules: &'r Rules,
+    pub(crate) slot: Slot,
+    report: Report,
+    /// Hints of the nodes on the walk's path, innermost last.
+    hints: Vec<Vec<String>>,
+    /// The profile's any-value schema, parsed once.
+    any_value: Option<Schema>,
+}
+
+impl<'r> Cx<'r> {
+    pub(crate) fn new(rules: &'r Rules, slot: Slot) -> Cx<'r> {
+        let any_value = rules
+            .any_value
+            .as_deref()
+            .and_then(|t| Schema::from_str(t).ok());
+        Cx {
+            rules,
+            slot,
+            report: Report::default(),
+            hints: Vec::new(),
+            any_value,
+        }
+    }
+
+    pub(crate) fn enter(&mut self) {
+        self.hints.push(Vec::new());
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.hints.pop();
+    }
+
+    /// Records a change that keeps the meaning.
+    pub(crate) fn change(&mut self, pointer: &str, rule: &'static str, message: impl Into<String>) {
+        self.report.changes.push(Change {
+            pointer: pointer.to_owned(),
+            rule,
+            message: message.into(),
+            lossy: false,
+        });
+    }
+
+    /// Records a change that loses meaning, and the hint that keeps it in the description.
+    pub(crate) fn lost(
+        &mut self,
+        pointer: &str,
+        rule: &'static str,
+        message: impl Into<String>,
+        hint: Option<String>,
+    ) {
+        self.report.changes.push(Change {
+            pointer: pointer.to_owned(),
+            rule,
+            message: message.into(),
+            lossy: true,
+        });
+        if let (Some(h), true) = (hint, self.rules.hints) {
+            if let Some(top) = self.hints.last_mut() {
+                if !top.contains(&h) {
+                    top.push(h);
+                }
+            }
+        }
+    }
+
+    /// Marks the result as not sendable in strict mode.
+    pub(crate) fn not_strict(&mut self, pointer: &str, why: impl Into<String>) {
+        self.report.strict_compatible = false;
+        self.report.changes.push(Change {
+            pointer: pointer.to_owned(),
+            rule: "strict-incompatible",
+            message: why.into(),
+            lossy: true,
+        });
+    }
+
+    /// The profile's any-value schema.
+    pub(crate) fn any_value(&self) -> Option<&Schema> {
+        self.any_value.as_ref()
+    }
+
+    pub(crate) fn into_report(self) -> Report {
+        self.report
+    }
+
+    fn take_hints(&mut self) -> Vec<String> {
+        self.hints
+            .last_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+}
+
+/// Folds the node's pending hints into its `description`.
+pub(crate) fn fold_hints(node: &mut Schema, _pointer: &str, cx: &mut Cx<'_>) {
+    let hints = cx.take_hints();
+    if hints.is_empty() || !cx.rules.keywords.contains(Keyword::Description) {
+        return;
+    }
+    let o = node.make_object();
+    let text = hints::join(o.description(), &hints);
+    o.insert(Keyword::Description, Value::String(text));
+}

@@ -1,0 +1,91 @@
+//! Older drafts read as 2020-12, where the provider wants 2020-12 or does not accept the old
+//! form (so the later steps see one canonical form).
+
+use super::Cx;
+use crate::rules::Tuples;
+use schema_core::{Dependency, Keyword, Schema, Value};
+
+/// draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` → numbers; draft-07 tuple
+/// `items: [...]` → `prefixItems` (and `additionalItems` → `items`); `dependencies` →
+/// `dependentRequired` / `dependentSchemas`. Prevents Anthropic's `JSON schema is invalid.
+/// It must match JSON Schema draft 2020-12` (kintone/mcp-server#553) and Mistral's
+/// `{'exclusiveMinimum': True, ...} is not valid under any of the given schemas`.
+pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let rules = cx.rules;
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+
+    for (ex, bound) in [
+        (Keyword::ExclusiveMinimum, Keyword::Minimum),
+        (Keyword::ExclusiveMaximum, Keyword::Maximum),
+    ] {
+        if let Some(Value::Bool(b)) = o.get(ex).cloned() {
+            if !(rules.draft_2020 || !rules.keywords.contains(ex)) {
+                continue;
+            }
+            o.remove(ex);
+            if b {
+                if let Some(v) = o.remove(bound) {
+                    o.insert(ex, v);
+                }
+            }
+            cx.change(
+                p,
+                "draft-2020",
+                format!("draft-04 boolean {ex} became a number"),
+            );
+        }
+    }
+
+    let tuple_gate = rules.draft_2020 || rules.tuples != Tuples::Keep;
+    if tuple_gate {
+        if let Some(Value::Schemas(_)) = o.get(Keyword::Items) {
+            let items = o.remove(Keyword::Items);
+            let additional = o.remove(Keyword::AdditionalItems);
+            if let Some(items) = items {
+                if !o.contains(Keyword::PrefixItems) {
+                    o.insert(Keyword::PrefixItems, items);
+                }
+            }
+            if let Some(a @ Value::Schema(_)) = additional {
+                o.insert(Keyword::Items, a);
+            }
+            cx.change(p, "draft-2020", "a draft-07 tuple became prefixItems");
+        } else if o.contains(Keyword::AdditionalItems) && rules.draft_2020 {
+            // Without a tuple, additionalItems means nothing.
+            o.remove(Keyword::AdditionalItems);
+            cx.change(p, "draft-2020", "additionalItems without a tuple removed");
+        }
+    }
+
+    if (rules.draft_2020 || !rules.keywords.contains(Keyword::Dependencies))
+        && matches!(o.get(Keyword::Dependencies), Some(Value::Dependencies(_)))
+    {
+        if let Some(Value::Dependencies(deps)) = o.remove(Keyword::Dependencies) {
+            let mut req = indexmap::IndexMap::new();
+            let mut schemas = schema_core::SchemaMap::new();
+            for (k, d) in deps {
+                match d {
+                    Dependency::Required(names) => {
+                        req.insert(k, names);
+                    }
+                    Dependency::Schema(s) => {
+                        schemas.insert(k, s);
+                    }
+                }
+            }
+            if !req.is_empty() && !o.contains(Keyword::DependentRequired) {
+                o.insert(Keyword::DependentRequired, Value::StringsMap(req));
+            }
+            if !schemas.is_empty() && !o.contains(Keyword::DependentSchemas) {
+                o.insert(Keyword::DependentSchemas, Value::SchemaMap(schemas));
+            }
+            cx.change(
+                p,
+                "draft-2020",
+                "dependencies became dependentRequired/dependentSchemas",
+            );
+        }
+    }
+}

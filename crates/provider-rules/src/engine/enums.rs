@@ -1,0 +1,130 @@
+//! `const` and `enum`, in the forms the provider accepts.
+
+use super::Cx;
+use super::types::instance_type;
+use crate::hints;
+use crate::rules::{Enums, NullStyle};
+use schema_core::{Instance, InstanceType as T, JsonType, Keyword, Schema, TypeSet, Value};
+
+/// `const` → a one-value `enum` where `const` is not accepted and the value can be an enum
+/// member (Gemini: `Unknown name "const"`, zed#59938); otherwise dropped into the description
+/// ("Must be 5."), keeping a `type`.
+pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let rules = cx.rules;
+    if rules.keywords.contains(Keyword::Const) {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(Value::Instance(v)) = o.get(Keyword::Const).cloned() else {
+        return;
+    };
+    o.remove(Keyword::Const);
+    let t = instance_type(v.json_type());
+    let fits_type = match o.types() {
+        None => true,
+        Some(ts) => ts.allows(t),
+    };
+    if rules.keywords.contains(Keyword::Enum) && rules.enums.accepts(v.json_type()) && fits_type {
+        o.insert(Keyword::Enum, Value::Instances(vec![v]));
+        if !o.contains(Keyword::Type) && t != T::Null {
+            o.insert(Keyword::Type, Value::Type(TypeSet::Single(t)));
+        }
+        cx.change(p, "const", "const became a one-value enum");
+    } else {
+        if !o.contains(Keyword::Type) && t != T::Null {
+            o.insert(Keyword::Type, Value::Type(TypeSet::Single(t)));
+        }
+        let hint = format!("Must be {}.", hints::short(&v));
+        cx.lost(p, "const", "const is not accepted", Some(hint));
+    }
+}
+
+/// `enum` values the provider accepts: strings only on `type: string` for Gemini (`Invalid
+/// value at '...enum[0]' (TYPE_STRING), 0`, `function declaration enum only allowed for STRING
+/// type`), no `""` member (`enum[3]: cannot be empty`), no empty enum. Where a value cannot
+/// stay, the whole enum goes to the description ("Allowed values: 1, 2, 3."), so a valid
+/// value never becomes invalid; stringifying is a profile option.
+pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let rules = cx.rules;
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(Value::Instances(list)) = o.get(Keyword::Enum).cloned() else {
+        return;
+    };
+    if !rules.keywords.contains(Keyword::Enum) {
+        return; // dropped with its hint by the keyword filter
+    }
+    if list.is_empty() {
+        o.remove(Keyword::Enum);
+        cx.lost(
+            p,
+            "enum-empty",
+            "an empty enum (accepts nothing) was removed",
+            Some("Accepts no value.".to_owned()),
+        );
+        return;
+    }
+    let mut values = list.clone();
+    // null members: `nullable` where the provider writes null that way.
+    let nullable_ok =
+        rules.keywords.contains(Keyword::Nullable) && rules.null_style == NullStyle::Nullable;
+    if rules.enums != Enums::Any
+        && nullable_ok
+        && values.iter().any(|v| v.json_type() == JsonType::Null)
+    {
+        values.retain(|v| v.json_type() != JsonType::Null);
+        o.insert(Keyword::Nullable, Value::Bool(true));
+        cx.change(p, "enum-null", "null enum member became nullable");
+    }
+    if rules.enums == Enums::Strings && rules.stringify_enums {
+        let before = values.clone();
+        values = values
+            .into_iter()
+            .map(|v| match v.json_type() {
+                JsonType::String => v,
+                _ => Instance::string(v.as_json()),
+            })
+            .collect();
+        if values != before {
+            o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::String)));
+            cx.lost(p, "enum-stringify", "enum values became strings", None);
+        }
+    }
+    let type_ok = match rules.enums {
+        Enums::Strings => match o.types() {
+            None => true,
+            Some(ts) => ts.as_slice() == [T::String],
+        },
+        _ => true,
+    };
+    if !type_ok || !values.iter().all(|v| rules.enums.accepts(v.json_type())) || values.is_empty() {
+        o.remove(Keyword::Enum);
+        let hint = format!("Allowed values: {}.", hints::values(&list));
+        cx.lost(
+            p,
+            "enum-values",
+            "enum values the provider does not accept moved to the description",
+            Some(hint),
+        );
+        return;
+    }
+    if !rules.empty_string_enum && values.iter().any(|v| v.as_json() == "\"\"") {
+        values.retain(|v| v.as_json() != "\"\"");
+        cx.lost(
+            p,
+            "enum-empty-string",
+            "an empty-string enum member was removed",
+            Some("Also allowed: \"\" (empty).".to_owned()),
+        );
+        if values.is_empty() {
+            o.remove(Keyword::Enum);
+            return;
+        }
+    }
+    if values != list {
+        o.insert(Keyword::Enum, Value::Instances(values));
+    }
+}

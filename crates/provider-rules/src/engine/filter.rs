@@ -1,0 +1,132 @@
+//! The keyword filter: what the provider does not accept is removed, its meaning kept as a
+//! hint. Runs after the structural steps, so only what could not be rewritten is left.
+
+use super::Cx;
+use crate::hints;
+use schema_core::{Key, Keyword, Schema, Value};
+
+/// Keywords whose loss changes nothing an instance is validated against.
+fn is_annotation(kw: Keyword) -> bool {
+    use Keyword as K;
+    matches!(
+        kw,
+        K::SchemaUri
+            | K::Id
+            | K::Anchor
+            | K::DynamicAnchor
+            | K::RecursiveAnchor
+            | K::Vocabulary
+            | K::Comment
+            | K::Title
+            | K::Description
+            | K::Default
+            | K::Examples
+            | K::Example
+            | K::Deprecated
+            | K::ReadOnly
+            | K::WriteOnly
+            | K::Discriminator
+            | K::PropertyOrdering
+            | K::ContentEncoding
+            | K::ContentMediaType
+            | K::ContentSchema
+            | K::Defs
+            | K::Definitions
+    )
+}
+
+/// `format` values outside the profile's list go to the description ("Format: uri.").
+/// Prevents `format: only 'enum' and 'date-time' are supported for STRING type` (Gemini) and
+/// `'uri' is not a valid format` (OpenAI strict).
+pub(crate) fn formats(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let Some(allowed) = &cx.rules.formats else {
+        return;
+    };
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(f) = o.string(Keyword::Format) else {
+        return;
+    };
+    if allowed.iter().any(|a| a == f) {
+        return;
+    }
+    if let Some(v) = o.remove(Keyword::Format) {
+        cx.lost(
+            p,
+            "format",
+            "a format the provider does not accept was removed",
+            hints::for_keyword(Keyword::Format, &v),
+        );
+    }
+}
+
+/// Removes every keyword the provider does not accept, unknown keywords where they are
+/// refused (`Unknown name "$schema" ... Cannot find field.`) and known keywords with a value of
+/// the wrong JSON type. A dropped exclusive bound becomes the inclusive one where that is
+/// accepted ("Greater than 0.").
+pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let rules = cx.rules;
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let drop: Vec<Key> = o
+        .entries()
+        .iter()
+        .filter(|e| match (&e.key, &e.value) {
+            (Key::Other(_), _) => !rules.unknown_keywords,
+            (Key::Known(_), Value::Raw(_)) => true,
+            (Key::Known(kw), _) => !rules.keywords.contains(*kw),
+        })
+        .map(|e| e.key.clone())
+        .collect();
+    for key in drop {
+        let Some(value) = o.remove_key(&key) else {
+            continue;
+        };
+        match key {
+            Key::Other(name) => {
+                cx.change(
+                    p,
+                    "unknown-keyword",
+                    format!("{name} is not accepted by the provider"),
+                );
+            }
+            Key::Known(kw) if matches!(value, Value::Raw(_)) => {
+                cx.lost(
+                    p,
+                    "malformed-keyword",
+                    format!("{kw} had the wrong JSON type"),
+                    None,
+                );
+            }
+            Key::Known(kw) => {
+                let inclusive = match kw {
+                    Keyword::ExclusiveMinimum => Some(Keyword::Minimum),
+                    Keyword::ExclusiveMaximum => Some(Keyword::Maximum),
+                    _ => None,
+                };
+                if let (Some(inc), Value::Number(_)) = (inclusive, &value) {
+                    if rules.keywords.contains(inc) && !o.contains(inc) {
+                        o.insert(inc, value.clone());
+                    }
+                }
+                let hint = hints::for_keyword(kw, &value);
+                if is_annotation(kw) && hint.is_none() {
+                    cx.change(
+                        p,
+                        "unsupported-keyword",
+                        format!("{kw} is not accepted by the provider"),
+                    );
+                } else {
+                    cx.lost(
+                        p,
+                        "unsupported-keyword",
+                        format!("{kw} is not accepted by the provider"),
+                        hint,
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,376 @@
+//! Merges: `allOf` into its node, `if`/`then`/`else` and `dependentSchemas` into optional
+//! properties, where the provider does not accept them.
+
+use super::Cx;
+use crate::hints;
+use crate::rules::AllOf;
+use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
+
+/// How many nested `allOf` levels one node merges.
+const MAX_ROUNDS: usize = 64;
+
+/// Adds the keywords of `src` that `dst` lacks (the node's own keywords win).
+pub(crate) fn absorb(dst: &mut SchemaObject, src: Schema) {
+    let Schema::Object(mut src) = src else { return };
+    for e in std::mem::take(src.entries_mut()) {
+        if !dst.entries().iter().any(|x| x.key == e.key) {
+            dst.insert_key(e.key, e.value);
+        }
+    }
+}
+
+/// Merges `allOf` branches into the node as a conjunction: types intersected, properties
+/// merged, `required` united, the tighter bound kept, enums intersected. What cannot be said
+/// in one node (two different patterns, two unions) goes to the description.
+/// Gated by [`AllOf::Merge`]. Prevents `Unknown name "allOf"` (Gemini), `allOf` not supported
+/// (OpenAI strict).
+pub(crate) fn all_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.all_of != AllOf::Merge && cx.rules.keywords.contains(Keyword::AllOf) {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    merge_all_of(o, p, cx);
+}
+
+/// Merges every `allOf` of the node (also nested ones brought up by a branch).
+pub(crate) fn merge_all_of(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
+    let mut rounds = 0;
+    while let Some(v) = o.remove(Keyword::AllOf) {
+        rounds += 1;
+        let Value::Schemas(list) = v else { break };
+        for b in &list {
+            intersect(o, b, p, cx);
+        }
+        cx.change(
+            p,
+            "all-of",
+            format!("allOf of {} merged into the node", list.len()),
+        );
+        if rounds >= MAX_ROUNDS {
+            o.remove(Keyword::AllOf);
+            break;
+        }
+    }
+}
+
+fn num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        _ => None,
+    }
+}
+
+fn is_lower_bound(kw: Keyword) -> bool {
+    use Keyword as K;
+    matches!(
+        kw,
+        K::Minimum
+            | K::ExclusiveMinimum
+            | K::MinLength
+            | K::MinItems
+            | K::MinProperties
+            | K::MinContains
+    )
+}
+
+fn is_upper_bound(kw: Keyword) -> bool {
+    use Keyword as K;
+    matches!(
+        kw,
+        K::Maximum
+            | K::ExclusiveMaximum
+            | K::MaxLength
+            | K::MaxItems
+            | K::MaxProperties
+            | K::MaxContains
+    )
+}
+
+fn intersect_types(a: &TypeSet, b: &TypeSet) -> Vec<T> {
+    let mut out = Vec::new();
+    for &x in a.as_slice() {
+        for &y in b.as_slice() {
+            let t = match (x, y) {
+                _ if x == y => Some(x),
+                (T::Number, T::Integer) | (T::Integer, T::Number) => Some(T::Integer),
+                _ => None,
+            };
+            if let Some(t) = t {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `dst` becomes `dst ∧ src` where one node can say it; the rest goes to the description.
+pub(crate) fn intersect(dst: &mut SchemaObject, src: &Schema, p: &str, cx: &mut Cx<'_>) {
+    let src = match src {
+        Schema::Bool(true) => return,
+        Schema::Bool(false) => {
+            dst.insert(Keyword::Not, Value::Schema(Box::default()));
+            return;
+        }
+        Schema::Object(o) => o,
+    };
+    for e in src.entries() {
+        let Key::Known(kw) = e.key else {
+            if !dst.entries().iter().any(|x| x.key == e.key) {
+                dst.insert_key(e.key.clone(), e.value.clone());
+            }
+            continue;
+        };
+        let Some(cur) = dst.get_mut(kw) else {
+            dst.insert(kw, e.value.clone());
+            continue;
+        };
+        let merged = match (kw, &mut *cur, &e.value) {
+            (Keyword::Type, Value::Type(a), Value::Type(b)) => {
+                let t = intersect_types(a, b);
+                match t.len() {
+                    0 => false,
+                    1 => {
+                        *a = TypeSet::Single(t[0]);
+                        true
+                    }
+                    _ => {
+                        *a = TypeSet::List(t);
+                        true
+                    }
+                }
+            }
+            (Keyword::Required, Value::Strings(a), Value::Strings(b)) => {
+                for n in b {
+                    if !a.contains(n) {
+                        a.push(n.clone());
+                    }
+                }
+                true
+            }
+            (_, Value::SchemaMap(a), Value::SchemaMap(b)) => {
+                for (k, s) in b {
+                    match a.get_mut(k) {
+                        Some(existing) => {
+                            let x = existing.make_object();
+                            intersect(x, s, p, cx);
+                        }
+                        None => {
+                            a.insert(k.clone(), s.clone());
+                        }
+                    }
+                }
+                true
+            }
+            (_, Value::Number(_), Value::Number(_)) if is_lower_bound(kw) || is_upper_bound(kw) => {
+                let (x, y) = (num(cur).unwrap_or(0.0), num(&e.value).unwrap_or(0.0));
+                let take_new = if is_lower_bound(kw) { y > x } else { y < x };
+                if take_new {
+                    *cur = e.value.clone();
+                }
+                true
+            }
+            (Keyword::Enum, Value::Instances(a), Value::Instances(b)) => {
+                a.retain(|x| b.contains(x));
+                true
+            }
+            (_, Value::Schema(a), Value::Schema(b)) => {
+                match (&**a, &**b) {
+                    (Schema::Bool(false), _) => {}
+                    (_, Schema::Bool(false)) => **a = Schema::Bool(false),
+                    _ => {
+                        let x = a.make_object();
+                        intersect(x, b, p, cx);
+                    }
+                }
+                true
+            }
+            (Keyword::Nullable, Value::Bool(a), Value::Bool(b)) => {
+                *a = *a && *b;
+                true
+            }
+            (Keyword::UniqueItems, Value::Bool(a), Value::Bool(b)) => {
+                *a = *a || *b;
+                true
+            }
+            (
+                Keyword::Title
+                | Keyword::Description
+                | Keyword::Default
+                | Keyword::Examples
+                | Keyword::Example
+                | Keyword::Comment
+                | Keyword::SchemaUri
+                | Keyword::Id
+                | Keyword::Deprecated
+                | Keyword::ReadOnly
+                | Keyword::WriteOnly,
+                _,
+                _,
+            ) => true,
+            (_, a, b) => a == b,
+        };
+        if !merged {
+            cx.lost(
+                p,
+                "all-of",
+                format!("{kw} of an allOf branch could not be merged"),
+                hints::for_keyword(kw, &e.value),
+            );
+        }
+    }
+}
+
+/// `if`/`then`/`else` (where not accepted): the properties of `then` and `else` become
+/// optional properties of the node, and the condition goes to the description.
+pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.keywords.contains(Keyword::If) {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    if !(o.contains(Keyword::If) || o.contains(Keyword::Then) || o.contains(Keyword::Else)) {
+        return;
+    }
+    let cond = o.remove(Keyword::If);
+    let then = o.remove(Keyword::Then);
+    let els = o.remove(Keyword::Else);
+    let mut parts = Vec::new();
+    let cond_text = match &cond {
+        Some(Value::Schema(s)) => condition(s),
+        _ => "a condition holds".to_owned(),
+    };
+    for (label, v) in [("then", &then), ("else", &els)] {
+        let Some(Value::Schema(s)) = v else { continue };
+        add_optional_properties(o, s);
+        let what = consequence(s);
+        if !what.is_empty() {
+            parts.push(if label == "then" {
+                format!("If {cond_text}: {what}.")
+            } else {
+                format!("Otherwise: {what}.")
+            });
+        }
+    }
+    let hint = if parts.is_empty() {
+        None
+    } else {
+        Some(parts.join(" "))
+    };
+    cx.lost(
+        p,
+        "conditional",
+        "if/then/else merged into optional properties",
+        hint,
+    );
+}
+
+/// `dependentSchemas` (where not accepted): their properties become optional properties.
+pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.keywords.contains(Keyword::DependentSchemas) {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(Value::SchemaMap(m)) = o.remove(Keyword::DependentSchemas) else {
+        return;
+    };
+    let mut parts = Vec::new();
+    for (name, s) in &m {
+        add_optional_properties(o, s);
+        let what = consequence(s);
+        if !what.is_empty() {
+            parts.push(format!("When \"{name}\" is present: {what}."));
+        }
+    }
+    let hint = if parts.is_empty() {
+        None
+    } else {
+        Some(parts.join(" "))
+    };
+    cx.lost(
+        p,
+        "dependent-schemas",
+        "dependentSchemas merged into optional properties",
+        hint,
+    );
+}
+
+fn add_optional_properties(o: &mut SchemaObject, s: &Schema) {
+    let Some(props) = s.as_object().and_then(SchemaObject::properties) else {
+        return;
+    };
+    if props.is_empty() {
+        return;
+    }
+    if o.properties().is_none() {
+        o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
+    }
+    if let Some(own) = o.properties_mut() {
+        for (k, v) in props {
+            if !own.contains_key(k) {
+                own.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+/// `country is "US"` for `{"properties": {"country": {"const": "US"}}}`.
+fn condition(s: &Schema) -> String {
+    let Some(o) = s.as_object() else {
+        return "a condition holds".to_owned();
+    };
+    let mut parts = Vec::new();
+    if let Some(props) = o.properties() {
+        for (k, v) in props {
+            if let Some(vo) = v.as_object() {
+                if let Some(c) = vo.instance(Keyword::Const) {
+                    parts.push(format!("\"{k}\" is {}", hints::short(c)));
+                } else if let Some(list) = vo.enum_values() {
+                    parts.push(format!("\"{k}\" is one of {}", hints::values(list)));
+                }
+            }
+        }
+    }
+    if let Some(r) = o.required() {
+        for n in r {
+            parts.push(format!("\"{n}\" is present"));
+        }
+    }
+    if parts.is_empty() {
+        format!("the value is {}", hints::summarize(s))
+    } else {
+        parts.join(" and ")
+    }
+}
+
+/// `"zip" is required` for `{"required": ["zip"]}`.
+fn consequence(s: &Schema) -> String {
+    let Some(o) = s.as_object() else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    if let Some(r) = o.required() {
+        if !r.is_empty() {
+            let names: Vec<String> = r.iter().map(|n| format!("\"{n}\"")).collect();
+            parts.push(format!("{} required", names.join(", ")));
+        }
+    }
+    if let Some(props) = o.properties() {
+        for (k, v) in props {
+            if let Some(vo) = v.as_object() {
+                if let Some(c) = vo.instance(Keyword::Const) {
+                    parts.push(format!("\"{k}\" must be {}", hints::short(c)));
+                } else if let Some(list) = vo.enum_values() {
+                    parts.push(format!("\"{k}\" is one of {}", hints::values(list)));
+                }
+            }
+        }
+    }
+    parts.join(", ")
+}

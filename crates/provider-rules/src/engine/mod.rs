@@ -1,0 +1,122 @@
+//! The sanitizing engine: a short, fixed sequence of small steps over the typed tree.
+//!
+//! One keyword-aware walk ([`schema_core::Schema::transform`]) runs the [`PRE`] steps on each
+//! node before its children (structural rewrites whose results are then walked: merges, splits,
+//! union collapse, tuple folding) and the [`POST`] steps after them (typing, keyword filtering,
+//! hints). Each step is gated by one capability of [`Rules`] and does nothing otherwise, so a
+//! profile is data and the steps never branch on a provider. Two tree-level passes frame the
+//! walk: `$ref` handling before it, limits after it.
+//!
+//! Every step is linear in the size of the node it touches, so the whole engine is linear in
+//! the size of the (inlined) schema.
+
+mod arrays;
+mod booleans;
+mod cx;
+mod draft;
+mod enums;
+mod filter;
+mod merge;
+mod nulls;
+mod objects;
+mod refs;
+mod root;
+mod strict;
+mod types;
+mod unions;
+
+pub(crate) use cx::Cx;
+pub(crate) use types::{applies_to, node_types};
+
+use crate::Slot;
+use crate::report::{Change, Sanitized};
+use crate::rules::Rules;
+use schema_core::{Schema, Transform};
+
+/// A step: one node, its pointer, the context.
+pub(crate) type Step = fn(&mut Schema, &str, &mut Cx<'_>);
+
+/// Steps run on a node before its children, in this order.
+const PRE: &[Step] = &[
+    root::shape,
+    booleans::children,
+    draft::to_2020,
+    objects::property_named_properties,
+    merge::all_of,
+    merge::conditionals,
+    merge::dependent_schemas,
+    unions::one_of,
+    types::split_type_list,
+    nulls::normalize,
+    unions::collapse,
+    enums::const_to_enum,
+    arrays::fold_tuples,
+];
+
+/// Steps run on a node after its children, in this order.
+const POST: &[Step] = &[
+    enums::enum_values,
+    types::infer_missing_type,
+    arrays::missing_items,
+    types::drop_foreign_keywords,
+    objects::required,
+    objects::additional_properties,
+    filter::formats,
+    strict::close_object,
+    strict::min_items,
+    filter::unsupported_keywords,
+    cx::fold_hints,
+    unions::alone,
+];
+
+struct Pipeline<'a, 'r> {
+    cx: &'a mut Cx<'r>,
+}
+
+impl Transform for Pipeline<'_, '_> {
+    fn pre(&mut self, pointer: &str, schema: &mut Schema) {
+        self.cx.enter();
+        for step in PRE {
+            // Boolean subschemas left by the boolean step are where the profile accepts them
+            // (`additionalProperties: false`...): only the root is shaped.
+            if matches!(schema, Schema::Bool(_)) && !pointer.is_empty() {
+                break;
+            }
+            step(schema, pointer, self.cx);
+        }
+    }
+
+    fn post(&mut self, pointer: &str, schema: &mut Schema) {
+        if !matches!(schema, Schema::Bool(_)) {
+            for step in POST {
+                step(schema, pointer, self.cx);
+            }
+        }
+        self.cx.leave();
+    }
+}
+
+/// Rewrites `schema` into what `rules` accepts. See [`crate::sanitize`].
+pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
+    let mut cx = Cx::new(rules, slot);
+    let mut out = schema.clone();
+    refs::run(&mut out, &mut cx);
+    out.transform(&mut Pipeline { cx: &mut cx });
+    strict::limits(&out, &mut cx);
+    let mut report = cx.into_report();
+    // The report is empty exactly when nothing changed.
+    if out == *schema {
+        report.changes.clear();
+    } else if report.changes.is_empty() {
+        report.changes.push(Change {
+            pointer: String::new(),
+            rule: "normalize",
+            message: "normalized the schema".to_owned(),
+            lossy: false,
+        });
+    }
+    Sanitized {
+        schema: out,
+        report,
+    }
+}

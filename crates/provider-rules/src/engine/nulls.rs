@@ -1,0 +1,159 @@
+//! Nullability: written in the profile's [`NullStyle`], and null-only nodes where the
+//! provider has no NULL type.
+
+use super::Cx;
+use super::merge::absorb;
+use crate::rules::NullStyle;
+use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
+
+/// Keywords that stay on the outer node when a node is wrapped into `anyOf`.
+const ANNOTATIONS: &[Keyword] = &[
+    Keyword::Title,
+    Keyword::Description,
+    Keyword::Default,
+    Keyword::Examples,
+    Keyword::Example,
+    Keyword::Deprecated,
+    Keyword::ReadOnly,
+    Keyword::WriteOnly,
+    Keyword::Comment,
+];
+
+/// Whether a branch says "null" and nothing else that matters.
+pub(crate) fn is_null_branch(s: &Schema) -> bool {
+    let Some(o) = s.as_object() else { return false };
+    matches!(o.types(), Some(TypeSet::Single(T::Null)))
+        && o.entries().iter().all(|e| match e.key {
+            Key::Known(k) => k == Keyword::Type || ANNOTATIONS.contains(&k),
+            Key::Other(_) => true,
+        })
+}
+
+fn null_schema() -> Schema {
+    let mut o = SchemaObject::new();
+    o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
+    Schema::Object(o)
+}
+
+/// Rewrites "or null" into the profile's style:
+/// - `Nullable`: `anyOf: [X, {"type": "null"}]` → X + `nullable: true` (gemini: a `type` list
+///   is `Proto field is not repeating`, `nullable` is accepted, aoci-spec/aoci-code#61);
+/// - `TypeList`: `nullable: true` → `"null"` added to the type list;
+/// - `AnyOf`: `nullable: true` → an `anyOf` with a `{"type": "null"}` branch.
+///
+/// A null-only node where `null_type` is off becomes a nullable string.
+pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let rules = cx.rules;
+    let nullable_ok = rules.keywords.contains(Keyword::Nullable);
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+
+    if rules.null_style == NullStyle::Nullable && nullable_ok {
+        for kw in [Keyword::AnyOf, Keyword::OneOf] {
+            let Some(list) = o.schemas(kw) else { continue };
+            if !list.iter().any(is_null_branch) {
+                continue;
+            }
+            let rest: Vec<Schema> = list
+                .iter()
+                .filter(|b| !is_null_branch(b))
+                .cloned()
+                .collect();
+            match rest.len() {
+                0 => {
+                    o.remove(kw);
+                    o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
+                }
+                1 => {
+                    o.remove(kw);
+                    if let Some(branch) = rest.into_iter().next() {
+                        absorb(o, branch);
+                    }
+                    o.insert(Keyword::Nullable, Value::Bool(true));
+                }
+                _ => {
+                    let rest = rest
+                        .into_iter()
+                        .map(|mut b| {
+                            b.make_object().insert(Keyword::Nullable, Value::Bool(true));
+                            b
+                        })
+                        .collect();
+                    o.insert(kw, Value::Schemas(rest));
+                }
+            }
+            cx.change(
+                p,
+                "nullable",
+                format!("a null branch of {kw} became nullable"),
+            );
+        }
+    }
+
+    if !nullable_ok {
+        if let Some(v) = o.remove(Keyword::Nullable) {
+            if matches!(v, Value::Bool(true)) {
+                add_null(o, rules.null_style);
+            }
+            cx.change(p, "nullable", "nullable written as JSON Schema");
+        }
+    }
+
+    if !rules.null_type && matches!(o.types(), Some(TypeSet::Single(T::Null))) {
+        o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::String)));
+        if nullable_ok {
+            o.insert(Keyword::Nullable, Value::Bool(true));
+        }
+        cx.lost(
+            p,
+            "null-type",
+            "a null-only schema became a nullable string",
+            Some("Always null.".to_owned()),
+        );
+    }
+}
+
+/// Adds "or null" to a node in a JSON Schema style.
+pub(crate) fn add_null(o: &mut SchemaObject, style: NullStyle) {
+    match (o.types().cloned(), style) {
+        (Some(TypeSet::Single(T::Null)), _) => {}
+        (Some(TypeSet::List(l)), _) if l.contains(&T::Null) => {}
+        (Some(TypeSet::Single(t)), NullStyle::TypeList | NullStyle::Nullable) => {
+            o.insert(Keyword::Type, Value::Type(TypeSet::List(vec![t, T::Null])));
+        }
+        (Some(TypeSet::List(mut l)), NullStyle::TypeList | NullStyle::Nullable) => {
+            l.push(T::Null);
+            o.insert(Keyword::Type, Value::Type(TypeSet::List(l)));
+        }
+        (None, _) if !o.contains(Keyword::AnyOf) && !o.contains(Keyword::OneOf) => {
+            // A typeless node already accepts null.
+        }
+        (_, _) => {
+            if let Some(list) = o.schemas_mut(Keyword::AnyOf) {
+                if !list.iter().any(is_null_branch) {
+                    list.push(null_schema());
+                }
+                return;
+            }
+            wrap_with_null(o);
+        }
+    }
+}
+
+/// `X` → `{annotations, "anyOf": [X without annotations, {"type": "null"}]}`.
+fn wrap_with_null(o: &mut SchemaObject) {
+    let mut inner = SchemaObject::new();
+    let mut outer = SchemaObject::new();
+    for e in std::mem::take(o.entries_mut()) {
+        match e.key {
+            Key::Known(k) if ANNOTATIONS.contains(&k) => outer.entries_mut().push(e),
+            _ => inner.entries_mut().push(e),
+        }
+    }
+    outer.insert(
+        Keyword::AnyOf,
+        Value::Schemas(vec![Schema::Object(inner), null_schema()]),
+    );
+    *o = outer;
+}

@@ -1,0 +1,143 @@
+//! The root of a tool's parameters: an object, with `properties`, without a root union where
+//! the provider refuses one.
+
+use super::Cx;
+use super::merge::merge_all_of;
+use super::objects::is_object;
+use super::types::{infer, node_types, unions_allowed};
+use crate::Slot;
+use crate::hints;
+use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value};
+
+/// Shapes the root (gated by [`Root`](crate::Root); for [`Slot::Parameters`], and for every
+/// slot in strict modes): merges root `allOf`; merges the object branches of a root
+/// `anyOf`/`oneOf` into one object (`input_schema does not support oneOf, allOf, or anyOf at
+/// the top level`, anthropics/claude-code#5319) with `required` the names every branch
+/// requires; makes the root `type: "object"` (`input_schema.type: Input should be 'object'`)
+/// with `properties` (`object schema missing properties`).
+pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let root = cx.rules.root;
+    if !p.is_empty() || (cx.slot != Slot::Parameters && !cx.rules.strict) {
+        return;
+    }
+    if !(root.object || root.properties || root.no_composition) {
+        return;
+    }
+    if let Schema::Bool(b) = *node {
+        let mut o = SchemaObject::new();
+        o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Object)));
+        *node = Schema::Object(o);
+        if b {
+            cx.change(p, "root", "a boolean root became an object schema");
+        } else {
+            cx.lost(
+                p,
+                "root",
+                "a false root (accepts nothing) became an object schema",
+                Some("Accepts no input.".to_owned()),
+            );
+        }
+    }
+    let unions = unions_allowed(cx);
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    if root.no_composition {
+        merge_all_of(o, p, cx);
+        for kw in [Keyword::AnyOf, Keyword::OneOf] {
+            if let Some(Value::Schemas(list)) = o.remove(kw) {
+                merge_object_branches(o, list, unions, p, cx);
+            }
+        }
+    }
+    if root.object {
+        let t: Vec<T> = node_types(o).to_vec();
+        let t = if t.is_empty() { infer(o) } else { t };
+        if !(t.len() == 1 && t[0] == T::Object) {
+            if !t.is_empty() && !t.contains(&T::Object) {
+                let summary = hints::summarize(&Schema::Object(o.clone()));
+                o.retain(|e| {
+                    matches!(
+                        e.key,
+                        schema_core::Key::Known(Keyword::Description | Keyword::Title)
+                    )
+                });
+                cx.lost(
+                    p,
+                    "root",
+                    "a root that is not an object became an empty object",
+                    Some(format!("The tool's input was described as {summary}.")),
+                );
+            } else {
+                cx.change(p, "root", "the root got type object");
+            }
+            o.insert_at(0, Keyword::Type, Value::Type(TypeSet::Single(T::Object)));
+        }
+    }
+    if root.properties && is_object(o) && o.properties().is_none() {
+        o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
+        cx.change(p, "root", "the root object got an empty properties map");
+    }
+}
+
+fn merge_object_branches(
+    o: &mut SchemaObject,
+    list: Vec<Schema>,
+    unions: bool,
+    p: &str,
+    cx: &mut Cx<'_>,
+) {
+    let summary: Vec<String> = list.iter().map(hints::summarize).collect();
+    let mut props = o.properties().cloned().unwrap_or_default();
+    let mut required: Option<Vec<String>> = None;
+    let mut dropped = 0;
+    for b in list {
+        let Schema::Object(mut bo) = b else { continue };
+        let t = node_types(&bo).to_vec();
+        let t = if t.is_empty() { infer(&bo) } else { t };
+        if !(t.is_empty() || t.contains(&T::Object)) {
+            dropped += 1;
+            continue;
+        }
+        if let Some(Value::SchemaMap(m)) = bo.remove(Keyword::Properties) {
+            for (k, s) in m {
+                match props.get_mut(&k) {
+                    Some(existing) if *existing != s && unions => {
+                        let mut u = SchemaObject::new();
+                        u.insert(Keyword::AnyOf, Value::Schemas(vec![existing.clone(), s]));
+                        *existing = Schema::Object(u);
+                    }
+                    Some(_) => {}
+                    None => {
+                        props.insert(k, s);
+                    }
+                }
+            }
+        }
+        let r: Vec<String> = bo.required().map(<[String]>::to_vec).unwrap_or_default();
+        required = Some(match required {
+            None => r,
+            Some(prev) => prev.into_iter().filter(|n| r.contains(n)).collect(),
+        });
+    }
+    o.insert(Keyword::Properties, Value::SchemaMap(props));
+    let mut own: Vec<String> = o.required().map(<[String]>::to_vec).unwrap_or_default();
+    for n in required.unwrap_or_default() {
+        if !own.contains(&n) {
+            own.push(n);
+        }
+    }
+    if !own.is_empty() {
+        o.insert(Keyword::Required, Value::Strings(own));
+    }
+    let mut hint = format!("Accepts one of: {}.", summary.join("; "));
+    if dropped > 0 {
+        hint.push_str(" Only object inputs are possible here.");
+    }
+    cx.lost(
+        p,
+        "root-union",
+        "a root union was merged into one object",
+        Some(hint),
+    );
+}

@@ -1,0 +1,210 @@
+//! Strict modes: every property required (optional ones nullable), size limits.
+
+use super::Cx;
+use super::nulls::add_null;
+use super::objects::is_object;
+use crate::hints;
+use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
+
+/// In strict mode every object lists every property in `required` (OpenAI: `'required' is
+/// required to be supplied and to be an array including every key in properties`); a property
+/// that was optional becomes nullable, so a call that omitted it can send `null` instead.
+/// A node with no type is not strict-compatible.
+pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if !cx.rules.strict {
+        return;
+    }
+    let style = cx.rules.null_style;
+    let o = node.make_object();
+    if !is_object(o) {
+        let typed = [
+            Keyword::Type,
+            Keyword::AnyOf,
+            Keyword::Ref,
+            Keyword::Enum,
+            Keyword::Const,
+            Keyword::AllOf,
+        ]
+        .iter()
+        .any(|k| o.contains(*k));
+        if !typed {
+            cx.not_strict(p, "a schema without a type cannot be strict");
+        }
+        return;
+    }
+    if o.properties().is_none() {
+        o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
+    }
+    let names: Vec<String> = o
+        .properties()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    let required: Vec<String> = o.required().map(<[String]>::to_vec).unwrap_or_default();
+    if names.iter().all(|n| required.contains(n)) && required.len() == names.len() {
+        return;
+    }
+    let mut made_nullable = Vec::new();
+    if let Some(props) = o.properties_mut() {
+        for (name, s) in props.iter_mut() {
+            if required.contains(name) {
+                continue;
+            }
+            let so = s.make_object();
+            if so.contains(Keyword::Ref) {
+                let inner = std::mem::take(so);
+                let mut wrapped = SchemaObject::new();
+                wrapped.insert(Keyword::AnyOf, Value::Schemas(vec![Schema::Object(inner)]));
+                *so = wrapped;
+            }
+            add_null(so, style);
+            made_nullable.push(name.clone());
+        }
+    }
+    o.insert(Keyword::Required, Value::Strings(names));
+    if !made_nullable.is_empty() {
+        cx.change(
+            p,
+            "strict-required",
+            format!(
+                "optional properties made required and nullable: {}",
+                made_nullable.join(", ")
+            ),
+        );
+    }
+}
+
+/// `minItems` above what the provider accepts (Anthropic strict: 0 or 1) goes to the
+/// description.
+pub(crate) fn min_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let Some(max) = cx.rules.limits.max_min_items else {
+        return;
+    };
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(n) = o
+        .number(Keyword::MinItems)
+        .and_then(serde_json::Number::as_f64)
+    else {
+        return;
+    };
+    if n <= f64::from(max) {
+        return;
+    }
+    if let Some(v) = o.remove(Keyword::MinItems) {
+        cx.lost(
+            p,
+            "min-items",
+            "minItems above the provider's limit moved to the description",
+            hints::for_keyword(Keyword::MinItems, &v),
+        );
+    }
+}
+
+/// Sizes of a schema that strict modes limit.
+#[derive(Default, Debug, Clone, Copy)]
+pub(crate) struct Sizes {
+    pub(crate) depth: u32,
+    pub(crate) properties: u32,
+    pub(crate) enum_values: u32,
+    pub(crate) string_chars: u64,
+}
+
+/// Measures the limited sizes of a schema in one walk.
+pub(crate) fn measure(schema: &Schema) -> Sizes {
+    struct M {
+        s: Sizes,
+        depth: u32,
+    }
+    impl Visit for M {
+        fn enter(&mut self, _: &str, s: &Schema) -> bool {
+            if let Some(o) = s.as_object() {
+                if let Some(props) = o.properties() {
+                    self.depth += 1;
+                    self.s.depth = self.s.depth.max(self.depth);
+                    self.s.properties += props.len() as u32;
+                    self.s.string_chars +=
+                        props.keys().map(|k| k.chars().count() as u64).sum::<u64>();
+                }
+                if let Some(e) = o.enum_values() {
+                    self.s.enum_values += e.len() as u32;
+                    self.s.string_chars += e.iter().map(|v| v.as_json().len() as u64).sum::<u64>();
+                }
+                for kw in [Keyword::Defs, Keyword::Definitions] {
+                    if let Some(m) = o.schema_map(kw) {
+                        self.s.string_chars +=
+                            m.keys().map(|k| k.chars().count() as u64).sum::<u64>();
+                    }
+                }
+            }
+            true
+        }
+        fn leave(&mut self, _: &str, s: &Schema) {
+            if s.as_object().is_some_and(|o| o.properties().is_some()) {
+                self.depth -= 1;
+            }
+        }
+    }
+    let mut m = M {
+        s: Sizes::default(),
+        depth: 0,
+    };
+    schema.walk(&mut m);
+    m.s
+}
+
+/// Request-independent size limits (OpenAI strict: 5000 properties, 10 levels, 1000 enum
+/// values, 120,000 characters): over them, the schema is not strict-compatible.
+pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
+    let l = cx.rules.limits;
+    if !cx.rules.strict
+        || (l.max_depth.is_none()
+            && l.max_properties.is_none()
+            && l.max_enum_values.is_none()
+            && l.max_string_chars.is_none())
+    {
+        return;
+    }
+    let s = measure(schema);
+    let over = |v: u64, lim: Option<u32>| lim.is_some_and(|x| v > u64::from(x));
+    if over(u64::from(s.depth), l.max_depth) {
+        cx.not_strict(
+            "",
+            format!(
+                "objects nest {} levels deep, over the limit of {}",
+                s.depth,
+                l.max_depth.unwrap_or(0)
+            ),
+        );
+    }
+    if over(u64::from(s.properties), l.max_properties) {
+        cx.not_strict(
+            "",
+            format!(
+                "{} properties, over the limit of {}",
+                s.properties,
+                l.max_properties.unwrap_or(0)
+            ),
+        );
+    }
+    if over(u64::from(s.enum_values), l.max_enum_values) {
+        cx.not_strict(
+            "",
+            format!(
+                "{} enum values, over the limit of {}",
+                s.enum_values,
+                l.max_enum_values.unwrap_or(0)
+            ),
+        );
+    }
+    if over(s.string_chars, l.max_string_chars) {
+        cx.not_strict(
+            "",
+            format!(
+                "{} characters of names and values, over the limit of {}",
+                s.string_chars,
+                l.max_string_chars.unwrap_or(0)
+            ),
+        );
+    }
+}

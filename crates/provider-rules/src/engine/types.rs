@@ -1,0 +1,341 @@
+//! Types: `type` lists split into one type per node, missing types inferred, and keywords
+//! that belong to another type removed.
+
+use super::Cx;
+use crate::rules::{NullStyle, TypeLists, Unions};
+use schema_core::{
+    InstanceType as T, JsonType, Key, Keyword, Schema, SchemaObject, TypeSet, Value,
+};
+
+/// The types a type-specific keyword applies to (`None`: any type). Data, read by every step
+/// that moves or drops keywords by type.
+pub(crate) fn applies_to(kw: Keyword) -> Option<&'static [T]> {
+    use Keyword as K;
+    const STRING: &[T] = &[T::String];
+    const NUMBER: &[T] = &[T::Number, T::Integer];
+    const ARRAY: &[T] = &[T::Array];
+    const OBJECT: &[T] = &[T::Object];
+    const SCALAR: &[T] = &[T::String, T::Number, T::Integer];
+    Some(match kw {
+        K::MinLength
+        | K::MaxLength
+        | K::Pattern
+        | K::ContentEncoding
+        | K::ContentMediaType
+        | K::ContentSchema => STRING,
+        K::Format => SCALAR,
+        K::Minimum | K::Maximum | K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf => {
+            NUMBER
+        }
+        K::Items
+        | K::PrefixItems
+        | K::AdditionalItems
+        | K::Contains
+        | K::MinContains
+        | K::MaxContains
+        | K::MinItems
+        | K::MaxItems
+        | K::UniqueItems
+        | K::UnevaluatedItems => ARRAY,
+        K::Properties
+        | K::PatternProperties
+        | K::AdditionalProperties
+        | K::PropertyNames
+        | K::Required
+        | K::DependentRequired
+        | K::DependentSchemas
+        | K::Dependencies
+        | K::MinProperties
+        | K::MaxProperties
+        | K::UnevaluatedProperties
+        | K::PropertyOrdering => OBJECT,
+        _ => return None,
+    })
+}
+
+/// Whether keyword `kw` says something about instances of type `t`.
+pub(crate) fn keyword_fits(kw: Keyword, t: T) -> bool {
+    applies_to(kw).is_none_or(|ts| ts.contains(&t))
+}
+
+/// The node's types: its `type`, or none.
+pub(crate) fn node_types(o: &SchemaObject) -> &[T] {
+    o.types().map(TypeSet::as_slice).unwrap_or(&[])
+}
+
+/// The JSON Schema type of an instance.
+pub(crate) fn instance_type(j: JsonType) -> T {
+    match j {
+        JsonType::Null => T::Null,
+        JsonType::Boolean => T::Boolean,
+        JsonType::Integer => T::Integer,
+        JsonType::Number => T::Number,
+        JsonType::String => T::String,
+        JsonType::Array => T::Array,
+        JsonType::Object => T::Object,
+    }
+}
+
+/// Which of several types to keep when only one can be: objects and arrays carry the most
+/// structure, then strings (which can spell any scalar).
+pub(crate) fn rank(t: T) -> u8 {
+    match t {
+        T::Object => 6,
+        T::Array => 5,
+        T::String => 4,
+        T::Number => 3,
+        T::Integer => 2,
+        T::Boolean => 1,
+        T::Null => 0,
+    }
+}
+
+fn type_words(types: &[T]) -> String {
+    let names: Vec<&str> = types.iter().map(|t| t.as_str()).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].to_owned(),
+        n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+/// Whether unions may be written as `anyOf` under these rules.
+pub(crate) fn unions_allowed(cx: &Cx<'_>) -> bool {
+    cx.rules.unions != Unions::Collapse && cx.rules.keywords.contains(Keyword::AnyOf)
+}
+
+/// `"type": ["string", "number", "null"]` → one type per node (gated by
+/// [`TypeLists::Split`]). Several types become an `anyOf` of typed branches, each taking the
+/// keywords that apply to it; `null` becomes the profile's null style (done by the null step).
+/// Prevents `Proto field is not repeating, cannot start list`.
+pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.type_lists != TypeLists::Split {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(TypeSet::List(list)) = o.types().cloned() else {
+        return;
+    };
+    let mut types: Vec<T> = Vec::new();
+    for t in &list {
+        if !types.contains(t) {
+            types.push(*t);
+        }
+    }
+    let has_null = types.contains(&T::Null);
+    let others: Vec<T> = types.iter().copied().filter(|t| *t != T::Null).collect();
+    match others.len() {
+        0 => {
+            o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
+            cx.change(p, "type-list", "a type list of null only became type null");
+        }
+        1 => {
+            o.insert(Keyword::Type, Value::Type(TypeSet::Single(others[0])));
+            if has_null {
+                o.insert(Keyword::Nullable, Value::Bool(true));
+            }
+            cx.change(
+                p,
+                "type-list",
+                format!("type list became {} (nullable)", others[0]),
+            );
+        }
+        _ if unions_allowed(cx) && !o.contains(Keyword::AnyOf) => {
+            let mut branches = Vec::new();
+            for (i, t) in others.iter().enumerate() {
+                let mut b = SchemaObject::new();
+                b.insert(Keyword::Type, Value::Type(TypeSet::Single(*t)));
+                for e in o.entries() {
+                    if let Key::Known(kw) = e.key {
+                        if applies_to(kw).is_some() && keyword_fits(kw, *t) {
+                            b.insert(kw, e.value.clone());
+                        }
+                    }
+                }
+                if has_null && i == 0 {
+                    b.insert(Keyword::Nullable, Value::Bool(true));
+                }
+                branches.push(Schema::Object(b));
+            }
+            o.retain(|e| match e.key {
+                Key::Known(kw) => kw != Keyword::Type && applies_to(kw).is_none(),
+                Key::Other(_) => true,
+            });
+            o.insert(Keyword::AnyOf, Value::Schemas(branches));
+            cx.change(
+                p,
+                "type-list",
+                format!("type list became anyOf of {}", type_words(&others)),
+            );
+        }
+        _ => {
+            let best = others
+                .iter()
+                .copied()
+                .max_by_key(|t| rank(*t))
+                .unwrap_or(T::String);
+            o.insert(Keyword::Type, Value::Type(TypeSet::Single(best)));
+            if has_null {
+                o.insert(Keyword::Nullable, Value::Bool(true));
+            }
+            let rest: Vec<T> = others.iter().copied().filter(|t| *t != best).collect();
+            cx.lost(
+                p,
+                "type-list",
+                format!("type list collapsed to {best}"),
+                Some(format!("Also accepts {}.", type_words(&rest))),
+            );
+        }
+    }
+    if has_null && others.len() > 1 && cx.rules.null_style == NullStyle::AnyOf {
+        // The null step adds the null branch.
+        if let Some(o) = node.as_object_mut() {
+            o.insert(Keyword::Nullable, Value::Bool(true));
+        }
+    }
+}
+
+/// Infers a missing `type` from the keywords present (gated by `type_required`). A node that
+/// says nothing about types becomes the profile's any-value schema. Prevents
+/// `...type: must be specified when not using one_of, any_of or all_of fields`.
+pub(crate) fn infer_missing_type(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if !cx.rules.type_required {
+        return;
+    }
+    let o = node.make_object();
+    if o.contains(Keyword::Type) && matches!(o.get(Keyword::Type), Some(Value::Type(_))) {
+        return;
+    }
+    if o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) || o.contains(Keyword::AllOf) {
+        return;
+    }
+    let inferred = infer(o);
+    match inferred.len() {
+        0 => to_any_value(node, p, cx),
+        1 => {
+            o.insert(Keyword::Type, Value::Type(TypeSet::Single(inferred[0])));
+            cx.change(
+                p,
+                "type-inferred",
+                format!("type {} inferred from keywords", inferred[0]),
+            );
+        }
+        _ => {
+            let best = inferred
+                .iter()
+                .copied()
+                .max_by_key(|t| rank(*t))
+                .unwrap_or(T::String);
+            o.insert(Keyword::Type, Value::Type(TypeSet::Single(best)));
+            cx.change(
+                p,
+                "type-inferred",
+                format!("type {best} inferred from keywords"),
+            );
+        }
+    }
+}
+
+/// The types a typeless node's keywords speak of.
+pub(crate) fn infer(o: &SchemaObject) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    let add = |t: T, out: &mut Vec<T>| {
+        if !out.contains(&t) {
+            out.push(t)
+        }
+    };
+    for e in o.entries() {
+        let Key::Known(kw) = e.key else { continue };
+        if matches!(e.value, Value::Raw(_)) || kw == Keyword::Format {
+            continue;
+        }
+        if let Some(ts) = applies_to(kw) {
+            add(ts[0], &mut out);
+        }
+    }
+    if out.is_empty() {
+        let values: Vec<&schema_core::Instance> =
+            match (o.instance(Keyword::Const), o.enum_values()) {
+                (Some(c), _) => vec![c],
+                (None, Some(list)) => list.iter().collect(),
+                _ => Vec::new(),
+            };
+        let mut types: Vec<T> = values
+            .iter()
+            .map(|i| instance_type(i.json_type()))
+            .collect();
+        if types.contains(&T::Number) {
+            types.retain(|t| *t != T::Integer);
+        }
+        for t in types {
+            if t != T::Null {
+                add(t, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Replaces a node that accepts any value by the profile's any-value schema, keeping its
+/// annotations.
+fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let Some(any) = cx.any_value().cloned() else {
+        return;
+    };
+    let Schema::Object(mut any) = any else { return };
+    let lossy = !any.contains(Keyword::AnyOf);
+    if let Some(o) = node.as_object() {
+        for e in o.entries() {
+            if !any.entries().iter().any(|x| x.key == e.key) {
+                any.insert_key(e.key.clone(), e.value.clone());
+            }
+        }
+    }
+    *node = Schema::Object(any);
+    if lossy {
+        cx.lost(
+            p,
+            "any-value",
+            "a schema accepting any value got a type",
+            Some("Any JSON value.".to_owned()),
+        );
+    } else {
+        cx.change(
+            p,
+            "any-value",
+            "a schema accepting any value got typed alternatives",
+        );
+    }
+}
+
+/// Removes keywords that apply to another type than the node's (gated by
+/// `keywords_on_own_type_only`). Lossless: JSON Schema ignores them on other types. Prevents
+/// `...items: field predicate failed: $type == Type.ARRAY`.
+pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if !cx.rules.keywords_on_own_type_only {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(TypeSet::Single(t)) = o.types().cloned() else {
+        return;
+    };
+    let mut dropped = Vec::new();
+    o.retain(|e| match e.key {
+        Key::Known(kw) if !keyword_fits(kw, t) && kw != Keyword::Format => {
+            dropped.push(kw.as_str());
+            false
+        }
+        _ => true,
+    });
+    if !dropped.is_empty() {
+        cx.change(
+            p,
+            "foreign-keyword",
+            format!("{} do not apply to type {t}", dropped.join(", ")),
+        );
+    }
+}

@@ -1,0 +1,143 @@
+//! Unions: `oneOf` where only `anyOf` is accepted, collapse where no union is, and `anyOf`
+//! standing alone where siblings are refused.
+
+use super::Cx;
+use super::merge::absorb;
+use super::nulls::is_null_branch;
+use super::types::{infer, keyword_fits, rank};
+use crate::hints;
+use crate::rules::Unions;
+use schema_core::{Key, Keyword, Schema, TypeSet, Value};
+
+/// `oneOf` → `anyOf` where `oneOf` is not accepted (Gemini's proto has no `oneOf`; OpenAI
+/// strict: `'oneOf' is not permitted`). The exclusivity of `oneOf` is not kept.
+pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.keywords.contains(Keyword::OneOf) {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    if !matches!(o.get(Keyword::OneOf), Some(Value::Schemas(_))) {
+        return;
+    }
+    if o.contains(Keyword::AnyOf) {
+        // Both must hold: keep anyOf, fold oneOf into an allOf member for the merge step.
+        if let Some(v) = o.remove(Keyword::OneOf) {
+            let mut inner = schema_core::SchemaObject::new();
+            inner.insert(Keyword::AnyOf, v);
+            let list = match o.remove(Keyword::AllOf) {
+                Some(Value::Schemas(mut l)) => {
+                    l.push(Schema::Object(inner));
+                    l
+                }
+                _ => vec![Schema::Object(inner)],
+            };
+            o.insert(Keyword::AllOf, Value::Schemas(list));
+        }
+    } else if let Some(e) = o
+        .entries_mut()
+        .iter_mut()
+        .find(|e| e.key == Key::Known(Keyword::OneOf))
+    {
+        e.key = Key::Known(Keyword::AnyOf);
+    }
+    cx.lost(
+        p,
+        "one-of",
+        "oneOf became anyOf (exclusivity is not enforced)",
+        None,
+    );
+}
+
+/// Where no union is accepted, `anyOf` collapses to its best branch (object, then array, then
+/// string, ...), a null branch becomes `nullable`, and the other branches go to the
+/// description ("Accepts string or integer.").
+pub(crate) fn collapse(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.unions != Unions::Collapse {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(Value::Schemas(list)) = o.remove(Keyword::AnyOf) else {
+        return;
+    };
+    let has_null = list.iter().any(is_null_branch);
+    let mut rest: Vec<Schema> = list.into_iter().filter(|b| !is_null_branch(b)).collect();
+    let best = (0..rest.len()).max_by_key(|&i| {
+        let r = match rest[i].as_object() {
+            Some(b) => match b.types() {
+                Some(TypeSet::Single(t)) => rank(*t),
+                Some(TypeSet::List(l)) => l.iter().map(|t| rank(*t)).max().unwrap_or(0),
+                None => infer(b).into_iter().map(rank).max().unwrap_or(0),
+            },
+            None => 0,
+        };
+        // Earlier branches win ties.
+        (r, usize::MAX - i)
+    });
+    let summary: Vec<String> = rest.iter().map(hints::summarize).collect();
+    if let Some(i) = best {
+        let b = rest.swap_remove(i);
+        absorb(o, b);
+    }
+    if has_null && cx.rules.keywords.contains(Keyword::Nullable) {
+        o.insert(Keyword::Nullable, Value::Bool(true));
+    }
+    if summary.len() > 1 {
+        cx.lost(
+            p,
+            "union-collapse",
+            "anyOf collapsed to its best branch",
+            Some(format!("Accepts {}.", summary.join(" or "))),
+        );
+    } else {
+        cx.change(
+            p,
+            "union-collapse",
+            "anyOf with one branch merged into the node",
+        );
+    }
+}
+
+/// Where `anyOf` must be the only keyword of its node (Vertex: `When using any_of, it must be
+/// the only field set.`, vercel/ai#19000), its siblings move into every branch they apply to.
+pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.unions != Unions::Alone {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    if !o.contains(Keyword::AnyOf) || o.len() == 1 {
+        return;
+    }
+    let Some(Value::Schemas(mut branches)) = o.remove(Keyword::AnyOf) else {
+        return;
+    };
+    let siblings = std::mem::take(o.entries_mut());
+    for b in &mut branches {
+        let bo = b.make_object();
+        let t = match bo.types() {
+            Some(TypeSet::Single(t)) => Some(*t),
+            _ => None,
+        };
+        for e in &siblings {
+            if let (Key::Known(kw), Some(t)) = (&e.key, t) {
+                if !keyword_fits(*kw, t) {
+                    continue;
+                }
+            }
+            if !bo.entries().iter().any(|x| x.key == e.key) {
+                bo.insert_key(e.key.clone(), e.value.clone());
+            }
+        }
+    }
+    o.insert(Keyword::AnyOf, Value::Schemas(branches));
+    cx.change(
+        p,
+        "any-of-alone",
+        "anyOf's siblings moved into its branches",
+    );
+}

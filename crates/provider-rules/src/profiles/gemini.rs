@@ -1,0 +1,119 @@
+//! `gemini`: the Gemini API's `Schema` proto, used by `parameters`, `response` and
+//! `responseSchema` (providers.md §1.3).
+
+use crate::rules::*;
+use schema_core::Keyword as K;
+use std::borrow::Cow;
+
+/// The Schema proto's complete field list (providers.md §1.3, v1beta content.proto): "any
+/// other key is a proto parse error" — `Unknown name "additionalProperties" at '...parameters':
+/// Cannot find field.` (router-for-me/CLIProxyAPI#97, janhq/jan#5927).
+pub(crate) const SCHEMA_PROTO_KEYWORDS: KeywordSet = KeywordSet::of(&[
+    K::Type,
+    K::Format,
+    K::Title,
+    K::Description,
+    K::Nullable,
+    K::Enum,
+    K::Items,
+    K::MaxItems,
+    K::MinItems,
+    K::Properties,
+    K::Required,
+    K::MinProperties,
+    K::MaxProperties,
+    K::Minimum,
+    K::Maximum,
+    K::MinLength,
+    K::MaxLength,
+    K::Pattern,
+    K::Example,
+    K::AnyOf,
+    K::PropertyOrdering,
+    K::Default,
+]);
+
+/// The formats the Gemini Developer API is known to enforce without error: `format: only
+/// 'enum' and 'date-time' are supported for STRING type` (enechange/collmbo#195); NUMBER
+/// `float, double`; INTEGER `int32, int64`. The Dec-2025 proto says any value is allowed, but
+/// that is unverified: the conservative list is kept and the rest goes to the description.
+pub(crate) const SCHEMA_PROTO_FORMATS: &[Cow<'static, str>] = &[
+    Cow::Borrowed("enum"),
+    Cow::Borrowed("date-time"),
+    Cow::Borrowed("float"),
+    Cow::Borrowed("double"),
+    Cow::Borrowed("int32"),
+    Cow::Borrowed("int64"),
+];
+
+/// Any JSON value, said with typed branches (the proto needs `type` on every node that has
+/// no `anyOf`: `type: must be specified when not using one_of, any_of or all_of fields`,
+/// danny-avila/LibreChat#6971).
+pub(crate) const SCHEMA_PROTO_ANY_VALUE: &str = r#"{"anyOf":[{"type":"string","nullable":true},{"type":"number"},{"type":"boolean"},{"type":"object"},{"type":"array","items":{"type":"string"}}]}"#;
+
+/// Gemini's function-name rule: `Invalid function name. Must start with a letter or an
+/// underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-),
+/// with a maximum length of 64.` (google-gemini/gemini-cli#6704); newer text adds colons.
+pub(crate) const GEMINI_TOOL_NAMES: ToolNameRule = ToolNameRule {
+    first_extra: Cow::Borrowed("_"),
+    first_digit: false,
+    rest_extra: Cow::Borrowed("_.:-"),
+    max_len: 64,
+};
+
+impl Rules {
+    /// Gemini API `parameters` / `response` / `responseSchema` (the Schema proto).
+    pub const GEMINI: Rules = Rules {
+        name: Cow::Borrowed("gemini"),
+        keywords: SCHEMA_PROTO_KEYWORDS,
+        // `Unknown name "x-..." ... Cannot find field.`
+        unknown_keywords: false,
+        // `Unknown name "type" at '...': Proto field is not repeating, cannot start list.`
+        // (zed-industries/zed#44875)
+        type_lists: TypeLists::Split,
+        // `{"type":"string","nullable":true}` → 200 where `["string","null"]` → 400
+        // (aoci-spec/aoci-code#61).
+        null_style: NullStyle::Nullable,
+        // The proto has `NULL = 7` since 2025, and `anyOf` with a `{"type":"null"}` branch was
+        // accepted live (aoci-spec/aoci-code#61).
+        null_type: true,
+        unions: Unions::Keep,
+        // `Unknown name "allOf"` — not in the proto.
+        all_of: AllOf::Merge,
+        // `Invalid value at '...enum[0]' (TYPE_STRING), 0` (google-gemini/gemini-cli#4120) and
+        // `function declaration enum only allowed for STRING type` (decolua/9router#380).
+        enums: Enums::Strings,
+        // `...parameters.properties[action].enum[3]: cannot be empty` (sbroenne/mcp-server-excel#607).
+        empty_string_enum: false,
+        stringify_enums: false,
+        // `Unknown name "$ref"` / `"$defs"`: not in the proto; recursion is unrolled.
+        refs: Refs::Inline,
+        // `...properties[where].items.items: missing field.` — a tuple reached the proto,
+        // which has none (pleaseai/shunt#454).
+        tuples: Tuples::Fold,
+        // `...properties[tags].items: missing field.` (cline/cline#7339).
+        missing_items: MissingItems::Derive,
+        // `...properties[locale].type: must be specified` (vercel/ai#19002).
+        type_required: true,
+        any_value: Some(Cow::Borrowed(SCHEMA_PROTO_ANY_VALUE)),
+        draft_2020: false,
+        // `...items: field predicate failed: $type == Type.ARRAY` (anomalyco/opencode#48073);
+        // `...properties: only allowed for OBJECT type` (anomalyco/opencode#11888).
+        keywords_on_own_type_only: true,
+        // `Unknown name "additionalProperties" ... Cannot find field.` (CLIProxyAPI#97); the
+        // genai SDK refuses it for the Developer API too.
+        additional_properties: AdditionalProperties::Drop,
+        // A `true`/`false` subschema is not a proto message.
+        boolean_schemas: false,
+        property_named_properties: true,
+        formats: Some(Cow::Borrowed(SCHEMA_PROTO_FORMATS)),
+        // `...parameters.required[0]: property is not defined` (moltis-org/moltis#747).
+        required_defined: true,
+        // "The schema must describe an object where the properties are the parameters."
+        root: Root::OBJECT,
+        strict: false,
+        limits: Rules::PERMISSIVE.limits,
+        tool_names: GEMINI_TOOL_NAMES,
+        hints: true,
+    };
+}

@@ -1,0 +1,23 @@
+//! `gemini-code-assist`: Code Assist / Antigravity `v1internal` (providers.md §3), whose
+//! errors are often an opaque `Request contains an invalid argument.`
+
+use crate::rules::*;
+use schema_core::Keyword as K;
+use std::borrow::Cow;
+
+impl Rules {
+    /// Code Assist / Antigravity `v1internal` `parameters`: the Gemini proto, stricter.
+    pub const GEMINI_CODE_ASSIST: Rules = Rules {
+        name: Cow::Borrowed("gemini-code-assist"),
+        // No `anyOf`: "fold unions to one typed schema" (pleaseai/shunt#454; CLIProxyAPI
+        // flattens anyOf/oneOf to the best branch for Antigravity).
+        keywords: super::gemini::SCHEMA_PROTO_KEYWORDS.without(&[K::AnyOf]),
+        unions: Unions::Collapse,
+        // No NULL type: a null-only node becomes a nullable string (gemini-cli#21094: Code
+        // Assist 400 on `["array","null"]`).
+        null_type: false,
+        // With no unions, "any value" can only be said in words.
+        any_value: Some(Cow::Borrowed(r#"{"type":"string"}"#)),
+        ..Rules::GEMINI
+    };
+}

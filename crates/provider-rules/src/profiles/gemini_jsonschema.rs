@@ -1,0 +1,67 @@
+//! `gemini-jsonschema`: `parametersJsonSchema` / `responseJsonSchema` (providers.md §1.4).
+
+use crate::rules::*;
+use schema_core::Keyword as K;
+use std::borrow::Cow;
+
+impl Rules {
+    /// Gemini `parametersJsonSchema` / `responseJsonSchema`: JSON Schema, but "only the
+    /// following properties are supported" (GenerationConfig.response_json_schema docs).
+    pub const GEMINI_JSONSCHEMA: Rules = Rules {
+        name: Cow::Borrowed("gemini-jsonschema"),
+        // The published list, plus `nullable`, which gemini-cli writes for `[X, "null"]`
+        // (commit 9de4289; gemini-cli#21094).
+        keywords: KeywordSet::of(&[
+            K::Id,
+            K::Defs,
+            K::Ref,
+            K::Anchor,
+            K::Type,
+            K::Format,
+            K::Title,
+            K::Description,
+            K::Enum,
+            K::Items,
+            K::PrefixItems,
+            K::MinItems,
+            K::MaxItems,
+            K::Minimum,
+            K::Maximum,
+            K::AnyOf,
+            K::OneOf,
+            K::Properties,
+            K::AdditionalProperties,
+            K::Required,
+            K::PropertyOrdering,
+            K::Nullable,
+        ]),
+        unknown_keywords: false,
+        // gemini-cli rewrites `type: [X, "null"]` → `type: X, nullable: true` before sending.
+        type_lists: TypeLists::Split,
+        null_style: NullStyle::Nullable,
+        unions: Unions::Keep,
+        // `allOf` is not in the list.
+        all_of: AllOf::Merge,
+        // "`enum` (for strings and numbers)".
+        enums: Enums::StringsNumbers,
+        empty_string_enum: true,
+        // `$ref 'X' was set alongside unsupported fields` (anomalyco/opencode#12295),
+        // `reference to undefined schema` (gemini-cli#13326), and "cyclic references ... may only
+        // be used within non-required properties": inlining with bounded unrolling avoids all three.
+        refs: Refs::Inline,
+        // `prefixItems` is listed; draft-07 `items: [...]` is not.
+        tuples: Tuples::PrefixItems,
+        draft_2020: true,
+        missing_items: MissingItems::Keep,
+        type_required: false,
+        any_value: None,
+        keywords_on_own_type_only: false,
+        additional_properties: AdditionalProperties::Keep,
+        boolean_schemas: true,
+        formats: None,
+        required_defined: false,
+        // "The schema must describe an object where the properties are the parameters."
+        root: Root::OBJECT,
+        ..Rules::GEMINI
+    };
+}

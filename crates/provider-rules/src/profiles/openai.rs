@@ -1,0 +1,29 @@
+//! `openai`: Chat Completions / Responses function parameters, non-strict (providers.md §4.2).
+
+use crate::rules::*;
+use std::borrow::Cow;
+
+/// OpenAI's function-name rule: `Expected a string that matches the pattern
+/// '^[a-zA-Z0-9_-]+$'` (brekkylab/ailoy#109), at most 64 characters.
+pub(crate) const OPENAI_TOOL_NAMES: ToolNameRule = ToolNameRule {
+    first_extra: Cow::Borrowed("_-"),
+    first_digit: true,
+    rest_extra: Cow::Borrowed("_-"),
+    max_len: 64,
+};
+
+impl Rules {
+    /// OpenAI non-strict: plain JSON Schema, with the few shapes OpenAI refuses repaired.
+    pub const OPENAI: Rules = Rules {
+        name: Cow::Borrowed("openai"),
+        // `In context=('properties', 'paths'), array schema missing items.` (sigoden/aichat#1049)
+        missing_items: MissingItems::Empty,
+        // `In context=(), object schema missing properties.` (spring-ai#4776)
+        root: Root {
+            properties: true,
+            ..Root::OBJECT
+        },
+        tool_names: OPENAI_TOOL_NAMES,
+        ..Rules::PERMISSIVE
+    };
+}

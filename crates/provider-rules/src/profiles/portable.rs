@@ -1,0 +1,36 @@
+//! `portable`: what gemini, openai, anthropic, xai and bedrock all accept at once.
+
+use crate::rules::*;
+use schema_core::Keyword as K;
+use std::borrow::Cow;
+
+impl Rules {
+    /// The intersection of the non-strict profiles, for a gateway that does not know its
+    /// upstream. Nullability is an `anyOf` with a `{"type": "null"}` branch, which all accept.
+    pub const PORTABLE: Rules = Rules {
+        name: Cow::Borrowed("portable"),
+        // Gemini's proto list, without `nullable` (not JSON Schema: others would ignore it).
+        keywords: super::gemini::SCHEMA_PROTO_KEYWORDS.without(&[K::Nullable, K::Example]),
+        null_style: NullStyle::AnyOf,
+        // xAI rejects boolean property schemas and misreads a property named `properties`.
+        boolean_schemas: false,
+        property_named_properties: false,
+        // OpenAI wants `properties` at the root; Anthropic and Bedrock want no root union.
+        root: Root {
+            object: true,
+            properties: true,
+            no_composition: true,
+        },
+        any_value: Some(Cow::Borrowed(
+            r#"{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object","properties":{}},{"type":"array","items":{"type":"string"}},{"type":"null"}]}"#,
+        )),
+        // The strictest of the name rules: Gemini's first character, OpenAI's charset.
+        tool_names: ToolNameRule {
+            first_extra: Cow::Borrowed("_"),
+            first_digit: false,
+            rest_extra: Cow::Borrowed("_-"),
+            max_len: 64,
+        },
+        ..Rules::GEMINI
+    };
+}

@@ -1,0 +1,23 @@
+//! `vertex`: Vertex AI's `Schema` (providers.md §2.2).
+
+use crate::rules::*;
+use schema_core::Keyword as K;
+use std::borrow::Cow;
+
+impl Rules {
+    /// Vertex AI Gemini `parameters` / `responseSchema`.
+    pub const VERTEX: Rules = Rules {
+        name: Cow::Borrowed("vertex"),
+        // Vertex's Schema adds `additional_properties` (field 26) to the Gemini proto.
+        keywords: super::gemini::SCHEMA_PROTO_KEYWORDS.with(&[K::AdditionalProperties]),
+        additional_properties: AdditionalProperties::Keep,
+        // `When using any_of, it must be the only field set.` (vercel/ai#19000; LiteLLM
+        // moves siblings into the branches, BerriAI/litellm#11164).
+        unions: Unions::Alone,
+        // Vertex's `Type` has no NULL.
+        null_type: false,
+        // Vertex wants `ref`/`defs` without `$`; inlining avoids both spellings.
+        refs: Refs::Inline,
+        ..Rules::GEMINI
+    };
+}

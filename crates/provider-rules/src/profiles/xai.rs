@@ -1,0 +1,34 @@
+//! `xai`: Grok function parameters, always strict (providers.md §6).
+
+use crate::rules::*;
+use schema_core::Keyword as K;
+use std::borrow::Cow;
+
+impl Rules {
+    /// xAI (Grok).
+    pub const XAI: Rules = Rules {
+        name: Cow::Borrowed("xai"),
+        // "Rejected (400): maxContains/minContains".
+        keywords: KeywordSet::ALL.without(&[K::MinContains, K::MaxContains]),
+        // "Rejected (400): items as an array (use prefixItems)".
+        draft_2020: true,
+        tuples: Tuples::PrefixItems,
+        // "properties with a schema of true or false" are rejected:
+        // `/properties/properties/additionalProperties: property schema 'false' is not supported`
+        // (vercel/ai#14678).
+        boolean_schemas: false,
+        property_named_properties: false,
+        // "additionalProperties defaults to false and must be set to true explicitly"; a nested
+        // `false` was rejected from April to September 2026 (vercel/ai#20760).
+        additional_properties: AdditionalProperties::ClosedByDefault,
+        // "$ref/$defs (non-circular references only)".
+        refs: Refs::Inline,
+        // Function parameters "must resolve exclusively to objects" (CLIProxyAPI xai executor).
+        root: Root {
+            object: true,
+            properties: true,
+            no_composition: true,
+        },
+        ..Rules::OPENAI
+    };
+}

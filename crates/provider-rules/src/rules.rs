@@ -1,0 +1,355 @@
+//! [`Rules`]: everything a provider can differ in, as one plain data value.
+
+use schema_core::Keyword;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+/// A set of keywords (a bit set over [`Keyword::ALL`]); serializes as a list of names.
+///
+/// ```
+/// use provider_rules::KeywordSet;
+/// use schema_core::Keyword;
+/// const SET: KeywordSet = KeywordSet::of(&[Keyword::Type, Keyword::Items]);
+/// assert!(SET.contains(Keyword::Items));
+/// assert!(!SET.contains(Keyword::OneOf));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct KeywordSet(u128);
+
+impl KeywordSet {
+    /// Every keyword schema-core knows.
+    pub const ALL: KeywordSet = KeywordSet::of(Keyword::ALL);
+
+    /// The set of the given keywords.
+    pub const fn of(keywords: &[Keyword]) -> KeywordSet {
+        let mut bits = 0u128;
+        let mut i = 0;
+        while i < keywords.len() {
+            bits |= 1u128 << keywords[i].index();
+            i += 1;
+        }
+        KeywordSet(bits)
+    }
+
+    /// This set without the given keywords.
+    pub const fn without(self, keywords: &[Keyword]) -> KeywordSet {
+        KeywordSet(self.0 & !KeywordSet::of(keywords).0)
+    }
+
+    /// This set with the given keywords added.
+    pub const fn with(self, keywords: &[Keyword]) -> KeywordSet {
+        KeywordSet(self.0 | KeywordSet::of(keywords).0)
+    }
+
+    /// Whether the keyword is in the set.
+    pub const fn contains(self, keyword: Keyword) -> bool {
+        self.0 & (1u128 << keyword.index()) != 0
+    }
+
+    /// The keywords in the set, in [`Keyword::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Keyword> {
+        Keyword::ALL
+            .iter()
+            .copied()
+            .filter(move |k| self.contains(*k))
+    }
+}
+
+impl std::fmt::Debug for KeywordSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.iter().map(Keyword::as_str))
+            .finish()
+    }
+}
+
+impl Serialize for KeywordSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter().map(Keyword::as_str))
+    }
+}
+
+impl<'de> Deserialize<'de> for KeywordSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KeywordSet, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        let mut set = KeywordSet::default();
+        for n in names {
+            let kw = Keyword::from_name(&n).ok_or_else(|| {
+                serde::de::Error::custom(format!("unknown JSON Schema keyword {n:?}"))
+            })?;
+            set = set.with(&[kw]);
+        }
+        Ok(set)
+    }
+}
+
+/// How a `type` list (`["string", "null"]`) is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TypeLists {
+    /// Kept as a list.
+    Keep,
+    /// One type per node: `null` becomes the profile's [`NullStyle`], several other types
+    /// become an `anyOf` of typed branches (or collapse when [`Unions::Collapse`]).
+    Split,
+}
+
+/// How "or null" is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NullStyle {
+    /// `"type": ["string", "null"]` (and `anyOf` with a `{"type": "null"}` branch kept).
+    TypeList,
+    /// `"nullable": true` (OpenAPI 3.0, Gemini's Schema proto).
+    Nullable,
+    /// `"anyOf": [{...}, {"type": "null"}]`.
+    AnyOf,
+}
+
+/// What may stand in `anyOf`/`oneOf`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unions {
+    /// `anyOf` (and `oneOf` if it is an accepted keyword) as JSON Schema has them.
+    Keep,
+    /// `anyOf` must be the only keyword of its node: siblings move into each branch (Vertex).
+    Alone,
+    /// No unions at all: they collapse to the best branch, the rest goes to the description.
+    Collapse,
+}
+
+/// What is done with `allOf`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AllOf {
+    /// Kept.
+    Keep,
+    /// Merged into the node; what cannot be merged goes to the description.
+    Merge,
+}
+
+/// Which enum values are accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Enums {
+    /// Any JSON values.
+    Any,
+    /// Scalars only (strings, numbers, booleans, null): no objects or arrays.
+    Scalars,
+    /// Strings and numbers.
+    StringsNumbers,
+    /// Strings only, and only on `type: string`.
+    Strings,
+}
+
+impl Enums {
+    /// Whether a value of this JSON type may be an enum member.
+    pub fn accepts(self, t: schema_core::JsonType) -> bool {
+        use schema_core::JsonType as J;
+        match self {
+            Enums::Any => true,
+            Enums::Scalars => !matches!(t, J::Object | J::Array),
+            Enums::StringsNumbers => matches!(t, J::String | J::Integer | J::Number),
+            Enums::Strings => t == J::String,
+        }
+    }
+}
+
+/// How `$ref` is treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Refs {
+    /// Kept (with siblings, recursion, definitions).
+    Keep,
+    /// Kept, but a `$ref` with siblings other than `description`/`default` is inlined.
+    NoSiblings,
+    /// Every local `$ref` is inlined; recursion is unrolled a bounded number of times.
+    Inline,
+}
+
+/// How tuples (`prefixItems`, draft-07 `items: [...]`) are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tuples {
+    /// As they are.
+    Keep,
+    /// 2020-12 `prefixItems` (draft-07 `items: [...]` and `additionalItems` are converted).
+    PrefixItems,
+    /// Folded into one `items` schema (an `anyOf` of the positions where unions are allowed).
+    Fold,
+}
+
+/// What an array without `items` gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MissingItems {
+    /// Nothing.
+    Keep,
+    /// `"items": {}`.
+    Empty,
+    /// A typed `items` derived from `contains`, `enum`, `default` or `examples`, else the
+    /// profile's any-value schema.
+    Derive,
+}
+
+/// What is done with `additionalProperties`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdditionalProperties {
+    /// Kept.
+    Keep,
+    /// Removed (a `false` or a map's value schema goes to the description).
+    Drop,
+    /// xAI: objects are closed by default, so `false` is dropped (lossless) and open objects
+    /// get an explicit `true`.
+    ClosedByDefault,
+    /// Strict modes: every object gets `false`; an open object makes the schema not
+    /// strict-compatible.
+    ForceFalse,
+}
+
+/// What the root of a tool's parameters must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(default, rename_all = "kebab-case")]
+pub struct Root {
+    /// `type: "object"`.
+    pub object: bool,
+    /// A `properties` map (possibly empty).
+    pub properties: bool,
+    /// No `anyOf`/`oneOf`/`allOf` at the root (object branches are merged).
+    pub no_composition: bool,
+}
+
+impl Root {
+    /// Anything goes.
+    pub const ANY: Root = Root {
+        object: false,
+        properties: false,
+        no_composition: false,
+    };
+    /// `type: "object"`.
+    pub const OBJECT: Root = Root {
+        object: true,
+        properties: false,
+        no_composition: false,
+    };
+}
+
+/// Size limits a provider enforces (`None`: no limit known).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(default, rename_all = "kebab-case")]
+pub struct Limits {
+    /// Deepest nesting of objects.
+    pub max_depth: Option<u32>,
+    /// Object properties in the whole schema.
+    pub max_properties: Option<u32>,
+    /// Enum values in the whole schema.
+    pub max_enum_values: Option<u32>,
+    /// Characters of property names, definition names, enum and const values together.
+    pub max_string_chars: Option<u32>,
+    /// The largest `minItems` accepted (Anthropic strict: 0 or 1).
+    pub max_min_items: Option<u32>,
+}
+
+/// A tool-name rule: allowed first and other characters, and a length range.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ToolNameRule {
+    /// Characters allowed first (besides ASCII letters and digits when `first_alnum`).
+    pub first_extra: Cow<'static, str>,
+    /// Whether a digit may come first.
+    pub first_digit: bool,
+    /// Characters allowed after the first, besides ASCII letters and digits.
+    pub rest_extra: Cow<'static, str>,
+    /// The longest name accepted.
+    pub max_len: u32,
+}
+
+/// One provider profile: everything the engine needs to rewrite a schema for it and
+/// everything [`check`](crate::check) needs to predict a rejection. Plain data: a `const`,
+/// derivable with struct update syntax, loadable from TOML or JSON.
+///
+/// ```
+/// use provider_rules::{AdditionalProperties, Rules};
+/// // A Gemini variant for an endpoint that accepts additionalProperties.
+/// const MINE: Rules = Rules {
+///     additional_properties: AdditionalProperties::Keep,
+///     ..Rules::GEMINI
+/// };
+/// assert_eq!(MINE.type_lists, Rules::GEMINI.type_lists);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Rules {
+    /// The profile's name (`gemini`, `openai-strict`, ...).
+    pub name: Cow<'static, str>,
+    /// The keywords the provider accepts; any other is removed (its meaning goes to the
+    /// description when `hints` is on).
+    pub keywords: KeywordSet,
+    /// Whether keywords unknown to JSON Schema (`x-*`, vendor keys) are accepted.
+    pub unknown_keywords: bool,
+    /// How `type` lists are written.
+    pub type_lists: TypeLists,
+    /// How "or null" is written.
+    pub null_style: NullStyle,
+    /// Whether a node whose only type is `null` is accepted.
+    pub null_type: bool,
+    /// What unions may look like.
+    pub unions: Unions,
+    /// What is done with `allOf`.
+    pub all_of: AllOf,
+    /// Which enum values are accepted.
+    pub enums: Enums,
+    /// Whether `""` may be an enum member.
+    pub empty_string_enum: bool,
+    /// Whether non-string enum values are turned into strings (`1` → `"1"`) rather than moved
+    /// to the description. Off by default: a model would then send `"1"` for `1`.
+    pub stringify_enums: bool,
+    /// How `$ref` is treated.
+    pub refs: Refs,
+    /// How tuples are written.
+    pub tuples: Tuples,
+    /// What an array without `items` gets.
+    pub missing_items: MissingItems,
+    /// Whether every node needs a `type` (inferred from its keywords when missing).
+    pub type_required: bool,
+    /// The schema (JSON text) put where a node accepts any value but the provider needs a
+    /// type; `None` leaves such nodes as they are.
+    pub any_value: Option<Cow<'static, str>>,
+    /// Whether the schema must be valid JSON Schema 2020-12: draft-07 tuples become
+    /// `prefixItems`, `additionalItems` becomes `items`, draft-04 boolean exclusive bounds
+    /// become numbers, `dependencies` becomes `dependentRequired`/`dependentSchemas`.
+    pub draft_2020: bool,
+    /// Whether type-specific keywords are only accepted on their own type (`items` only on
+    /// arrays, `properties` only on objects...).
+    pub keywords_on_own_type_only: bool,
+    /// What is done with `additionalProperties`.
+    pub additional_properties: AdditionalProperties,
+    /// Whether `true`/`false` are accepted as subschemas (other than `additionalProperties`).
+    pub boolean_schemas: bool,
+    /// Whether an object-shaped property literally named `properties` is accepted (xAI
+    /// misreads it as the keyword).
+    pub property_named_properties: bool,
+    /// String formats kept; `None` keeps every format.
+    pub formats: Option<Cow<'static, [Cow<'static, str>]>>,
+    /// Whether `required` may only name the node's own properties.
+    pub required_defined: bool,
+    /// What the root of a tool's parameters must be.
+    pub root: Root,
+    /// Strict mode: every property required (optional ones made nullable), every object
+    /// closed.
+    pub strict: bool,
+    /// Size limits.
+    pub limits: Limits,
+    /// The tool-name rule.
+    pub tool_names: ToolNameRule,
+    /// Whether lost constraints are folded into `description`.
+    pub hints: bool,
+}
+
+impl Rules {
+    /// The profile's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
