@@ -291,3 +291,19 @@ pub(crate) fn sanitize_with_rules(
 pub(crate) fn check_tool_name_with_rules(name: &str, profile: &Profile) -> Option<String> {
     provider_rules::check_tool_name(name, profile.rules()).map(|v| v.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_name_resolves_to_its_rules() {
+        for name in BUILTIN {
+            let p = Profile::builtin(name)
+                .unwrap_or_else(|| panic!("{name} missing from provider_rules"));
+            assert_eq!(p.rules().name(), name);
+            assert_eq!(Profile::known(name), p);
+        }
+        assert!(Profile::builtin("nope").is_none());
+    }
+}

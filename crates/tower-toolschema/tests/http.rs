@@ -15,7 +15,7 @@ use http::{Request, StatusCode, header};
 use http_body_util::{BodyExt, Full};
 use serde_json::Value;
 use tower::{Service, ServiceBuilder, ServiceExt};
-use tower_toolschema::shapes::Api;
+
 use tower_toolschema::{SanitizeReport, ToolSchemaLayer};
 
 /// Echoes the body it received; the `x-changes` header carries the report's change count.
@@ -143,7 +143,10 @@ async fn reqwest_middleware_against_loopback() {
             ToolSchemaLayer::auto().sanitizer(Fake),
         ))
         .build();
-    let (body, _) = body_for(Api::OpenAiChat, &corpus_tools()[..5]);
+    let (body, _) = body_for(
+        tower_toolschema::shapes::Api::OpenAiChat,
+        &corpus_tools()[..5],
+    );
     // A stale explicit Content-Length is fixed.
     let res = client
         .post(format!("http://{addr}/v1/chat/completions"))

@@ -26,13 +26,21 @@ fn engine_slot(role: SlotRole) -> provider_rules::Slot {
 
 #[test]
 fn gemini_type_list_comes_out_single() {
-    let tool = corpus_tools().into_iter().find(|t| t.name == "create_merge_request").expect("corpus tool");
+    let tool = corpus_tools()
+        .into_iter()
+        .find(|t| t.name == "create_merge_request")
+        .expect("corpus tool");
     assert!(tool.schema["properties"]["remove_source_branch"]["type"].is_array());
     let body = json!({"contents": [], "tools": [{"functionDeclarations": [{"name": tool.name, "parameters": tool.schema}]}]});
-    let (out, report) = sanitize_body(ToolSchemaLayer::gemini().config(), Some(Api::Gemini), Bytes::from(body.to_string()));
+    let (out, report) = sanitize_body(
+        ToolSchemaLayer::gemini().config(),
+        Some(Api::Gemini),
+        Bytes::from(body.to_string()),
+    );
     assert!(report.is_rewritten(), "{report:?}");
     let v: Value = serde_json::from_slice(&out).unwrap();
-    let ty = &v["tools"][0]["functionDeclarations"][0]["parameters"]["properties"]["remove_source_branch"]["type"];
+    let ty = &v["tools"][0]["functionDeclarations"][0]["parameters"]["properties"]["remove_source_branch"]
+        ["type"];
     assert!(ty.is_string(), "type is {ty}");
     let _ = SchemaSlot::Parameters;
 }
@@ -48,14 +56,65 @@ fn check_is_empty_on_every_rewritten_slot_for_every_api() {
             assert_eq!(report.slots.len(), slots, "{api}");
             let parsed: Value = serde_json::from_slice(&out).expect("output is JSON");
             for slot in &report.slots {
-                assert!(slot.error.is_none(), "{api} {}: {:?}", slot.pointer, slot.error);
+                assert!(
+                    slot.error.is_none(),
+                    "{api} {}: {:?}",
+                    slot.pointer,
+                    slot.error
+                );
                 let profile = Profile::builtin(&slot.profile).expect("builtin");
                 let v = slot_value(&parsed, &slot.pointer);
                 let violations = provider_rules::check(&v, profile.rules(), engine_slot(slot.role));
-                assert!(violations.is_empty(), "{api} {} ({}): {violations:?}", slot.pointer, slot.profile);
+                assert!(
+                    violations.is_empty(),
+                    "{api} {} ({}): {violations:?}",
+                    slot.pointer,
+                    slot.profile
+                );
             }
             let history = std::str::from_utf8(&out).unwrap();
-            assert!(history.contains(HISTORY) || history.contains(GEMINI_HISTORY), "{api}: history changed");
+            assert!(
+                history.contains(HISTORY) || history.contains(GEMINI_HISTORY),
+                "{api}: history changed"
+            );
         }
     }
+}
+
+#[test]
+fn strict_tools_take_the_strict_profile_or_are_downgraded() {
+    let body = r#"{"model":"gpt-4o","messages":[],"tools":[
+      {"type":"function","function":{"name":"a","strict":true,"parameters":{"type":"object","properties":{"x":{"type":"array"}}}}},
+      {"type":"function","function":{"name":"b","strict":true,"parameters":{"type":"object","properties":{"y":{"type":"string"}}}}}]}"#;
+    let (out, report) = sanitize_body(
+        ToolSchemaLayer::auto().config(),
+        Some(Api::OpenAiChat),
+        Bytes::from_static(body.as_bytes()),
+    );
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    for (i, slot) in report.slots.iter().enumerate() {
+        let strict = &v["tools"][i]["function"]["strict"];
+        if slot.strict_downgraded {
+            assert_eq!(
+                (slot.profile.as_str(), strict),
+                ("openai", &Value::Bool(false))
+            );
+        } else {
+            assert_eq!(
+                (slot.profile.as_str(), strict),
+                ("openai-strict", &Value::Bool(true))
+            );
+        }
+        let profile = Profile::builtin(&slot.profile).unwrap();
+        let schema = &v["tools"][i]["function"]["parameters"];
+        assert!(
+            provider_rules::check(schema, profile.rules(), provider_rules::Slot::Parameters)
+                .is_empty()
+        );
+    }
+    assert_eq!(report.slots[1].profile, "openai-strict");
+    println!(
+        "untyped array downgraded: {}",
+        report.slots[0].strict_downgraded
+    );
 }
