@@ -216,32 +216,32 @@ impl Checker<'_> {
                 self.push(p, "empty-union", format!("{kw} has no branch"));
             }
         }
-        if r.keywords.contains(Keyword::Enum) {
-            if let Some(list) = o.enum_values() {
-                if list.is_empty() {
-                    self.push(p, "enum-empty", "enum has no value".to_owned());
-                }
-                if list.iter().any(|v| !r.enums.accepts(v.json_type())) {
-                    self.push(
-                        p,
-                        "enum-values",
-                        format!("enum values must be {:?}", r.enums).to_lowercase(),
-                    );
-                }
-                if r.enums == Enums::Strings && !(types.is_empty() || types == [T::String]) {
-                    self.push(
-                        p,
-                        "enum-values",
-                        "enum is only allowed on type string".to_owned(),
-                    );
-                }
-                if !r.empty_string_enum && list.iter().any(|v| v.as_json() == "\"\"") {
-                    self.push(
-                        p,
-                        "enum-empty-string",
-                        "enum has an empty string".to_owned(),
-                    );
-                }
+        if r.keywords.contains(Keyword::Enum)
+            && let Some(list) = o.enum_values()
+        {
+            if list.is_empty() {
+                self.push(p, "enum-empty", "enum has no value".to_owned());
+            }
+            if list.iter().any(|v| !r.enums.accepts(v.json_type())) {
+                self.push(
+                    p,
+                    "enum-values",
+                    format!("enum values must be {:?}", r.enums).to_lowercase(),
+                );
+            }
+            if r.enums == Enums::Strings && !(types.is_empty() || types == [T::String]) {
+                self.push(
+                    p,
+                    "enum-values",
+                    "enum is only allowed on type string".to_owned(),
+                );
+            }
+            if !r.empty_string_enum && list.iter().any(|v| v.as_json() == "\"\"") {
+                self.push(
+                    p,
+                    "enum-empty-string",
+                    "enum has an empty string".to_owned(),
+                );
             }
         }
         let composed =
@@ -260,40 +260,40 @@ impl Checker<'_> {
                 "an array schema must have items".to_owned(),
             );
         }
-        if r.keywords_on_own_type_only {
-            if let [t] = types {
-                for e in o.entries() {
-                    if let Key::Known(kw) = e.key {
-                        if kw != Keyword::Format && applies_to(kw).is_some_and(|ts| !ts.contains(t))
-                        {
-                            self.push(
-                                p,
-                                "foreign-keyword",
-                                format!("{kw} is not allowed on type {t}"),
-                            );
-                        }
-                    }
+        if r.keywords_on_own_type_only
+            && let [t] = types
+        {
+            for e in o.entries() {
+                if let Key::Known(kw) = e.key
+                    && kw != Keyword::Format
+                    && applies_to(kw).is_some_and(|ts| !ts.contains(t))
+                {
+                    self.push(
+                        p,
+                        "foreign-keyword",
+                        format!("{kw} is not allowed on type {t}"),
+                    );
                 }
             }
         }
-        if r.required_defined {
-            if let Some(req) = o.required() {
-                let props = o.properties();
-                for n in req {
-                    if !props.is_some_and(|m| m.contains_key(n)) {
-                        self.push(
-                            p,
-                            "required-undefined",
-                            format!("required property \"{n}\" is not defined"),
-                        );
-                    }
+        if r.required_defined
+            && let Some(req) = o.required()
+        {
+            let props = o.properties();
+            for n in req {
+                if !props.is_some_and(|m| m.contains_key(n)) {
+                    self.push(
+                        p,
+                        "required-undefined",
+                        format!("required property \"{n}\" is not defined"),
+                    );
                 }
             }
         }
         let is_object =
             types.contains(&T::Object) || (types.is_empty() && o.properties().is_some());
         match r.additional_properties {
-            AdditionalProperties::ClosedByDefault => {
+            AdditionalProperties::DropFalse => {
                 if matches!(
                     o.schema(Keyword::AdditionalProperties),
                     Some(Schema::Bool(false))
@@ -305,53 +305,51 @@ impl Checker<'_> {
                     );
                 }
             }
-            AdditionalProperties::ForceFalse if is_object => {
-                if !matches!(
-                    o.schema(Keyword::AdditionalProperties),
-                    Some(Schema::Bool(false))
-                ) {
-                    self.push(
-                        p,
-                        "additional-properties",
-                        "every object must set additionalProperties: false".to_owned(),
-                    );
-                }
+            AdditionalProperties::ForceFalse
+                if is_object
+                    && !matches!(
+                        o.schema(Keyword::AdditionalProperties),
+                        Some(Schema::Bool(false))
+                    ) =>
+            {
+                self.push(
+                    p,
+                    "additional-properties",
+                    "every object must set additionalProperties: false".to_owned(),
+                );
             }
             _ => {}
         }
-        if !r.property_named_properties {
-            if let Some(inner) = o
+        if !r.property_named_properties
+            && let Some(inner) = o
                 .properties()
                 .and_then(|m| m.get("properties"))
                 .and_then(Schema::as_object)
+        {
+            let t = node_types(inner);
+            if t.contains(&T::Object)
+                || inner.properties().is_some()
+                || inner.contains(Keyword::AdditionalProperties)
             {
-                let t = node_types(inner);
-                if t.contains(&T::Object)
-                    || inner.properties().is_some()
-                    || inner.contains(Keyword::AdditionalProperties)
-                {
-                    self.push(
-                        p,
-                        "property-named-properties",
-                        "an object property named \"properties\" is misread".to_owned(),
-                    );
-                }
+                self.push(
+                    p,
+                    "property-named-properties",
+                    "an object property named \"properties\" is misread".to_owned(),
+                );
             }
         }
-        if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format)) {
-            if !allowed.iter().any(|a| a == f) {
-                self.push(p, "format", format!("format {f} is not accepted"));
-            }
+        if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format))
+            && !allowed.iter().any(|a| a == f)
+        {
+            self.push(p, "format", format!("format {f} is not accepted"));
         }
         if let Some(_r) = o.reference() {
             match r.refs {
                 Refs::Inline => self.push(p, "ref", "$ref is not accepted".to_owned()),
                 Refs::NoSiblings => {
-                    let extra = o.entries().iter().any(|e| {
-                        !matches!(
-                            e.key,
-                            Key::Known(Keyword::Ref | Keyword::Description | Keyword::Default)
-                        )
+                    let extra = o.entries().iter().any(|e| match e.key {
+                        Key::Known(k) => !crate::engine::ref_siblings().contains(&k),
+                        Key::Other(_) => true,
                     });
                     if extra {
                         self.push(
@@ -408,10 +406,9 @@ impl Checker<'_> {
             r.limits.max_min_items,
             o.number(Keyword::MinItems)
                 .and_then(serde_json::Number::as_f64),
-        ) {
-            if n > f64::from(max) {
-                self.push(p, "min-items", format!("minItems above {max}"));
-            }
+        ) && n > f64::from(max)
+        {
+            self.push(p, "min-items", format!("minItems above {max}"));
         }
     }
 

@@ -200,9 +200,12 @@ pub enum AdditionalProperties {
     Keep,
     /// Removed (a `false` or a map's value schema goes to the description).
     Drop,
-    /// xAI: objects are closed by default, so `false` is dropped (lossless) and open objects
-    /// get an explicit `true`.
+    /// xAI since September 2026: objects are closed by default, so open objects get an
+    /// explicit `true`; `false` is kept (accepted again, vercel/ai#20760).
     ClosedByDefault,
+    /// xAI from April to September 2026: a nested `false` is refused (`property schema 'false'
+    /// is not supported`), so it is dropped (lossless where objects are closed by default).
+    DropFalse,
     /// Strict modes: every object gets `false`; an open object makes the schema not
     /// strict-compatible.
     ForceFalse,

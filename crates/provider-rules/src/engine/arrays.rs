@@ -33,10 +33,10 @@ pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     for s in &prefix {
         push(s);
     }
-    if let Some(Value::Schema(s)) = &rest {
-        if !closed {
-            push(s);
-        }
+    if let Some(Value::Schema(s)) = &rest
+        && !closed
+    {
+        push(s);
     }
     let items = match parts.len() {
         0 => Schema::default(),
@@ -107,10 +107,10 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 }
 
 fn derive_items(o: &SchemaObject) -> Option<Schema> {
-    if let Some(c) = o.schema(Keyword::Contains) {
-        if c.as_object().is_some_and(|c| c.contains(Keyword::Type)) {
-            return Some(c.clone());
-        }
+    if let Some(c) = o.schema(Keyword::Contains)
+        && c.as_object().is_some_and(|c| c.contains(Keyword::Type))
+    {
+        return Some(c.clone());
     }
     let mut types: Vec<T> = Vec::new();
     let arrays = o

@@ -64,12 +64,11 @@ impl<'r> Cx<'r> {
             message: message.into(),
             lossy: true,
         });
-        if let (Some(h), true) = (hint, self.rules.hints) {
-            if let Some(top) = self.hints.last_mut() {
-                if !top.contains(&h) {
-                    top.push(h);
-                }
-            }
+        if let (Some(h), true) = (hint, self.rules.hints)
+            && let Some(top) = self.hints.last_mut()
+            && !top.contains(&h)
+        {
+            top.push(h);
         }
     }
 

@@ -21,14 +21,12 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         (Keyword::ExclusiveMaximum, Keyword::Maximum),
     ] {
         if let Some(Value::Bool(b)) = o.get(ex).cloned() {
-            if !(rules.draft_2020 || !rules.keywords.contains(ex)) {
+            if !rules.draft_2020 && rules.keywords.contains(ex) {
                 continue;
             }
             o.remove(ex);
-            if b {
-                if let Some(v) = o.remove(bound) {
-                    o.insert(ex, v);
-                }
+            if b && let Some(v) = o.remove(bound) {
+                o.insert(ex, v);
             }
             cx.change(
                 p,
@@ -43,10 +41,10 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if let Some(Value::Schemas(_)) = o.get(Keyword::Items) {
             let items = o.remove(Keyword::Items);
             let additional = o.remove(Keyword::AdditionalItems);
-            if let Some(items) = items {
-                if !o.contains(Keyword::PrefixItems) {
-                    o.insert(Keyword::PrefixItems, items);
-                }
+            if let Some(items) = items
+                && !o.contains(Keyword::PrefixItems)
+            {
+                o.insert(Keyword::PrefixItems, items);
             }
             if let Some(a @ Value::Schema(_)) = additional {
                 o.insert(Keyword::Items, a);
@@ -61,31 +59,30 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 
     if (rules.draft_2020 || !rules.keywords.contains(Keyword::Dependencies))
         && matches!(o.get(Keyword::Dependencies), Some(Value::Dependencies(_)))
+        && let Some(Value::Dependencies(deps)) = o.remove(Keyword::Dependencies)
     {
-        if let Some(Value::Dependencies(deps)) = o.remove(Keyword::Dependencies) {
-            let mut req = indexmap::IndexMap::new();
-            let mut schemas = schema_core::SchemaMap::new();
-            for (k, d) in deps {
-                match d {
-                    Dependency::Required(names) => {
-                        req.insert(k, names);
-                    }
-                    Dependency::Schema(s) => {
-                        schemas.insert(k, s);
-                    }
+        let mut req = indexmap::IndexMap::new();
+        let mut schemas = schema_core::SchemaMap::new();
+        for (k, d) in deps {
+            match d {
+                Dependency::Required(names) => {
+                    req.insert(k, names);
+                }
+                Dependency::Schema(s) => {
+                    schemas.insert(k, s);
                 }
             }
-            if !req.is_empty() && !o.contains(Keyword::DependentRequired) {
-                o.insert(Keyword::DependentRequired, Value::StringsMap(req));
-            }
-            if !schemas.is_empty() && !o.contains(Keyword::DependentSchemas) {
-                o.insert(Keyword::DependentSchemas, Value::SchemaMap(schemas));
-            }
-            cx.change(
-                p,
-                "draft-2020",
-                "dependencies became dependentRequired/dependentSchemas",
-            );
         }
+        if !req.is_empty() && !o.contains(Keyword::DependentRequired) {
+            o.insert(Keyword::DependentRequired, Value::StringsMap(req));
+        }
+        if !schemas.is_empty() && !o.contains(Keyword::DependentSchemas) {
+            o.insert(Keyword::DependentSchemas, Value::SchemaMap(schemas));
+        }
+        cx.change(
+            p,
+            "draft-2020",
+            "dependencies became dependentRequired/dependentSchemas",
+        );
     }
 }

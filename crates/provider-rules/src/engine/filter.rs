@@ -106,10 +106,11 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
                     Keyword::ExclusiveMaximum => Some(Keyword::Maximum),
                     _ => None,
                 };
-                if let (Some(inc), Value::Number(_)) = (inclusive, &value) {
-                    if rules.keywords.contains(inc) && !o.contains(inc) {
-                        o.insert(inc, value.clone());
-                    }
+                if let (Some(inc), Value::Number(_)) = (inclusive, &value)
+                    && rules.keywords.contains(inc)
+                    && !o.contains(inc)
+                {
+                    o.insert(inc, value.clone());
                 }
                 let hint = hints::for_keyword(kw, &value);
                 if is_annotation(kw) && hint.is_none() {

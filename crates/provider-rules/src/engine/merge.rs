@@ -97,10 +97,10 @@ fn intersect_types(a: &TypeSet, b: &TypeSet) -> Vec<T> {
                 (T::Number, T::Integer) | (T::Integer, T::Number) => Some(T::Integer),
                 _ => None,
             };
-            if let Some(t) = t {
-                if !out.contains(&t) {
-                    out.push(t);
-                }
+            if let Some(t) = t
+                && !out.contains(&t)
+            {
+                out.push(t);
             }
         }
     }
@@ -355,11 +355,11 @@ fn consequence(s: &Schema) -> String {
         return String::new();
     };
     let mut parts = Vec::new();
-    if let Some(r) = o.required() {
-        if !r.is_empty() {
-            let names: Vec<String> = r.iter().map(|n| format!("\"{n}\"")).collect();
-            parts.push(format!("{} required", names.join(", ")));
-        }
+    if let Some(r) = o.required()
+        && !r.is_empty()
+    {
+        let names: Vec<String> = r.iter().map(|n| format!("\"{n}\"")).collect();
+        parts.push(format!("{} required", names.join(", ")));
     }
     if let Some(props) = o.properties() {
         for (k, v) in props {

@@ -28,6 +28,11 @@ mod unions;
 pub(crate) use cx::Cx;
 pub(crate) use types::{applies_to, node_types};
 
+/// Keywords that may stand beside a `$ref` where siblings are refused.
+pub(crate) fn ref_siblings() -> &'static [schema_core::Keyword] {
+    refs::REF_SIBLINGS
+}
+
 use crate::Slot;
 use crate::report::{Change, Sanitized};
 use crate::rules::Rules;
@@ -39,22 +44,27 @@ pub(crate) type Step = fn(&mut Schema, &str, &mut Cx<'_>);
 /// Steps run on a node before its children, in this order.
 const PRE: &[Step] = &[
     root::shape,
-    booleans::children,
     draft::to_2020,
     objects::property_named_properties,
+    unions::one_of,
     merge::all_of,
     merge::conditionals,
     merge::dependent_schemas,
-    unions::one_of,
     types::split_type_list,
     nulls::normalize,
     unions::collapse,
     enums::const_to_enum,
     arrays::fold_tuples,
+    booleans::children,
 ];
 
 /// Steps run on a node after its children, in this order.
 const POST: &[Step] = &[
+    // A merge or a collapse can bring up a union from a child already walked.
+    unions::one_of,
+    merge::all_of,
+    nulls::normalize,
+    unions::collapse,
     enums::enum_values,
     types::infer_missing_type,
     arrays::missing_items,

@@ -91,13 +91,11 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
     }
 
-    if !nullable_ok {
-        if let Some(v) = o.remove(Keyword::Nullable) {
-            if matches!(v, Value::Bool(true)) {
-                add_null(o, rules.null_style);
-            }
-            cx.change(p, "nullable", "nullable written as JSON Schema");
+    if !nullable_ok && let Some(v) = o.remove(Keyword::Nullable) {
+        if matches!(v, Value::Bool(true)) {
+            add_null(o, rules.null_style);
         }
+        cx.change(p, "nullable", "nullable written as JSON Schema");
     }
 
     if !rules.null_type && matches!(o.types(), Some(TypeSet::Single(T::Null))) {

@@ -124,19 +124,22 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
         AP::Keep => {}
         AP::Drop => {
             // Dropped, with its hint, by the keyword filter when not an accepted keyword.
-            if cx.rules.keywords.contains(Keyword::AdditionalProperties) {
-                if let Some(v) = o.remove(Keyword::AdditionalProperties) {
-                    cx.lost(
-                        p,
-                        "additional-properties",
-                        "additionalProperties removed",
-                        hints::for_keyword(Keyword::AdditionalProperties, &v),
-                    );
-                }
+            if cx.rules.keywords.contains(Keyword::AdditionalProperties)
+                && let Some(v) = o.remove(Keyword::AdditionalProperties)
+            {
+                cx.lost(
+                    p,
+                    "additional-properties",
+                    "additionalProperties removed",
+                    hints::for_keyword(Keyword::AdditionalProperties, &v),
+                );
             }
         }
-        AP::ClosedByDefault => match o.schema(Keyword::AdditionalProperties) {
-            Some(Schema::Bool(false)) => {
+        AP::DropFalse => {
+            if matches!(
+                o.schema(Keyword::AdditionalProperties),
+                Some(Schema::Bool(false))
+            ) {
                 o.remove(Keyword::AdditionalProperties);
                 cx.change(
                     p,
@@ -144,9 +147,9 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                     "additionalProperties: false removed (objects are closed by default)",
                 );
             }
-            None if is_object(o)
-                && !matches!(o.get(Keyword::AdditionalProperties), Some(Value::Raw(_))) =>
-            {
+        }
+        AP::ClosedByDefault => {
+            if o.get(Keyword::AdditionalProperties).is_none() && is_object(o) {
                 o.insert(
                     Keyword::AdditionalProperties,
                     Value::Schema(Box::new(Schema::Bool(true))),
@@ -157,8 +160,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                     "open object made explicit with additionalProperties: true",
                 );
             }
-            _ => {}
-        },
+        }
         AP::ForceFalse => {
             if !is_object(o) {
                 return;

@@ -7,7 +7,17 @@ use crate::rules::Refs;
 use schema_core::{InlineOptions, Key, Keyword, RefIssueKind, Schema, Transform, Value};
 
 /// Keywords that may stand beside a `$ref` under [`Refs::NoSiblings`].
-const REF_SIBLINGS: &[Keyword] = &[Keyword::Ref, Keyword::Description, Keyword::Default];
+pub(crate) const REF_SIBLINGS: &[Keyword] = &[
+    Keyword::Ref,
+    Keyword::Description,
+    Keyword::Default,
+    Keyword::Defs,
+    Keyword::Definitions,
+    Keyword::Id,
+    Keyword::SchemaUri,
+    Keyword::Comment,
+    Keyword::Anchor,
+];
 
 /// How many `$ref`s with siblings one schema inlines at most.
 const MAX_SIBLING_INLINES: usize = 1_000;
@@ -41,6 +51,12 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
             _ => format!("{} not inlined", issue.reference),
         };
         cx.lost(&issue.pointer, "ref-inline", what, None);
+        if cx.rules.strict && issue.kind == RefIssueKind::Recursive {
+            cx.not_strict(
+                &issue.pointer,
+                "a recursive schema was unrolled; send it non-strict to keep the recursion",
+            );
+        }
     }
     *schema = out.schema;
     if out.remaining_refs > 0 {
@@ -88,43 +104,50 @@ fn inline_with_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     struct Sib<'a> {
         root: &'a Schema,
         done: Vec<String>,
+        unresolved: Vec<String>,
     }
     impl Transform for Sib<'_> {
         fn pre(&mut self, p: &str, s: &mut Schema) {
-            if self.done.len() >= MAX_SIBLING_INLINES {
-                return;
+            // A target may itself be a `$ref`: follow the chain (bounded).
+            while self.done.len() < MAX_SIBLING_INLINES {
+                let Some(o) = s.as_object_mut() else { return };
+                let Some(r) = o.reference().map(str::to_owned) else {
+                    return;
+                };
+                let extra = o.entries().iter().any(|e| match e.key {
+                    Key::Known(k) => !REF_SIBLINGS.contains(&k),
+                    Key::Other(_) => true,
+                });
+                // The root is shaped (type, properties) later: its `$ref` must go too.
+                if !extra && !p.is_empty() {
+                    return;
+                }
+                let Ok(target) = self.root.resolve(&r) else {
+                    self.unresolved.push(p.to_owned());
+                    return;
+                };
+                let mut merged = target.into_owned();
+                o.remove(Keyword::Ref);
+                let siblings = std::mem::take(o.entries_mut());
+                let mo = merged.make_object();
+                for e in siblings {
+                    mo.insert_key(e.key, e.value);
+                }
+                *s = merged;
+                self.done.push(p.to_owned());
             }
-            let Some(o) = s.as_object_mut() else { return };
-            let Some(r) = o.reference().map(str::to_owned) else {
-                return;
-            };
-            let extra = o.entries().iter().any(|e| match e.key {
-                Key::Known(k) => !REF_SIBLINGS.contains(&k),
-                Key::Other(_) => true,
-            });
-            if !extra {
-                return;
-            }
-            let Ok(target) = self.root.resolve(&r) else {
-                return;
-            };
-            let mut merged = target.into_owned();
-            o.remove(Keyword::Ref);
-            let siblings = std::mem::take(o.entries_mut());
-            let mo = merged.make_object();
-            for e in siblings {
-                mo.insert_key(e.key, e.value);
-            }
-            *s = merged;
-            self.done.push(p.to_owned());
         }
     }
     let mut t = Sib {
         root: &root,
         done: Vec::new(),
+        unresolved: Vec::new(),
     };
     schema.transform(&mut t);
     for p in t.done {
         cx.change(&p, "ref-siblings", "a $ref with siblings was inlined");
+    }
+    for p in t.unresolved {
+        cx.not_strict(&p, "a $ref that does not resolve inside the document");
     }
 }

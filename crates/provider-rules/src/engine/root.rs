@@ -51,9 +51,13 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
     }
     if root.object {
-        let t: Vec<T> = node_types(o).to_vec();
-        let t = if t.is_empty() { infer(o) } else { t };
-        if !(t.len() == 1 && t[0] == T::Object) {
+        let declared: Vec<T> = node_types(o).to_vec();
+        let t = if declared.is_empty() {
+            infer(o)
+        } else {
+            declared.clone()
+        };
+        if declared != [T::Object] {
             if !t.is_empty() && !t.contains(&T::Object) {
                 let summary = hints::summarize(&Schema::Object(o.clone()));
                 o.retain(|e| {

@@ -44,9 +44,23 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         return;
     }
     let mut made_nullable = Vec::new();
+    let mut banned = Vec::new();
+    let mut untyped = Vec::new();
     if let Some(props) = o.properties_mut() {
+        props.retain(|k, s| {
+            if matches!(s, Schema::Bool(false)) {
+                banned.push(k.clone());
+                false
+            } else {
+                true
+            }
+        });
         for (name, s) in props.iter_mut() {
+            if matches!(s, Schema::Bool(true)) {
+                untyped.push(name.clone());
+            }
             if required.contains(name) {
+                s.make_object();
                 continue;
             }
             let so = s.make_object();
@@ -60,7 +74,23 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             made_nullable.push(name.clone());
         }
     }
+    let names: Vec<String> = names.into_iter().filter(|n| !banned.contains(n)).collect();
     o.insert(Keyword::Required, Value::Strings(names));
+    if !banned.is_empty() {
+        let list: Vec<String> = banned.iter().map(|n| format!("\"{n}\"")).collect();
+        cx.lost(
+            p,
+            "boolean-schema",
+            "properties with schema false removed",
+            Some(format!("Never send {}.", list.join(", "))),
+        );
+    }
+    for n in untyped {
+        cx.not_strict(
+            &format!("{p}/properties/{n}"),
+            "a property accepting any value cannot be strict",
+        );
+    }
     if !made_nullable.is_empty() {
         cx.change(
             p,

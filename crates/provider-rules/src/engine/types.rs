@@ -148,10 +148,11 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 let mut b = SchemaObject::new();
                 b.insert(Keyword::Type, Value::Type(TypeSet::Single(*t)));
                 for e in o.entries() {
-                    if let Key::Known(kw) = e.key {
-                        if applies_to(kw).is_some() && keyword_fits(kw, *t) {
-                            b.insert(kw, e.value.clone());
-                        }
+                    if let Key::Known(kw) = e.key
+                        && applies_to(kw).is_some()
+                        && keyword_fits(kw, *t)
+                    {
+                        b.insert(kw, e.value.clone());
                     }
                 }
                 if has_null && i == 0 {
@@ -208,7 +209,8 @@ pub(crate) fn infer_missing_type(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if o.contains(Keyword::Type) && matches!(o.get(Keyword::Type), Some(Value::Type(_))) {
         return;
     }
-    if o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) || o.contains(Keyword::AllOf) {
+    let accepted = |k: Keyword| o.contains(k) && cx.rules.keywords.contains(k);
+    if accepted(Keyword::AnyOf) || accepted(Keyword::OneOf) || accepted(Keyword::AllOf) {
         return;
     }
     let inferred = infer(o);

@@ -7,7 +7,7 @@ use super::nulls::is_null_branch;
 use super::types::{infer, keyword_fits, rank};
 use crate::hints;
 use crate::rules::Unions;
-use schema_core::{Key, Keyword, Schema, TypeSet, Value};
+use schema_core::{Entry, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// `oneOf` → `anyOf` where `oneOf` is not accepted (Gemini's proto has no `oneOf`; OpenAI
 /// strict: `'oneOf' is not permitted`). The exclusivity of `oneOf` is not kept.
@@ -50,9 +50,13 @@ pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     );
 }
 
+/// How many nested unions one node collapses.
+const MAX_ROUNDS: usize = 64;
+
 /// Where no union is accepted, `anyOf` collapses to its best branch (object, then array, then
 /// string, ...), a null branch becomes `nullable`, and the other branches go to the
-/// description ("Accepts string or integer.").
+/// description ("Accepts string or integer."). A branch may bring its own union: the node
+/// collapses until none is left.
 pub(crate) fn collapse(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if cx.rules.unions != Unions::Collapse {
         return;
@@ -60,8 +64,16 @@ pub(crate) fn collapse(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };
+    for _ in 0..MAX_ROUNDS {
+        if !collapse_once(o, p, cx) {
+            break;
+        }
+    }
+}
+
+fn collapse_once(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) -> bool {
     let Some(Value::Schemas(list)) = o.remove(Keyword::AnyOf) else {
-        return;
+        return false;
     };
     let has_null = list.iter().any(is_null_branch);
     let mut rest: Vec<Schema> = list.into_iter().filter(|b| !is_null_branch(b)).collect();
@@ -99,10 +111,12 @@ pub(crate) fn collapse(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             "anyOf with one branch merged into the node",
         );
     }
+    true
 }
 
 /// Where `anyOf` must be the only keyword of its node (Vertex: `When using any_of, it must be
-/// the only field set.`, vercel/ai#19000), its siblings move into every branch they apply to.
+/// the only field set.`, vercel/ai#19000), its siblings move into every branch they apply to
+/// (through nested `anyOf`s).
 pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if cx.rules.unions != Unions::Alone {
         return;
@@ -117,27 +131,38 @@ pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         return;
     };
     let siblings = std::mem::take(o.entries_mut());
-    for b in &mut branches {
-        let bo = b.make_object();
-        let t = match bo.types() {
-            Some(TypeSet::Single(t)) => Some(*t),
-            _ => None,
-        };
-        for e in &siblings {
-            if let (Key::Known(kw), Some(t)) = (&e.key, t) {
-                if !keyword_fits(*kw, t) {
-                    continue;
-                }
-            }
-            if !bo.entries().iter().any(|x| x.key == e.key) {
-                bo.insert_key(e.key.clone(), e.value.clone());
-            }
-        }
-    }
+    push_into_branches(&mut branches, &siblings, 0);
     o.insert(Keyword::AnyOf, Value::Schemas(branches));
     cx.change(
         p,
         "any-of-alone",
         "anyOf's siblings moved into its branches",
     );
+}
+
+/// Copies `siblings` into each branch (the branch's own keywords win).
+fn push_into_branches(branches: &mut [Schema], siblings: &[Entry], depth: usize) {
+    for b in branches {
+        let bo = b.make_object();
+        if depth < MAX_ROUNDS
+            && let Some(inner) = bo.schemas_mut(Keyword::AnyOf)
+        {
+            push_into_branches(inner, siblings, depth + 1);
+            continue;
+        }
+        let t = match bo.types() {
+            Some(TypeSet::Single(t)) => Some(*t),
+            _ => None,
+        };
+        for e in siblings {
+            if let (Key::Known(kw), Some(t)) = (&e.key, t)
+                && !keyword_fits(*kw, t)
+            {
+                continue;
+            }
+            if !bo.entries().iter().any(|x| x.key == e.key) {
+                bo.insert_key(e.key.clone(), e.value.clone());
+            }
+        }
+    }
 }

@@ -39,8 +39,11 @@ impl Rules {
         unknown_keywords: false,
         // "Composition: allOf ... not supported".
         all_of: AllOf::Merge,
-        // "we can't use `$ref`s if there are also other properties defined" (openai-agents).
-        refs: Refs::NoSiblings,
+        // "we can't use `$ref`s if there are also other properties defined" (openai-agents):
+        // merges and the root's own rewriting give refs siblings, so every local ref is
+        // inlined; a recursive one makes the result not strict-compatible (send it non-strict,
+        // where refs are kept).
+        refs: Refs::Inline,
         // `prefixItems` is not in the subset.
         tuples: Tuples::Fold,
         draft_2020: true,

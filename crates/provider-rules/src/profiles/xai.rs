@@ -18,8 +18,10 @@ impl Rules {
         // (vercel/ai#14678).
         boolean_schemas: false,
         property_named_properties: false,
-        // "additionalProperties defaults to false and must be set to true explicitly"; a nested
-        // `false` was rejected from April to September 2026 (vercel/ai#20760).
+        // "additionalProperties defaults to false and must be set to true explicitly", so open
+        // objects say so. A nested `false` was rejected from April to September 2026 and is
+        // accepted again (vercel/ai#20760); `additional-properties = "drop-false"` restores
+        // the old behaviour should it come back.
         additional_properties: AdditionalProperties::ClosedByDefault,
         // "$ref/$defs (non-circular references only)".
         refs: Refs::Inline,
