@@ -244,6 +244,38 @@ impl Keyword {
     }
 }
 
+impl serde::Serialize for Keyword {
+    /// A keyword serializes as its JSON spelling (`"additionalProperties"`).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Keyword {
+    /// A keyword deserializes from its JSON spelling; any other string is an error.
+    ///
+    /// ```
+    /// use schema_core::Keyword;
+    /// let kws: Vec<Keyword> = serde_json::from_str(r#"["$ref", "anyOf"]"#).unwrap();
+    /// assert_eq!(kws, [Keyword::Ref, Keyword::AnyOf]);
+    /// assert_eq!(serde_json::to_string(&Keyword::Defs).unwrap(), r#""$defs""#);
+    /// assert!(serde_json::from_str::<Keyword>(r#""x-vendor""#).is_err());
+    /// ```
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Keyword, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Keyword;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON Schema keyword name")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Keyword, E> {
+                Keyword::from_name(v).ok_or_else(|| E::unknown_variant(v, &[]))
+            }
+        }
+        deserializer.deserialize_str(Name)
+    }
+}
+
 impl std::fmt::Display for Keyword {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -259,6 +291,24 @@ mod tests {
         for &kw in Keyword::ALL {
             assert_eq!(Keyword::from_name(kw.as_str()), Some(kw));
         }
+    }
+
+    #[test]
+    fn index_is_the_position_in_all() {
+        assert!(Keyword::ALL.len() <= usize::from(u8::MAX));
+        for (i, &kw) in Keyword::ALL.iter().enumerate() {
+            assert_eq!(usize::from(kw.index()), i);
+        }
+    }
+
+    #[test]
+    fn serde_uses_the_json_name() {
+        for &kw in Keyword::ALL {
+            let text = serde_json::to_string(&kw).unwrap();
+            assert_eq!(text, serde_json::to_string(kw.as_str()).unwrap());
+            assert_eq!(serde_json::from_str::<Keyword>(&text).unwrap(), kw);
+        }
+        assert!(serde_json::from_str::<Keyword>("5").is_err());
     }
 
     #[test]

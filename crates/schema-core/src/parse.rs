@@ -13,6 +13,7 @@ use crate::pointer;
 use crate::schema::{
     Dependency, InstanceType, Key, Schema, SchemaMap, SchemaObject, TypeSet, Value,
 };
+use crate::ser::push_json_string;
 use indexmap::IndexMap;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -31,8 +32,16 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseOptions {
     /// The deepest subschema kept, counted in schema levels (the root is level 0). Deeper
-    /// subtrees are replaced by `{}` and reported. Default 64.
+    /// subtrees are replaced by `{}` and reported. Default 64; values above
+    /// [`ParseOptions::MAX_DEPTH`] are taken as that.
     pub max_depth: usize,
+}
+
+impl ParseOptions {
+    /// The largest `max_depth` in force, whatever is asked: the parser recurses once per
+    /// schema level, and this many levels fit a 2 MiB stack (the default of spawned threads)
+    /// with room to spare, also in debug builds.
+    pub const MAX_DEPTH: usize = 256;
 }
 
 impl Default for ParseOptions {
@@ -95,7 +104,7 @@ impl Schema {
     /// Parses JSON bytes with options, keeping the diagnostics.
     pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Parsed, SchemaError> {
         let mut ctx = Ctx {
-            max_depth: options.max_depth,
+            max_depth: options.max_depth.min(ParseOptions::MAX_DEPTH),
             diagnostics: Vec::new(),
             pointer: String::new(),
         };
@@ -305,13 +314,6 @@ fn capture_map_rest<'de, A: MapAccess<'de>>(
     Ok(())
 }
 
-pub(crate) fn push_json_string(text: &mut String, s: &str) {
-    match serde_json::to_string(s) {
-        Ok(q) => text.push_str(&q),
-        Err(_) => text.push_str("\"\""),
-    }
-}
-
 struct KeywordSeed<'a> {
     ctx: &'a mut Ctx,
     depth: usize,
@@ -361,11 +363,11 @@ fn interpret(shape: Shape, raw: &Instance) -> Option<Value> {
         },
         Shape::String => Value::String(serde_json::from_str(text).ok()?),
         Shape::Number => match raw.json_type() {
-            JsonType::Integer | JsonType::Number => Value::Number(serde_json::from_str(text).ok()?),
+            JsonType::Integer | JsonType::Number => Value::Number(number(text)?),
             _ => return None,
         },
         Shape::NumberOrBool => match raw.json_type() {
-            JsonType::Integer | JsonType::Number => Value::Number(serde_json::from_str(text).ok()?),
+            JsonType::Integer | JsonType::Number => Value::Number(number(text)?),
             JsonType::Boolean => Value::Bool(text == "true"),
             _ => return None,
         },
@@ -401,6 +403,22 @@ fn interpret(shape: Shape, raw: &Instance) -> Option<Value> {
         | Shape::SchemaMap
         | Shape::Dependencies => return None,
     })
+}
+
+/// A JSON number, exactly when it fits `u64`/`i64`, else the nearest `f64` (correctly rounded,
+/// so that serializing and parsing again gives the very same number; serde_json's default float
+/// parsing is only approximate). `None` for what is not a finite number.
+pub(crate) fn number(text: &str) -> Option<serde_json::Number> {
+    if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        if let Ok(u) = text.parse::<u64>() {
+            return Some(u.into());
+        }
+        if let Ok(i) = text.parse::<i64>() {
+            return Some(i.into());
+        }
+    }
+    let f = text.parse::<f64>().ok()?;
+    serde_json::Number::from_f64(f)
 }
 
 /// The entries of a JSON object in document order (serde_json's `Map` would sort them).

@@ -203,10 +203,16 @@ pub struct InlineOptions {
     pub max_recursion: usize,
     /// How many nodes inlining may produce in all; past it, references are kept. Default 10,000.
     pub max_nodes: usize,
-    /// The deepest level inlining may create. Default 64.
+    /// The deepest level inlining may create. Default 64; at most [`InlineOptions::MAX_DEPTH`].
+    /// What lies deeper in the input is copied as it is.
     pub max_depth: usize,
     /// Remove `$defs`/`definitions` when no reference into them is left. Default true.
     pub drop_unused_definitions: bool,
+}
+
+impl InlineOptions {
+    /// The largest `max_depth` in force, whatever is asked (inlining recurses once per level).
+    pub const MAX_DEPTH: usize = 256;
 }
 
 impl Default for InlineOptions {
@@ -285,11 +291,12 @@ impl Schema {
         let mut schema = ctx.expand(self, &mut p, 0, true);
         let remaining = ctx.remaining;
         let issues = ctx.issues;
-        if options.drop_unused_definitions && remaining == 0 {
-            if let Some(o) = schema.as_object_mut() {
-                o.remove(Keyword::Defs);
-                o.remove(Keyword::Definitions);
-            }
+        if options.drop_unused_definitions
+            && remaining == 0
+            && let Some(o) = schema.as_object_mut()
+        {
+            o.remove(Keyword::Defs);
+            o.remove(Keyword::Definitions);
         }
         Inlined {
             schema,
@@ -334,12 +341,23 @@ impl Inliner<'_> {
         });
     }
 
+    /// The deepest level inlining recurses to.
+    fn max_depth(&self) -> usize {
+        self.opts.max_depth.min(InlineOptions::MAX_DEPTH)
+    }
+
     /// Expands `node` (at pointer `p`, nesting `depth`). `is_root` keeps definitions as they are.
     fn expand(&mut self, node: &Schema, p: &mut String, depth: usize, is_root: bool) -> Schema {
         self.nodes += 1;
         let Schema::Object(o) = node else {
             return node.clone();
         };
+        if depth > self.max_depth() {
+            // Deeper than inlining goes (a tree built by hand): copied as it is (`clone` does
+            // not recurse without bound); the references in it stay and are reported.
+            self.keep_subtree(node, p);
+            return node.clone();
+        }
         if let Some(reference) = o.reference() {
             return self.expand_ref(o, reference, p, depth);
         }
@@ -363,6 +381,25 @@ impl Inliner<'_> {
             });
         }
         Schema::Object(out)
+    }
+
+    /// Reports every reference in a subtree that is copied without expansion.
+    fn keep_subtree(&mut self, node: &Schema, p: &str) {
+        struct Refs<'a>(&'a str, Vec<(String, String)>);
+        impl Visit for Refs<'_> {
+            fn enter(&mut self, sub: &str, s: &Schema) -> bool {
+                if let Some(r) = s.as_object().and_then(|o| o.reference()) {
+                    self.1.push((format!("{}{sub}", self.0), r.to_owned()));
+                }
+                true
+            }
+        }
+        let mut refs = Refs(p, Vec::new());
+        node.walk(&mut refs);
+        for (pointer, reference) in refs.1 {
+            self.issue(&pointer, &reference, RefIssueKind::Depth);
+            self.remaining += 1;
+        }
     }
 
     fn expand_value(&mut self, v: &Value, p: &mut String, depth: usize) -> Value {
@@ -434,8 +471,8 @@ impl Inliner<'_> {
         let key = canonical(reference);
         let seen = self.stack.iter().filter(|k| **k == key).count();
         let siblings = siblings_of(o);
-        if seen >= self.opts.max_recursion + 1 || depth >= self.opts.max_depth {
-            let kind = if depth >= self.opts.max_depth {
+        if seen > self.opts.max_recursion || depth >= self.max_depth() {
+            let kind = if depth >= self.max_depth() {
                 RefIssueKind::Depth
             } else {
                 RefIssueKind::Recursive
@@ -471,12 +508,8 @@ fn siblings_of(o: &SchemaObject) -> SchemaObject {
 /// What stands where recursion stops: the target's `type`, and a description saying so.
 fn placeholder(target: &Schema, reference: &str) -> Schema {
     let mut out = SchemaObject::new();
-    if let Some(o) = target.as_object() {
-        if let Some(t) = o.get(Keyword::Type) {
-            if matches!(t, Value::Type(_)) {
-                out.insert(Keyword::Type, t.clone());
-            }
-        }
+    if let Some(t @ Value::Type(_)) = target.as_object().and_then(|o| o.get(Keyword::Type)) {
+        out.insert(Keyword::Type, t.clone());
     }
     let name = reference.rsplit('/').next().unwrap_or(reference);
     out.insert(

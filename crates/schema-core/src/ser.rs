@@ -1,7 +1,6 @@
 //! The serializer: [`Schema`] → JSON text, entries in order, instances verbatim.
 
-use crate::parse::push_json_string;
-use crate::schema::{Dependency, Schema, SchemaObject, TypeSet, Value};
+use crate::schema::{Dependency, Entry, Schema, TypeSet, Value};
 
 impl Schema {
     /// The schema as compact JSON text, keys in document order.
@@ -45,67 +44,136 @@ impl std::fmt::Display for Schema {
     }
 }
 
-fn write_schema(out: &mut String, schema: &Schema) {
+/// One open container of the serializer's explicit stack.
+enum Frame<'a> {
+    /// A schema object's entries; closes with `}`.
+    Entries(std::slice::Iter<'a, Entry>),
+    /// An array of subschemas; closes with `]`.
+    List(std::slice::Iter<'a, Schema>),
+    /// A map of subschemas; closes with `}`.
+    Map(indexmap::map::Iter<'a, String, Schema>),
+    /// A `dependencies` map; closes with `}`.
+    Deps(indexmap::map::Iter<'a, String, Dependency>),
+}
+
+/// Writes a schema without recursion: containers of subschemas go on an explicit stack, so a
+/// tree of any depth (one built by hand, not parsed) serializes on a small stack.
+pub(crate) fn write_schema(out: &mut String, root: &Schema) {
+    let mut stack: Vec<(Frame<'_>, bool)> = Vec::new();
+    open_schema(out, root, &mut stack);
+    loop {
+        // The next subschema to open, if any; the frame's borrow ends before it is opened.
+        let next: &Schema = {
+            let Some((frame, first)) = stack.last_mut() else {
+                return;
+            };
+            let comma = !std::mem::replace(first, false);
+            match frame {
+                Frame::Entries(it) => match it.next() {
+                    None => {
+                        out.push('}');
+                        stack.pop();
+                        continue;
+                    }
+                    Some(e) => {
+                        if comma {
+                            out.push(',');
+                        }
+                        push_json_string(out, e.key.as_str());
+                        out.push(':');
+                        match &e.value {
+                            Value::Schema(s) => s,
+                            Value::Schemas(list) => {
+                                out.push('[');
+                                stack.push((Frame::List(list.iter()), true));
+                                continue;
+                            }
+                            Value::SchemaMap(m) => {
+                                out.push('{');
+                                stack.push((Frame::Map(m.iter()), true));
+                                continue;
+                            }
+                            Value::Dependencies(m) => {
+                                out.push('{');
+                                stack.push((Frame::Deps(m.iter()), true));
+                                continue;
+                            }
+                            leaf => {
+                                write_leaf(out, leaf);
+                                continue;
+                            }
+                        }
+                    }
+                },
+                Frame::List(it) => match it.next() {
+                    None => {
+                        out.push(']');
+                        stack.pop();
+                        continue;
+                    }
+                    Some(s) => {
+                        if comma {
+                            out.push(',');
+                        }
+                        s
+                    }
+                },
+                Frame::Map(it) => match it.next() {
+                    None => {
+                        out.push('}');
+                        stack.pop();
+                        continue;
+                    }
+                    Some((k, s)) => {
+                        if comma {
+                            out.push(',');
+                        }
+                        push_json_string(out, k);
+                        out.push(':');
+                        s
+                    }
+                },
+                Frame::Deps(it) => match it.next() {
+                    None => {
+                        out.push('}');
+                        stack.pop();
+                        continue;
+                    }
+                    Some((k, d)) => {
+                        if comma {
+                            out.push(',');
+                        }
+                        push_json_string(out, k);
+                        out.push(':');
+                        match d {
+                            Dependency::Schema(s) => s,
+                            Dependency::Required(names) => {
+                                write_strings(out, names);
+                                continue;
+                            }
+                        }
+                    }
+                },
+            }
+        };
+        open_schema(out, next, &mut stack);
+    }
+}
+
+fn open_schema<'a>(out: &mut String, schema: &'a Schema, stack: &mut Vec<(Frame<'a>, bool)>) {
     match schema {
         Schema::Bool(true) => out.push_str("true"),
         Schema::Bool(false) => out.push_str("false"),
-        Schema::Object(o) => write_object(out, o),
-    }
-}
-
-fn write_object(out: &mut String, o: &SchemaObject) {
-    out.push('{');
-    for (i, e) in o.entries().iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+        Schema::Object(o) => {
+            out.push('{');
+            stack.push((Frame::Entries(o.entries().iter()), true));
         }
-        push_json_string(out, e.key.as_str());
-        out.push(':');
-        write_value(out, &e.value);
     }
-    out.push('}');
 }
 
-fn write_value(out: &mut String, v: &Value) {
+/// Writes a value that holds no subschema.
+fn write_leaf(out: &mut String, v: &Value) {
     match v {
-        Value::Schema(s) => write_schema(out, s),
-        Value::Schemas(list) => {
-            out.push('[');
-            for (i, s) in list.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_schema(out, s);
-            }
-            out.push(']');
-        }
-        Value::SchemaMap(m) => {
-            out.push('{');
-            for (i, (k, s)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_json_string(out, k);
-                out.push(':');
-                write_schema(out, s);
-            }
-            out.push('}');
-        }
-        Value::Dependencies(m) => {
-            out.push('{');
-            for (i, (k, d)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_json_string(out, k);
-                out.push(':');
-                match d {
-                    Dependency::Schema(s) => write_schema(out, s),
-                    Dependency::Required(names) => write_strings(out, names),
-                }
-            }
-            out.push('}');
-        }
         Value::Type(TypeSet::Single(t)) => push_json_string(out, t.as_str()),
         Value::Type(TypeSet::List(list)) => {
             out.push('[');
@@ -118,7 +186,10 @@ fn write_value(out: &mut String, v: &Value) {
             out.push(']');
         }
         Value::String(s) => push_json_string(out, s),
-        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::Number(n) => {
+            use std::fmt::Write;
+            let _ = write!(out, "{n}");
+        }
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Strings(list) => write_strings(out, list),
         Value::StringsMap(m) => {
@@ -144,6 +215,8 @@ fn write_value(out: &mut String, v: &Value) {
             }
             out.push(']');
         }
+        // Subschema containers are written by `write_schema`'s loop, never passed here.
+        Value::Schema(_) | Value::Schemas(_) | Value::SchemaMap(_) | Value::Dependencies(_) => {}
     }
 }
 
@@ -156,6 +229,39 @@ fn write_strings(out: &mut String, list: &[String]) {
         push_json_string(out, s);
     }
     out.push(']');
+}
+
+/// Appends `s` as a JSON string literal, escaped exactly as serde_json escapes it.
+pub(crate) fn push_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        // Escapes are ASCII: `i` is a char boundary.
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        } else {
+            out.push_str(esc);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
 }
 
 /// Re-indents compact JSON text (two spaces), keeping key order. Linear, never recursive.

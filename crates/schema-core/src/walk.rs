@@ -10,7 +10,7 @@
 
 use crate::keyword::Keyword;
 use crate::pointer;
-use crate::schema::{Dependency, Key, Schema, Value};
+use crate::schema::{Dependency, Key, Schema, SchemaObject, Value};
 
 /// The walk does not descend below this many schema levels.
 pub const MAX_WALK_DEPTH: usize = 1024;
@@ -50,20 +50,10 @@ impl Location<'_> {
     }
 }
 
-impl Schema {
-    /// Calls `f` on each direct subschema, in document order.
-    ///
-    /// ```
-    /// use schema_core::{Location, Keyword, Schema};
-    /// let s = Schema::from_str(r#"{"properties": {"enum": {"const": {"type": "x"}}}, "not": true}"#)?;
-    /// let mut seen = Vec::new();
-    /// s.for_each_child(|loc, _| seen.push(format!("{loc:?}")));
-    /// assert_eq!(seen, [r#"Name(Properties, "enum")"#, "Keyword(Not)"]);
-    /// # Ok::<(), schema_core::SchemaError>(())
-    /// ```
+impl SchemaObject {
+    /// Calls `f` on each direct subschema, in document order (see [`Schema::for_each_child`]).
     pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(Location<'a>, &'a Schema)) {
-        let Schema::Object(o) = self else { return };
-        for e in o.entries() {
+        for e in self.entries() {
             let Key::Known(kw) = e.key else { continue };
             match &e.value {
                 Value::Schema(s) => f(Location::Keyword(kw), s),
@@ -91,8 +81,7 @@ impl Schema {
 
     /// Calls `f` on each direct subschema, mutably, in document order.
     pub fn for_each_child_mut(&mut self, mut f: impl FnMut(Location<'_>, &mut Schema)) {
-        let Schema::Object(o) = self else { return };
-        for e in o.entries_mut() {
+        for e in self.entries_mut() {
             let Key::Known(kw) = e.key else { continue };
             match &mut e.value {
                 Value::Schema(s) => f(Location::Keyword(kw), s),
@@ -115,6 +104,31 @@ impl Schema {
                 }
                 _ => {}
             }
+        }
+    }
+}
+
+impl Schema {
+    /// Calls `f` on each direct subschema, in document order.
+    ///
+    /// ```
+    /// use schema_core::{Location, Keyword, Schema};
+    /// let s = Schema::from_str(r#"{"properties": {"enum": {"const": {"type": "x"}}}, "not": true}"#)?;
+    /// let mut seen = Vec::new();
+    /// s.for_each_child(|loc, _| seen.push(format!("{loc:?}")));
+    /// assert_eq!(seen, [r#"Name(Properties, "enum")"#, "Keyword(Not)"]);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn for_each_child<'a>(&'a self, f: impl FnMut(Location<'a>, &'a Schema)) {
+        if let Schema::Object(o) = self {
+            o.for_each_child(f);
+        }
+    }
+
+    /// Calls `f` on each direct subschema, mutably, in document order.
+    pub fn for_each_child_mut(&mut self, f: impl FnMut(Location<'_>, &mut Schema)) {
+        if let Schema::Object(o) = self {
+            o.for_each_child_mut(f);
         }
     }
 
