@@ -47,11 +47,12 @@ impl Instance {
         Instance::from_trusted(serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned()))
     }
 
-    pub(crate) fn from_raw(raw: Box<RawValue>) -> Instance {
+    /// A borrowed raw value, minified when it holds whitespace.
+    pub(crate) fn from_borrowed(raw: &RawValue) -> Instance {
         if needs_minify(raw.get()) {
             Instance::from_trusted(minify(raw.get()))
         } else {
-            Instance(raw)
+            Instance(raw.to_owned())
         }
     }
 
@@ -194,26 +195,34 @@ fn needs_minify(text: &str) -> bool {
 /// Removes JSON whitespace outside strings. Linear, never recursive.
 pub(crate) fn minify(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    minify_into(&mut out, text);
+    out
+}
+
+/// Appends `text` without its whitespace outside strings.
+pub(crate) fn minify_into(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
     let mut in_string = false;
     let mut escaped = false;
-    for c in text.chars() {
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
         if in_string {
-            out.push(c);
             if escaped {
                 escaped = false;
-            } else if c == '\\' {
+            } else if b == b'\\' {
                 escaped = true;
-            } else if c == '"' {
+            } else if b == b'"' {
                 in_string = false;
             }
-        } else if c == '"' {
+        } else if b == b'"' {
             in_string = true;
-            out.push(c);
-        } else if !matches!(c, ' ' | '\n' | '\r' | '\t') {
-            out.push(c);
+        } else if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            // ASCII whitespace: `run..i` ends on a char boundary.
+            out.push_str(&text[run..i]);
+            run = i + 1;
         }
     }
-    out
+    out.push_str(&text[run..]);
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::ser::push_json_string;
 use indexmap::IndexMap;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::fmt;
 
 /// How to parse.
@@ -230,7 +231,9 @@ impl<'de> Visitor<'de> for SchemaSeed<'_> {
         scalar(serde_json::to_string(&v).unwrap_or_else(|_| "null".to_owned()))
     }
     fn visit_str<E>(self, v: &str) -> Result<Node, E> {
-        scalar(serde_json::to_string(v).unwrap_or_else(|_| "\"\"".to_owned()))
+        let mut t = String::with_capacity(v.len() + 2);
+        push_json_string(&mut t, v);
+        scalar(t)
     }
     fn visit_unit<E>(self) -> Result<Node, E> {
         scalar("null".to_owned())
@@ -256,7 +259,7 @@ impl<'de> Visitor<'de> for SchemaSeed<'_> {
             return Ok(Node::Schema(Schema::default()));
         }
         let mut object = SchemaObject::default();
-        while let Some(name) = map.next_key::<String>()? {
+        while let Some(name) = map.next_key_seed(KeyName)? {
             let mark = self.ctx.pointer.len();
             pointer::push(&mut self.ctx.pointer, &name);
             let key = Key::from_name(&name);
@@ -266,7 +269,9 @@ impl<'de> Visitor<'de> for SchemaSeed<'_> {
                     depth: self.depth,
                     keyword: *kw,
                 })?,
-                Key::Other(_) => Value::Raw(Instance::from_raw(map.next_value::<Box<RawValue>>()?)),
+                Key::Other(_) => {
+                    Value::Raw(Instance::from_borrowed(map.next_value::<&RawValue>()?))
+                }
             };
             self.ctx.pointer.truncate(mark);
             // Duplicate keys: the last value wins, at the first position (as serde_json's
@@ -283,11 +288,11 @@ fn capture_seq_rest<'de, A: SeqAccess<'de>>(
     text: &mut String,
     mut comma: bool,
 ) -> Result<(), A::Error> {
-    while let Some(raw) = seq.next_element::<Box<RawValue>>()? {
+    while let Some(raw) = seq.next_element::<&RawValue>()? {
         if comma {
             text.push(',');
         }
-        text.push_str(&crate::instance::minify(raw.get()));
+        crate::instance::minify_into(text, raw.get());
         comma = true;
     }
     text.push(']');
@@ -300,14 +305,14 @@ fn capture_map_rest<'de, A: MapAccess<'de>>(
     text: &mut String,
     mut comma: bool,
 ) -> Result<(), A::Error> {
-    while let Some(key) = map.next_key::<String>()? {
-        let raw = map.next_value::<Box<RawValue>>()?;
+    while let Some(key) = map.next_key_seed(KeyName)? {
+        let raw = map.next_value::<&RawValue>()?;
         if comma {
             text.push(',');
         }
         push_json_string(text, &key);
         text.push(':');
-        text.push_str(&crate::instance::minify(raw.get()));
+        crate::instance::minify_into(text, raw.get());
         comma = true;
     }
     text.push('}');
@@ -332,11 +337,12 @@ impl<'de> DeserializeSeed<'de> for KeywordSeed<'_> {
                 keyword: self.keyword,
             });
         }
-        // Shallow shapes: capture the raw text (iteratively), then interpret it.
-        let raw = Instance::from_raw(<Box<RawValue> as serde::Deserialize>::deserialize(d)?);
-        match interpret(shape, &raw) {
+        // Shallow shapes: borrow the raw text (captured iteratively), then interpret it.
+        let raw = <&RawValue as serde::Deserialize>::deserialize(d)?;
+        match interpret(shape, raw) {
             Some(v) => Ok(v),
             None => {
+                let raw = Instance::from_borrowed(raw);
                 self.ctx.wrong_type(self.keyword.as_str(), shape, &raw);
                 Ok(Value::Raw(raw))
             }
@@ -345,15 +351,14 @@ impl<'de> DeserializeSeed<'de> for KeywordSeed<'_> {
 }
 
 /// Reads a shallow keyword value into its typed form; `None` when the JSON type is wrong.
-fn interpret(shape: Shape, raw: &Instance) -> Option<Value> {
-    let text = raw.as_json();
+fn interpret(shape: Shape, raw: &RawValue) -> Option<Value> {
+    let text = raw.get();
+    let first = *text.as_bytes().first()?;
     Some(match shape {
-        Shape::Type => match raw.json_type() {
-            JsonType::String => Value::Type(TypeSet::Single(InstanceType::from_name(
-                &serde_json::from_str::<String>(text).ok()?,
-            )?)),
-            JsonType::Array => Value::Type(TypeSet::List(
-                serde_json::from_str::<Vec<String>>(text)
+        Shape::Type => match first {
+            b'"' => Value::Type(TypeSet::Single(InstanceType::from_name(&string(text)?)?)),
+            b'[' => Value::Type(TypeSet::List(
+                serde_json::from_str::<Vec<Cow<'_, str>>>(text)
                     .ok()?
                     .iter()
                     .map(|n| InstanceType::from_name(n))
@@ -361,48 +366,85 @@ fn interpret(shape: Shape, raw: &Instance) -> Option<Value> {
             )),
             _ => return None,
         },
-        Shape::String => Value::String(serde_json::from_str(text).ok()?),
-        Shape::Number => match raw.json_type() {
-            JsonType::Integer | JsonType::Number => Value::Number(number(text)?),
+        Shape::String => Value::String(string(text)?),
+        Shape::Number => match first {
+            b'-' | b'0'..=b'9' => Value::Number(number(text)?),
             _ => return None,
         },
-        Shape::NumberOrBool => match raw.json_type() {
-            JsonType::Integer | JsonType::Number => Value::Number(number(text)?),
-            JsonType::Boolean => Value::Bool(text == "true"),
-            _ => return None,
+        Shape::NumberOrBool => match first {
+            b'-' | b'0'..=b'9' => Value::Number(number(text)?),
+            _ => Value::Bool(boolean(text)?),
         },
-        Shape::Bool => Value::Bool(serde_json::from_str(text).ok()?),
-        Shape::StringArray => Value::Strings(serde_json::from_str(text).ok()?),
-        Shape::StringArrayMap => {
-            if raw.json_type() != JsonType::Object {
-                return None;
-            }
-            let entries: Vec<(String, Box<RawValue>)> = map_entries(text)?;
+        Shape::Bool => Value::Bool(boolean(text)?),
+        Shape::StringArray if first == b'[' => Value::Strings(serde_json::from_str(text).ok()?),
+        Shape::StringArrayMap if first == b'{' => {
+            let entries = map_entries(text)?;
             let mut m = IndexMap::with_capacity(entries.len());
             for (k, v) in entries {
                 m.insert(k, serde_json::from_str::<Vec<String>>(v.get()).ok()?);
             }
             Value::StringsMap(m)
         }
-        Shape::Instance => Value::Instance(raw.clone()),
-        Shape::InstanceArray => {
-            if raw.json_type() != JsonType::Array {
-                return None;
-            }
-            Value::Instances(
-                serde_json::from_str::<Vec<Box<RawValue>>>(text)
-                    .ok()?
-                    .into_iter()
-                    .map(Instance::from_raw)
-                    .collect(),
-            )
-        }
-        Shape::Schema
+        Shape::Instance => Value::Instance(Instance::from_borrowed(raw)),
+        Shape::InstanceArray if first == b'[' => Value::Instances(
+            serde_json::from_str::<Vec<&RawValue>>(text)
+                .ok()?
+                .into_iter()
+                .map(Instance::from_borrowed)
+                .collect(),
+        ),
+        Shape::StringArray
+        | Shape::StringArrayMap
+        | Shape::InstanceArray
+        | Shape::Schema
         | Shape::SchemaArray
         | Shape::SchemaOrArray
         | Shape::SchemaMap
         | Shape::Dependencies => return None,
     })
+}
+
+/// A JSON string's content (fast when it holds no escape); `None` for any other JSON value.
+fn string(text: &str) -> Option<String> {
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    if !inner.contains('\\') {
+        return Some(inner.to_owned());
+    }
+    serde_json::from_str(text).ok()
+}
+
+fn boolean(text: &str) -> Option<bool> {
+    match text {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// Deserializes an object key, borrowing it from the input when it holds no escape.
+struct KeyName;
+
+impl<'de> DeserializeSeed<'de> for KeyName {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyName {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
 }
 
 /// A JSON number, exactly when it fits `u64`/`i64`, else the nearest `f64` (correctly rounded,
@@ -422,18 +464,18 @@ pub(crate) fn number(text: &str) -> Option<serde_json::Number> {
 }
 
 /// The entries of a JSON object in document order (serde_json's `Map` would sort them).
-fn map_entries(text: &str) -> Option<Vec<(String, Box<RawValue>)>> {
+fn map_entries(text: &str) -> Option<Vec<(String, &RawValue)>> {
     struct Entries;
     impl<'de> Visitor<'de> for Entries {
-        type Value = Vec<(String, Box<RawValue>)>;
+        type Value = Vec<(String, &'de RawValue)>;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("an object")
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let mut out = Vec::new();
             while let Some(k) = map.next_key::<String>()? {
-                let v = map.next_value::<Box<RawValue>>()?;
-                out.retain(|(old, _): &(String, Box<RawValue>)| old != &k);
+                let v = map.next_value::<&RawValue>()?;
+                out.retain(|(old, _): &(String, &RawValue)| old != &k);
                 out.push((k, v));
             }
             Ok(out)
@@ -545,14 +587,14 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_> {
             }
             Shape::SchemaMap => {
                 let mut out = SchemaMap::new();
-                while let Some(name) = map.next_key::<String>()? {
+                while let Some(name) = map.next_key_seed(KeyName)? {
                     let mark = self.ctx.pointer.len();
                     pointer::push(&mut self.ctx.pointer, &name);
                     let node = map.next_value_seed(self.child())?;
                     self.ctx.pointer.truncate(mark);
                     match node {
                         Node::Schema(s) => {
-                            out.insert(name, s);
+                            out.insert(name.into_owned(), s);
                         }
                         Node::Other(i) => {
                             let text = resume_map(
@@ -569,7 +611,7 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_> {
             }
             Shape::Dependencies => {
                 let mut out: IndexMap<String, Dependency> = IndexMap::new();
-                while let Some(name) = map.next_key::<String>()? {
+                while let Some(name) = map.next_key_seed(KeyName)? {
                     let mark = self.ctx.pointer.len();
                     pointer::push(&mut self.ctx.pointer, &name);
                     let node = map.next_value_seed(self.child())?;
@@ -582,7 +624,7 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_> {
                     };
                     match dep {
                         Ok(d) => {
-                            out.insert(name, d);
+                            out.insert(name.into_owned(), d);
                         }
                         Err(i) => {
                             let done = out.iter().map(|(k, d)| (k.as_str(), dependency_json(d)));

@@ -9,6 +9,10 @@
 /// ```
 pub fn push(pointer: &mut String, segment: &str) {
     pointer.push('/');
+    if !segment.bytes().any(|b| b == b'~' || b == b'/') {
+        pointer.push_str(segment);
+        return;
+    }
     for c in segment.chars() {
         match c {
             '~' => pointer.push_str("~0"),

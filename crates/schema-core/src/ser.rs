@@ -235,6 +235,11 @@ fn write_strings(out: &mut String, list: &[String]) {
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
+    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let esc: &str = match b {
