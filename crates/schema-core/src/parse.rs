@@ -7,7 +7,7 @@
 //! are kept verbatim ([`Value::Raw`]) and reported.
 
 use crate::error::{Diagnostic, DiagnosticKind, SchemaError};
-use crate::instance::{Instance, JsonType};
+use crate::instance::Instance;
 use crate::keyword::{Keyword, Shape};
 use crate::pointer;
 use crate::schema::{
