@@ -6,6 +6,17 @@
 //!
 //! This facade re-exports the workspace crates:
 //! - [`schema_core`]: the typed JSON Schema model, parser, walk and `$ref` resolution.
+//! - [`provider_rules`]: the provider profiles, the sanitizing engine, its report and the
+//!   rejection check.
+//! - [`tower_toolschema`]: the tower layer that sanitizes the schema slots of LLM request bodies.
+//! - [`tool_calls`]: tool-call validation with errors a model can act on, and a tool catalogue.
+//!
+//! The `toolschema` command-line tool (feature `cli`, on by default) puts them behind
+//! `sanitize`, `check`, `matrix`, `diff`, `providers`, `rules` and `validate`; run
+//! `toolschema --help`.
 #![forbid(unsafe_code)]
 
+pub use provider_rules;
 pub use schema_core;
+pub use tool_calls;
+pub use tower_toolschema;

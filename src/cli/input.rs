@@ -1,0 +1,551 @@
+//! Reading input and recognising what it is: one JSON Schema, an MCP `tools/list` result, a JSON
+//! array of MCP tools, or a whole LLM request body.
+//!
+//! The document is never rebuilt from a `serde_json::Map` (which would reorder keys): schema
+//! slots are located as byte ranges of the original text (through borrowed
+//! [`RawValue`]s), and results are spliced back into it, so everything that is not a schema
+//! slot stays byte-for-byte what it was.
+
+use super::error::CliError;
+use bytes::Bytes;
+use provider_rules::Slot;
+use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use std::fmt;
+use std::io::Read;
+use std::ops::Range;
+use std::path::Path;
+use tower_toolschema::report::Outcome;
+use tower_toolschema::shapes::{Api, SHAPES, SlotRole};
+use tower_toolschema::{Config, Profile, Profiles, Target};
+
+/// Input text and the name to call it by in messages (a path, or `<stdin>`).
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The file name as given, or `<stdin>`.
+    pub name: String,
+    /// The whole text.
+    pub text: String,
+}
+
+/// Reads `file` (`None` or `-`: standard input).
+pub fn read_source(file: Option<&Path>) -> Result<Source, CliError> {
+    let (name, bytes) = match file {
+        None => read_stdin()?,
+        Some(p) if p.as_os_str() == "-" => read_stdin()?,
+        Some(p) => {
+            let name = p.display().to_string();
+            let bytes = std::fs::read(p).map_err(|e| {
+                CliError::usage(format!(
+                    "cannot read {name}: {e} (check the path, or pass - to read standard input)"
+                ))
+            })?;
+            (name, bytes)
+        }
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        CliError::usage(format!(
+            "{name} is not UTF-8 text (invalid byte at offset {}); JSON must be UTF-8",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    Ok(Source { name, text })
+}
+
+fn read_stdin() -> Result<(String, Vec<u8>), CliError> {
+    let name = "<stdin>".to_owned();
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::usage(format!("cannot read standard input: {e}")))?;
+    Ok((name, bytes))
+}
+
+/// The error for text that is not valid JSON: `NAME:LINE:COLUMN: invalid JSON: WHAT`.
+pub fn json_error(name: &str, e: &serde_json::Error) -> CliError {
+    let full = e.to_string();
+    let what = match full.rfind(" at line ") {
+        Some(i) => &full[..i],
+        None => full.as_str(),
+    };
+    CliError::usage(format!(
+        "{name}:{}:{}: invalid JSON: {what} (fix the JSON at that position)",
+        e.line(),
+        e.column()
+    ))
+}
+
+/// Parses `text` as JSON and returns the JSON value's raw text, or the error with line and
+/// column.
+pub fn parse_json<'a>(name: &str, text: &'a str) -> Result<&'a RawValue, CliError> {
+    serde_json::from_str::<&RawValue>(text).map_err(|e| json_error(name, &e))
+}
+
+/// Parses `text` as a `serde_json::Value` (for checks and validation, where key order does not
+/// matter), or the error with line and column.
+pub fn parse_value(name: &str, text: &str) -> Result<serde_json::Value, CliError> {
+    serde_json::from_str(text).map_err(|e| json_error(name, &e))
+}
+
+/// What kind of document the input is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One JSON Schema.
+    Schema,
+    /// An MCP `tools/list` result: `{"tools": [...]}` (also inside a JSON-RPC response).
+    McpList,
+    /// A JSON array of MCP tools.
+    ToolArray,
+    /// A whole LLM API request body.
+    Body,
+}
+
+impl Kind {
+    /// A stable lower-case name, used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Schema => "schema",
+            Kind::McpList => "mcp-tools-list",
+            Kind::ToolArray => "mcp-tool-array",
+            Kind::Body => "request-body",
+        }
+    }
+}
+
+/// How a slot stores its schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// The slot's JSON value is the schema.
+    Json,
+    /// The slot's JSON value is a string holding the schema's JSON text (Bedrock).
+    JsonString,
+}
+
+/// One schema slot of a document.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// The tool's name, if the slot belongs to a named tool.
+    pub tool: Option<String>,
+    /// Which tool of the document (slots of one tool share it).
+    pub tool_index: usize,
+    /// What the slot is called (`inputSchema`, `outputSchema`, `parameters`, `schema`...).
+    pub label: String,
+    /// JSON pointer of the slot in the document (`""` for a lone schema).
+    pub pointer: String,
+    /// Whether root rules apply (a tool's input) or not.
+    pub slot: Slot,
+    /// The byte range of the slot's JSON value in the document.
+    pub range: Range<usize>,
+    /// How the schema is stored.
+    pub encoding: Encoding,
+    /// The schema's JSON text.
+    pub schema: String,
+}
+
+impl Item {
+    /// `tool "NAME"` / the slot pointer, to say where something is.
+    pub fn display_name(&self) -> String {
+        match &self.tool {
+            Some(t) => t.clone(),
+            None if self.pointer.is_empty() => "(schema)".to_owned(),
+            None => self.pointer.clone(),
+        }
+    }
+}
+
+/// A parsed document: its text, kind and schema slots.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Where it came from.
+    pub source: Source,
+    /// What it is.
+    pub kind: Kind,
+    /// For a request body: the API it was recognised as (or given with `--api`).
+    pub api: Option<Api>,
+    /// The schema slots, in document order.
+    pub items: Vec<Item>,
+}
+
+/// What the user said about the input.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Hints {
+    /// `--as parameters|schema`: the input is one schema, in this slot.
+    pub as_slot: Option<Slot>,
+    /// `--api NAME`: the input is a request body of this API.
+    pub api: Option<Api>,
+}
+
+/// `--api NAME` to an [`Api`], or an error listing the names.
+pub fn api_by_name(name: &str) -> Result<Api, CliError> {
+    Api::from_name(name).ok_or_else(|| {
+        let mut names: Vec<&str> = SHAPES.iter().map(|s| s.api.name()).collect();
+        names.dedup();
+        CliError::usage(format!(
+            "unknown API {name:?}; valid APIs: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Reads and recognises a document.
+pub fn load(file: Option<&Path>, hints: &Hints) -> Result<Document, CliError> {
+    parse_document(read_source(file)?, hints)
+}
+
+/// Recognises a document and locates its schema slots.
+pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliError> {
+    let raw = parse_json(&source.name, &source.text)?;
+    let kind = if hints.as_slot.is_some() {
+        Kind::Schema
+    } else if hints.api.is_some() {
+        Kind::Body
+    } else {
+        detect(raw)
+    };
+    let items = match kind {
+        Kind::Schema => vec![Item {
+            tool: None,
+            tool_index: 0,
+            label: "schema".to_owned(),
+            pointer: String::new(),
+            slot: hints.as_slot.unwrap_or(Slot::Parameters),
+            range: span(&source.text, raw),
+            encoding: Encoding::Json,
+            schema: raw.get().to_owned(),
+        }],
+        Kind::McpList => {
+            let (base, tools) = mcp_tools(raw).ok_or_else(|| {
+                CliError::usage(format!(
+                    "{}: expected an MCP tools/list result {{\"tools\": [...]}}",
+                    source.name
+                ))
+            })?;
+            tool_items(&source, &format!("{base}/tools"), tools)?
+        }
+        Kind::ToolArray => {
+            let tools = array(raw).unwrap_or_default();
+            tool_items(&source, "", tools)?
+        }
+        Kind::Body => return body_document(source, hints.api),
+    };
+    Ok(Document {
+        source,
+        kind,
+        api: None,
+        items,
+    })
+}
+
+/// Keys only a request body has at its top level.
+const BODY_KEYS: &[&str] = &[
+    "messages",
+    "contents",
+    "input",
+    "model",
+    "toolConfig",
+    "tool_config",
+    "request",
+    "requests",
+    "generationConfig",
+    "generation_config",
+    "system",
+    "systemInstruction",
+    "system_instruction",
+    "response_format",
+    "functions",
+    "text",
+    "output_config",
+    "output_format",
+    "max_tokens",
+    "anthropic_version",
+    "inferenceConfig",
+    "generateContentRequest",
+];
+
+/// Keys a request body's tool entries have (an MCP tool has `inputSchema`).
+const BODY_TOOL_KEYS: &[&str] = &[
+    "function",
+    "input_schema",
+    "functionDeclarations",
+    "function_declarations",
+    "toolSpec",
+    "parameters",
+];
+
+fn detect(raw: &RawValue) -> Kind {
+    let text = raw.get();
+    if text.starts_with('[') {
+        return Kind::ToolArray;
+    }
+    let Some(top) = object(raw) else {
+        return Kind::Schema;
+    };
+    let has = |k: &str| top.iter().any(|(key, _)| key == k);
+    let tools = top
+        .iter()
+        .find(|(k, _)| k == "tools")
+        .and_then(|(_, v)| array(v));
+    let tool_keys = |keys: &[&str]| {
+        tools.as_ref().is_some_and(|t| {
+            t.iter().any(|tool| {
+                object(tool).is_some_and(|o| o.iter().any(|(k, _)| keys.contains(&k.as_str())))
+            })
+        })
+    };
+    let body_like = BODY_KEYS.iter().any(|k| has(k)) || tool_keys(BODY_TOOL_KEYS);
+    if !body_like
+        && let Some(t) = &tools
+        && (t.is_empty() || tool_keys(&["inputSchema"]))
+    {
+        return Kind::McpList;
+    }
+    if !body_like && has("result") && mcp_tools(raw).is_some() {
+        return Kind::McpList;
+    }
+    if body_like {
+        Kind::Body
+    } else {
+        Kind::Schema
+    }
+}
+
+/// The `tools` array of an MCP result (or of a JSON-RPC response's `result`), with the pointer
+/// of the object holding it.
+fn mcp_tools(raw: &RawValue) -> Option<(&'static str, Vec<&RawValue>)> {
+    let top = object(raw)?;
+    if let Some((_, t)) = top.iter().find(|(k, _)| k == "tools") {
+        return Some(("", array(t)?));
+    }
+    let (_, result) = top.iter().find(|(k, _)| k == "result")?;
+    let inner = object(result)?;
+    let (_, t) = inner.iter().find(|(k, _)| k == "tools")?;
+    Some(("/result", array(t)?))
+}
+
+fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<Item>, CliError> {
+    let mut items = Vec::new();
+    let mut any_tool = tools.is_empty();
+    for (i, tool) in tools.into_iter().enumerate() {
+        let Some(entries) = object(tool) else {
+            continue;
+        };
+        let name = entries
+            .iter()
+            .find(|(k, _)| k == "name")
+            .and_then(|(_, v)| serde_json::from_str::<String>(v.get()).ok());
+        for (key, slot) in [("inputSchema", Slot::Parameters), ("outputSchema", Slot::Schema)] {
+            let Some((_, v)) = entries.iter().find(|(k, _)| k == key) else {
+                continue;
+            };
+            any_tool = true;
+            items.push(Item {
+                tool: Some(name.clone().unwrap_or_else(|| format!("#{i}"))),
+                tool_index: i,
+                label: key.to_owned(),
+                pointer: format!("{base}/{i}/{key}"),
+                slot,
+                range: span(&source.text, v),
+                encoding: Encoding::Json,
+                schema: v.get().to_owned(),
+            });
+        }
+    }
+    if !any_tool {
+        return Err(CliError::usage(format!(
+            "{}: a JSON array, but not of MCP tools (objects with \"name\" and \"inputSchema\"); pass one schema with --as parameters, or a request body with --api NAME",
+            source.name
+        )));
+    }
+    Ok(items)
+}
+
+/// A request body: its slots, as the layer's shape table locates them.
+fn body_document(source: Source, api: Option<Api>) -> Result<Document, CliError> {
+    let config = Config::new(Target::Fixed(Profiles::single(
+        Profile::builtin("portable").unwrap_or_else(|| Profile::custom("portable", provider_rules::Rules::PORTABLE)),
+    )));
+    let (_, report) = tower_toolschema::sanitize_body(
+        &config,
+        api,
+        Bytes::copy_from_slice(source.text.as_bytes()),
+    );
+    if let Outcome::Skipped(reason) = &report.outcome {
+        return Err(CliError::usage(format!(
+            "{}: cannot read the request body: {reason}",
+            source.name
+        )));
+    }
+    let mut items = Vec::new();
+    let mut tools: Vec<String> = Vec::new();
+    for slot in &report.slots {
+        let Some(range) = raw_at(&source.text, &slot.pointer) else {
+            continue;
+        };
+        let raw = &source.text[range.clone()];
+        let (encoding, schema) = if raw.starts_with('"') {
+            match serde_json::from_str::<String>(raw) {
+                Ok(s) => (Encoding::JsonString, s),
+                Err(_) => continue,
+            }
+        } else {
+            (Encoding::Json, raw.to_owned())
+        };
+        let key = slot.tool.clone().unwrap_or_else(|| slot.pointer.clone());
+        let tool_index = match tools.iter().position(|t| *t == key) {
+            Some(i) => i,
+            None => {
+                tools.push(key);
+                tools.len() - 1
+            }
+        };
+        items.push(Item {
+            tool: slot.tool.clone(),
+            tool_index,
+            label: slot
+                .pointer
+                .rsplit('/')
+                .next()
+                .unwrap_or("schema")
+                .to_owned(),
+            pointer: slot.pointer.clone(),
+            slot: match slot.role {
+                SlotRole::ToolParameters => Slot::Parameters,
+                _ => Slot::Schema,
+            },
+            range,
+            encoding,
+            schema,
+        });
+    }
+    Ok(Document {
+        source,
+        kind: Kind::Body,
+        api: api.or(report.api),
+        items,
+    })
+}
+
+/// The byte range of `raw` (borrowed from `text`) inside `text`.
+pub fn span(text: &str, raw: &RawValue) -> Range<usize> {
+    let start = (raw.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    let start = start.min(text.len());
+    start..(start + raw.get().len()).min(text.len())
+}
+
+/// The byte range of the JSON value at `pointer` (RFC 6901) in the JSON `text`.
+pub fn raw_at(text: &str, pointer: &str) -> Option<Range<usize>> {
+    let mut cur: &RawValue = serde_json::from_str(text).ok()?;
+    if !pointer.is_empty() {
+        for token in pointer.strip_prefix('/')?.split('/') {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            cur = if cur.get().starts_with('[') {
+                let i: usize = token.parse().ok()?;
+                array(cur)?.into_iter().nth(i)?
+            } else {
+                object(cur)?
+                    .into_iter()
+                    .rev()
+                    .find(|(k, _)| *k == token)
+                    .map(|(_, v)| v)?
+            };
+        }
+    }
+    Some(span(text, cur))
+}
+
+/// The entries of a JSON object, in order, values raw; `None` if `raw` is not an object.
+pub fn object(raw: &RawValue) -> Option<Vec<(String, &RawValue)>> {
+    if !raw.get().starts_with('{') {
+        return None;
+    }
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    de.deserialize_map(ObjectVisitor).ok()
+}
+
+/// The elements of a JSON array, raw; `None` if `raw` is not an array.
+pub fn array(raw: &RawValue) -> Option<Vec<&RawValue>> {
+    if !raw.get().starts_with('[') {
+        return None;
+    }
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    de.deserialize_seq(ArrayVisitor).ok()
+}
+
+struct ObjectVisitor;
+
+impl<'de> Visitor<'de> for ObjectVisitor {
+    type Value = Vec<(String, &'de RawValue)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
+            out.push((k, v));
+        }
+        Ok(out)
+    }
+}
+
+struct ArrayVisitor;
+
+impl<'de> Visitor<'de> for ArrayVisitor {
+    type Value = Vec<&'de RawValue>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element::<&'de RawValue>()? {
+            out.push(v);
+        }
+        Ok(out)
+    }
+}
+
+/// Replaces the given byte ranges of `text` (non-overlapping) by new text.
+pub fn splice(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (range, new) in edits {
+        if range.start < at || range.end > text.len() {
+            continue;
+        }
+        out.push_str(&text[at..range.start]);
+        out.push_str(&new);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// A sanitized schema's text for the slot at `range` of `text`: compact where the original
+/// was on one line, otherwise pretty-printed and indented like the line the slot starts on.
+pub fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
+    let original = text.get(range.clone()).unwrap_or("");
+    if !original.contains('\n') {
+        return compact.to_owned();
+    }
+    let line_start = text[..range.start.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let indent: String = text[line_start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect();
+    let pretty = schema_core::pretty(compact);
+    let mut out = String::with_capacity(pretty.len() + 64);
+    for (i, line) in pretty.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(&indent);
+        }
+        out.push_str(line);
+    }
+    out
+}
