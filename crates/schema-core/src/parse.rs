@@ -108,6 +108,9 @@ impl Schema {
             max_depth: options.max_depth.min(ParseOptions::MAX_DEPTH),
             diagnostics: Vec::new(),
             pointer: String::new(),
+            input: bytes,
+            float_seen: false,
+            recovered: 0,
         };
         let mut de = serde_json::Deserializer::from_slice(bytes);
         // Our own visitor bounds the recursion (max_depth schema levels, each a fixed number of
@@ -141,13 +144,19 @@ impl Schema {
     }
 }
 
-struct Ctx {
+struct Ctx<'i> {
     max_depth: usize,
     diagnostics: Vec<Diagnostic>,
     pointer: String,
+    /// The whole input, to copy a value verbatim when serde_json only gave its `f64`.
+    input: &'i [u8],
+    /// A float was read as `f64` since the last value was kept as data.
+    float_seen: bool,
+    /// How many values were copied back from the input (bounded: each costs a scan).
+    recovered: usize,
 }
 
-impl Ctx {
+impl Ctx<'_> {
     fn wrong_type(&mut self, keyword: &str, shape: Shape, raw: &Instance) {
         self.diagnostics.push(Diagnostic {
             pointer: self.pointer.clone(),
@@ -195,12 +204,12 @@ impl Node {
     }
 }
 
-struct SchemaSeed<'a> {
-    ctx: &'a mut Ctx,
+struct SchemaSeed<'a, 'i> {
+    ctx: &'a mut Ctx<'i>,
     depth: usize,
 }
 
-impl<'de> DeserializeSeed<'de> for SchemaSeed<'_> {
+impl<'de> DeserializeSeed<'de> for SchemaSeed<'_, '_> {
     type Value = Node;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
         d.deserialize_any(self)
@@ -211,7 +220,7 @@ fn scalar<E>(text: String) -> Result<Node, E> {
     Ok(Node::Other(Instance::from_trusted(text)))
 }
 
-impl<'de> Visitor<'de> for SchemaSeed<'_> {
+impl<'de> Visitor<'de> for SchemaSeed<'_, '_> {
     type Value = Node;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -228,6 +237,7 @@ impl<'de> Visitor<'de> for SchemaSeed<'_> {
         scalar(v.to_string())
     }
     fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+        self.ctx.float_seen = true;
         scalar(serde_json::to_string(&v).unwrap_or_else(|_| "null".to_owned()))
     }
     fn visit_str<E>(self, v: &str) -> Result<Node, E> {
@@ -319,13 +329,13 @@ fn capture_map_rest<'de, A: MapAccess<'de>>(
     Ok(())
 }
 
-struct KeywordSeed<'a> {
-    ctx: &'a mut Ctx,
+struct KeywordSeed<'a, 'i> {
+    ctx: &'a mut Ctx<'i>,
     depth: usize,
     keyword: Keyword,
 }
 
-impl<'de> DeserializeSeed<'de> for KeywordSeed<'_> {
+impl<'de> DeserializeSeed<'de> for KeywordSeed<'_, '_> {
     type Value = Value;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
@@ -485,21 +495,30 @@ fn map_entries(text: &str) -> Option<Vec<(String, &RawValue)>> {
     de::Deserializer::deserialize_map(&mut de, Entries).ok()
 }
 
-struct SubschemaVisitor<'a> {
-    ctx: &'a mut Ctx,
+struct SubschemaVisitor<'a, 'i> {
+    ctx: &'a mut Ctx<'i>,
     depth: usize,
     keyword: Keyword,
 }
 
-impl SubschemaVisitor<'_> {
+impl<'i> SubschemaVisitor<'_, 'i> {
     fn raw(self, text: String) -> Value {
+        // serde_json hands floats over as `f64` only (`1.5e3` → `1500.0`): when one is in the
+        // value, copy the value's text back from the input, so it stays verbatim.
+        let mut text = text;
+        if std::mem::take(&mut self.ctx.float_seen) && self.ctx.recovered < MAX_RECOVERED {
+            self.ctx.recovered += 1;
+            if let Some(t) = raw_at(self.ctx.input, &self.ctx.pointer) {
+                text = crate::instance::minify(t);
+            }
+        }
         let raw = Instance::from_trusted(text);
         self.ctx
             .wrong_type(self.keyword.as_str(), self.keyword.shape(), &raw);
         Value::Raw(raw)
     }
 
-    fn child(&mut self) -> SchemaSeed<'_> {
+    fn child(&mut self) -> SchemaSeed<'_, 'i> {
         SchemaSeed {
             ctx: self.ctx,
             depth: self.depth + 1,
@@ -507,7 +526,7 @@ impl SubschemaVisitor<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for SubschemaVisitor<'_> {
+impl<'de> Visitor<'de> for SubschemaVisitor<'_, '_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -527,6 +546,7 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_> {
         Ok(self.raw(v.to_string()))
     }
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        self.ctx.float_seen = true;
         Ok(self.raw(serde_json::to_string(&v).unwrap_or_else(|_| "null".to_owned())))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
@@ -650,6 +670,46 @@ fn dependency_json(d: &Dependency) -> String {
         Dependency::Required(names) => {
             serde_json::to_string(names).unwrap_or_else(|_| "[]".to_owned())
         }
+    }
+}
+
+/// How many values one parse copies back from its input (see [`raw_at`]).
+const MAX_RECOVERED: usize = 64;
+
+/// The text of the value at a JSON pointer into `input` (a scan per segment).
+fn raw_at<'i>(input: &'i [u8], at: &str) -> Option<&'i str> {
+    let mut text = std::str::from_utf8(input).ok()?.trim();
+    for seg in pointer::segments(at)? {
+        let mut de = serde_json::Deserializer::from_str(text);
+        de.disable_recursion_limit();
+        text = match text.as_bytes().first()? {
+            b'{' => {
+                let entries = de::Deserializer::deserialize_map(&mut de, EntriesCow).ok()?;
+                entries.into_iter().rev().find(|(k, _)| *k == seg)?.1.get()
+            }
+            b'[' => {
+                let items: Vec<&RawValue> = serde::Deserialize::deserialize(&mut de).ok()?;
+                items.get(seg.parse::<usize>().ok()?)?.get()
+            }
+            _ => return None,
+        };
+    }
+    Some(text)
+}
+
+/// The entries of a JSON object, keys borrowed where possible, in document order.
+struct EntriesCow;
+impl<'de> Visitor<'de> for EntriesCow {
+    type Value = Vec<(Cow<'de, str>, &'de RawValue)>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(k) = map.next_key_seed(KeyName)? {
+            out.push((k, map.next_value::<&RawValue>()?));
+        }
+        Ok(out)
     }
 }
 
