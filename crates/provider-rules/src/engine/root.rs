@@ -29,6 +29,12 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         *node = Schema::Object(o);
         if b {
             cx.change(p, "root", "a boolean root became an object schema");
+            if cx.slot == Slot::Schema && cx.rules.strict {
+                cx.not_strict(
+                    p,
+                    "a strict schema's root must be an object; this one accepts any value",
+                );
+            }
         } else {
             cx.lost(
                 p,
@@ -72,8 +78,23 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                     "a root that is not an object became an empty object",
                     Some(format!("The tool's input was described as {summary}.")),
                 );
+            } else if cx.slot == Slot::Schema && (t.is_empty() || t != [T::Object]) {
+                // A tool's input is always an object, but a standalone schema that accepted
+                // other values loses them: a strict response format cannot say it.
+                cx.lost(
+                    p,
+                    "root",
+                    "a root accepting more than objects got type object",
+                    None,
+                );
             } else {
                 cx.change(p, "root", "the root got type object");
+            }
+            if cx.slot == Slot::Schema && cx.rules.strict && t != [T::Object] {
+                cx.not_strict(
+                    p,
+                    "a strict schema's root must be an object; this one accepts other values",
+                );
             }
             o.insert_at(0, Keyword::Type, Value::Type(TypeSet::Single(T::Object)));
         }
@@ -137,6 +158,12 @@ fn merge_object_branches(
     let mut hint = format!("Accepts one of: {}.", summary.join("; "));
     if dropped > 0 {
         hint.push_str(" Only object inputs are possible here.");
+        if cx.slot == Slot::Schema && cx.rules.strict {
+            cx.not_strict(
+                p,
+                "a strict schema's root union has branches that are not objects",
+            );
+        }
     }
     cx.lost(
         p,
