@@ -23,7 +23,16 @@ pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     };
     o.remove(Keyword::PrefixItems);
     let rest = o.remove(Keyword::Items);
-    let closed = matches!(&rest, Some(Value::Schema(s)) if matches!(**s, Schema::Bool(false)));
+    // A tuple is closed by `items: false` or by a `maxItems` no larger than its length
+    // (pydantic's `Tuple[float, float]` writes `minItems`/`maxItems` 2).
+    let closed = matches!(&rest, Some(Value::Schema(s)) if matches!(**s, Schema::Bool(false)))
+        || o.number(Keyword::MaxItems)
+            .and_then(serde_json::Number::as_f64)
+            .is_some_and(|m| m <= prefix.len() as f64);
+    // An open tuple without `items` accepts anything after its positions: the folded items
+    // must too, or valid arrays become invalid. Peers fold `[number, number]` to `number`
+    // (pleaseai/shunt, LiteLLM); the positions stay in the description.
+    let open_rest = rest.is_none() && !closed;
     let mut parts: Vec<Schema> = Vec::new();
     let mut push = |s: &Schema| {
         if !parts.contains(s) {
@@ -39,6 +48,7 @@ pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         push(s);
     }
     let items = match parts.len() {
+        _ if open_rest => Schema::default(),
         0 => Schema::default(),
         1 => parts.remove(0),
         _ if unions => {
@@ -77,7 +87,7 @@ pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 
 /// An array without `items` gets one (gated by [`MissingItems`]): `{}` for OpenAI (`array
 /// schema missing items`), a typed schema for Gemini (`...items: missing field`), derived from
-/// `contains` or the instances in `enum`/`default`/`examples`, else the profile's any-value.
+/// the arrays in `enum`, else the profile's any-value.
 pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let mode = cx.rules.missing_items;
     if mode == MissingItems::Keep {
@@ -106,19 +116,12 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     cx.change(p, "items-missing", "an array without items got one");
 }
 
+/// The item type every array in `enum` agrees on. (Not `contains`: it says one item
+/// matches, not all; not `default`/`examples`: they show one array of many.)
 fn derive_items(o: &SchemaObject) -> Option<Schema> {
-    if let Some(c) = o.schema(Keyword::Contains)
-        && c.as_object().is_some_and(|c| c.contains(Keyword::Type))
-    {
-        return Some(c.clone());
-    }
     let mut types: Vec<T> = Vec::new();
-    let arrays = o
-        .enum_values()
-        .into_iter()
-        .flatten()
-        .chain(o.instance(Keyword::Default))
-        .chain(o.instances(Keyword::Examples).into_iter().flatten());
+    // Only `enum` bounds the arrays; a `default` or `examples` shows one of many.
+    let arrays = o.enum_values().into_iter().flatten();
     for a in arrays {
         let Ok(elems) = serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(a.as_json())
         else {
