@@ -48,8 +48,10 @@ pub(crate) const SCHEMA_PROTO_FORMATS: &[Cow<'static, str>] = &[
 
 /// Any JSON value, said with typed branches (the proto needs `type` on every node that has
 /// no `anyOf`: `type: must be specified when not using one_of, any_of or all_of fields`,
-/// danny-avila/LibreChat#6971).
-pub(crate) const SCHEMA_PROTO_ANY_VALUE: &str = r#"{"anyOf":[{"type":"string","nullable":true},{"type":"number"},{"type":"boolean"},{"type":"object"},{"type":"array","items":{"type":"string"}}]}"#;
+/// danny-avila/LibreChat#6971). Arrays need typed `items` (`...items: missing field`) and the
+/// proto has no recursion, so arrays nest three levels deep (then hold strings): an array of
+/// arrays of numbers stays valid.
+pub(crate) const SCHEMA_PROTO_ANY_VALUE: &str = r#"{"anyOf":[{"type":"string","nullable":true},{"type":"number"},{"type":"boolean"},{"type":"object"},{"type":"array","items":{"anyOf":[{"type":"string","nullable":true},{"type":"number"},{"type":"boolean"},{"type":"object"},{"type":"array","items":{"anyOf":[{"type":"string","nullable":true},{"type":"number"},{"type":"boolean"},{"type":"object"},{"type":"array","items":{"type":"string"}}]}}]}}]}"#;
 
 /// Gemini's function-name rule: `Invalid function name. Must start with a letter or an
 /// underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-),

@@ -21,8 +21,9 @@ impl Rules {
             properties: true,
             no_composition: true,
         },
+        // Gemini's `type: must be specified` and `items: missing field`, with null as a branch.
         any_value: Some(Cow::Borrowed(
-            r#"{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object","properties":{}},{"type":"array","items":{"type":"string"}},{"type":"null"}]}"#,
+            r#"{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object","properties":{}},{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object","properties":{}},{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object","properties":{}},{"type":"array","items":{"type":"string"}},{"type":"null"}]}},{"type":"null"}]}},{"type":"null"}]}"#,
         )),
         // The strictest of the name rules: Gemini's first character, OpenAI's charset.
         tool_names: ToolNameRule {
