@@ -244,9 +244,34 @@ pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         Some(Value::Schema(s)) => condition(s),
         _ => "a condition holds".to_owned(),
     };
+    // A property only one branch describes is free in the other: it is added untyped, with
+    // its schema in words; one both describe accepts either schema.
+    let then_props = branch_properties(&then);
+    let else_props = branch_properties(&els);
+    let mut added: Vec<(String, Schema)> = Vec::new();
+    for (name, s) in then_props.iter() {
+        let prop = match else_props.get(name) {
+            Some(e) if e == s => s.clone(),
+            Some(e) => {
+                let mut u = SchemaObject::new();
+                u.insert(Keyword::AnyOf, Value::Schemas(vec![s.clone(), e.clone()]));
+                Schema::Object(u)
+            }
+            None => described(&format!("If {cond_text}: {}.", hints::summarize(s))),
+        };
+        added.push((name.clone(), prop));
+    }
+    for (name, s) in else_props.iter() {
+        if !then_props.contains_key(name) {
+            added.push((
+                name.clone(),
+                described(&format!("Otherwise: {}.", hints::summarize(s))),
+            ));
+        }
+    }
+    add_optional_properties(o, added);
     for (label, v) in [("then", &then), ("else", &els)] {
         let Some(Value::Schema(s)) = v else { continue };
-        add_optional_properties(o, s);
         let what = consequence(s);
         if !what.is_empty() {
             parts.push(if label == "then" {
@@ -282,7 +307,15 @@ pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     };
     let mut parts = Vec::new();
     for (name, s) in &m {
-        add_optional_properties(o, s);
+        // Only when `name` is present: the properties are added untyped, their schema in words.
+        let added = branch_properties(&Some(Value::Schema(Box::new(s.clone()))))
+            .iter()
+            .map(|(k, x)| {
+                let text = format!("When \"{name}\" is present: {}.", hints::summarize(x));
+                (k.clone(), described(&text))
+            })
+            .collect();
+        add_optional_properties(o, added);
         let what = consequence(s);
         if !what.is_empty() {
             parts.push(format!("When \"{name}\" is present: {what}."));
@@ -301,10 +334,28 @@ pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     );
 }
 
-fn add_optional_properties(o: &mut SchemaObject, s: &Schema) {
-    let Some(props) = s.as_object().and_then(SchemaObject::properties) else {
-        return;
-    };
+/// The `properties` of a `then`/`else`/dependent schema.
+fn branch_properties(v: &Option<Value>) -> schema_core::SchemaMap {
+    match v {
+        Some(Value::Schema(s)) => s
+            .as_object()
+            .and_then(SchemaObject::properties)
+            .cloned()
+            .unwrap_or_default(),
+        _ => schema_core::SchemaMap::new(),
+    }
+}
+
+/// An untyped schema that says `text`.
+fn described(text: &str) -> Schema {
+    let mut o = SchemaObject::new();
+    o.insert(Keyword::Description, Value::String(text.to_owned()));
+    Schema::Object(o)
+}
+
+/// Adds the properties the node does not have yet (its own stay: the conditional ones only
+/// apply sometimes).
+fn add_optional_properties(o: &mut SchemaObject, props: Vec<(String, Schema)>) {
     if props.is_empty() {
         return;
     }
@@ -313,8 +364,8 @@ fn add_optional_properties(o: &mut SchemaObject, s: &Schema) {
     }
     if let Some(own) = o.properties_mut() {
         for (k, v) in props {
-            if !own.contains_key(k) {
-                own.insert(k.clone(), v.clone());
+            if !own.contains_key(&k) {
+                own.insert(k, v);
             }
         }
     }
