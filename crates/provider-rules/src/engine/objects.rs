@@ -120,6 +120,30 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     let Some(o) = node.as_object_mut() else {
         return;
     };
+    // Properties matched by a `patternProperties` the provider refuses would become
+    // "additional": a closing `additionalProperties` would reject them.
+    if !cx.rules.keywords.contains(Keyword::PatternProperties)
+        && o.schema_map(Keyword::PatternProperties)
+            .is_some_and(|m| !m.is_empty())
+    {
+        if mode == AP::ForceFalse {
+            cx.not_strict(
+                p,
+                "properties matched by patternProperties cannot be strict",
+            );
+        } else if o
+            .schema(Keyword::AdditionalProperties)
+            .is_some_and(|s| !matches!(s, Schema::Bool(true)))
+            && let Some(v) = o.remove(Keyword::AdditionalProperties)
+        {
+            cx.lost(
+                p,
+                "additional-properties",
+                "additionalProperties removed with the patternProperties it complements",
+                hints::for_keyword(Keyword::AdditionalProperties, &v),
+            );
+        }
+    }
     match mode {
         AP::Keep => {}
         AP::Drop => {
