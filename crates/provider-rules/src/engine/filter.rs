@@ -84,6 +84,18 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
         let Some(value) = o.remove_key(&key) else {
             continue;
         };
+        // `minContains: 0` makes `contains` always pass: without it, `contains` would
+        // require a match (xAI refuses min/maxContains).
+        if key == Key::Known(Keyword::MinContains)
+            && matches!(&value, Value::Number(n) if n.as_f64() == Some(0.0))
+            && o.remove(Keyword::Contains).is_some()
+        {
+            cx.change(
+                p,
+                "unsupported-keyword",
+                "contains with minContains 0 removed",
+            );
+        }
         match key {
             Key::Other(name) => {
                 cx.change(
