@@ -15,6 +15,8 @@ pub(crate) struct Cx<'r> {
     hints: Vec<Vec<String>>,
     /// The profile's any-value schema, parsed once.
     any_value: Option<Schema>,
+    /// How many changes the report held when each node on the path was entered.
+    marks: Vec<usize>,
 }
 
 impl<'r> Cx<'r> {
@@ -29,15 +31,26 @@ impl<'r> Cx<'r> {
             report: Report::default(),
             hints: Vec::new(),
             any_value,
+            marks: Vec::new(),
         }
     }
 
     pub(crate) fn enter(&mut self) {
         self.hints.push(Vec::new());
+        self.marks.push(self.report.changes.len());
     }
 
     pub(crate) fn leave(&mut self) {
         self.hints.pop();
+        self.marks.pop();
+    }
+
+    /// Whether meaning was lost under `prefix` since the current node was entered.
+    pub(crate) fn lost_under(&self, prefix: &str) -> bool {
+        let from = self.marks.last().copied().unwrap_or(0);
+        self.report.changes[from.min(self.report.changes.len())..]
+            .iter()
+            .any(|c| c.lossy && c.pointer.starts_with(prefix))
     }
 
     /// Records a change that keeps the meaning.

@@ -62,6 +62,7 @@ const PRE: &[Step] = &[
 const POST: &[Step] = &[
     // A merge or a collapse can bring up a union from a child already walked.
     unions::one_of,
+    unions::loosened,
     merge::all_of,
     nulls::normalize,
     unions::collapse,

@@ -50,6 +50,43 @@ pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     );
 }
 
+/// Where a branch of a kept `oneOf` lost a constraint, two branches may now match where one
+/// did, and `oneOf` would reject what it accepted: it becomes `anyOf`. Likewise a `not` whose
+/// schema lost a constraint rejects more than it did: it is dropped into the description.
+pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let Some(o) = node.as_object() else { return };
+    let one_of = o.contains(Keyword::OneOf)
+        && !o.contains(Keyword::AnyOf)
+        && cx.rules.keywords.contains(Keyword::AnyOf)
+        && cx.lost_under(&format!("{p}/oneOf/"));
+    let not = o.contains(Keyword::Not) && cx.lost_under(&format!("{p}/not"));
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    if one_of
+        && let Some(e) = o
+            .entries_mut()
+            .iter_mut()
+            .find(|e| e.key == Key::Known(Keyword::OneOf))
+    {
+        e.key = Key::Known(Keyword::AnyOf);
+        cx.lost(
+            p,
+            "one-of",
+            "oneOf became anyOf: its branches lost constraints, so more than one may match",
+            None,
+        );
+    }
+    if not && let Some(v) = o.remove(Keyword::Not) {
+        cx.lost(
+            p,
+            "not",
+            "not removed: its schema lost constraints, so it would reject valid values",
+            hints::for_keyword(Keyword::Not, &v),
+        );
+    }
+}
+
 /// How many nested unions one node collapses.
 const MAX_ROUNDS: usize = 64;
 
