@@ -36,6 +36,24 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
     }
 
+    // draft-07 names a location with `"$id": "#name"`; 2020-12 with `"$anchor": "name"`.
+    if rules.draft_2020
+        && let Some(Value::String(id)) = o.get(Keyword::Id)
+        && let Some(name) = id.strip_prefix('#')
+        && !name.is_empty()
+        && !name.starts_with('/')
+        && !o.contains(Keyword::Anchor)
+    {
+        let name = name.to_owned();
+        o.remove(Keyword::Id);
+        o.insert(Keyword::Anchor, Value::String(name));
+        cx.change(
+            p,
+            "draft-2020",
+            "a draft-07 \"$id\": \"#name\" became $anchor",
+        );
+    }
+
     let tuple_gate = rules.draft_2020 || rules.tuples != Tuples::Keep;
     if tuple_gate {
         if let Some(Value::Schemas(_)) = o.get(Keyword::Items) {

@@ -23,10 +23,57 @@ pub(crate) const REF_SIBLINGS: &[Keyword] = &[
 const MAX_SIBLING_INLINES: usize = 1_000;
 
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
+    if cx.rules.refs != Refs::Keep || cx.rules.draft_2020 {
+        draft7_siblings(schema, cx);
+    }
     match cx.rules.refs {
         Refs::Keep => {}
         Refs::Inline => inline_all(schema, cx),
         Refs::NoSiblings => inline_with_siblings(schema, cx),
+    }
+}
+
+/// Before 2019-09, `$ref` "overrides any sibling keywords": they are ignored. Inlining merges
+/// siblings and 2020-12 applies them, which would reject what the schema accepted (a draft-07
+/// `{"$ref": "#/definitions/list", "maxItems": 2}` takes any list), so a draft-07 or older
+/// schema's `$ref` siblings that validate are removed first. Annotations stay.
+fn draft7_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
+    use schema_core::Dialect;
+    if !schema.has_refs()
+        || !matches!(
+            Dialect::detect(schema),
+            Dialect::Draft4 | Dialect::Draft6 | Dialect::Draft7
+        )
+    {
+        return;
+    }
+    struct Strip(Vec<String>);
+    impl Transform for Strip {
+        fn pre(&mut self, p: &str, s: &mut Schema) {
+            let Some(o) = s.as_object_mut() else { return };
+            if o.reference().is_none() {
+                return;
+            }
+            let before = o.len();
+            o.retain(|e| match e.key {
+                Key::Known(k) => {
+                    REF_SIBLINGS.contains(&k) || k == Keyword::Title || k == Keyword::Examples
+                }
+                Key::Other(_) => true,
+            });
+            if o.len() != before {
+                self.0.push(p.to_owned());
+            }
+        }
+    }
+    let mut strip = Strip(Vec::new());
+    schema.transform(&mut strip);
+    for p in strip.0 {
+        cx.change(
+            &p,
+            "ref-siblings",
+            "siblings of a draft-07 $ref (which ignores them) removed",
+        );
     }
 }
 
@@ -93,6 +140,30 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
     if let Some(o) = schema.as_object_mut() {
         o.remove(Keyword::Defs);
         o.remove(Keyword::Definitions);
+    }
+    // No reference is left to need them: identifiers of inlined copies would clash or, in
+    // the draft-07 `"$id": "#name"` form, be invalid 2020-12.
+    struct Ids(usize);
+    impl Transform for Ids {
+        fn pre(&mut self, p: &str, s: &mut Schema) {
+            let Some(o) = s.as_object_mut() else { return };
+            if p.is_empty() {
+                return;
+            }
+            let before = o.len();
+            o.retain(|e| {
+                !matches!(
+                    e.key,
+                    Key::Known(Keyword::Id | Keyword::Anchor | Keyword::DynamicAnchor)
+                )
+            });
+            self.0 += before - o.len();
+        }
+    }
+    let mut ids = Ids(0);
+    schema.transform(&mut ids);
+    if ids.0 > 0 {
+        cx.change("", "ref-inline", "identifiers of inlined schemas removed");
     }
 }
 
