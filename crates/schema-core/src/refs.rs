@@ -76,6 +76,38 @@ impl RefIndex {
         index
     }
 
+    /// The JSON pointer (from the document root) a local reference names: `$id` bases and
+    /// anchors resolved, percent escapes decoded, `~` escapes kept.
+    ///
+    /// ```
+    /// use schema_core::{RefIndex, Schema};
+    /// let root = Schema::from_str(r#"{"$defs": {"a": {"$anchor": "x"}}}"#)?;
+    /// let index = RefIndex::new(&root);
+    /// assert_eq!(index.locate("#x").unwrap(), "/$defs/a");
+    /// assert_eq!(index.locate("#/%24defs/a").unwrap(), "/$defs/a");
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn locate(&self, reference: &str) -> Result<String, RefError> {
+        let (base, frag) = split(reference);
+        let mut base_ptr = "";
+        if !base.is_empty() {
+            base_ptr = self
+                .base_pointer(base)
+                .ok_or_else(|| RefError::External(reference.to_owned()))?;
+        }
+        let frag = pointer::percent_decode(frag)
+            .ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
+        if frag.is_empty() || frag.starts_with('/') {
+            pointer::segments(&frag).ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
+            Ok(format!("{base_ptr}{frag}"))
+        } else {
+            self.anchors
+                .get(&frag)
+                .cloned()
+                .ok_or_else(|| RefError::NotFound(reference.to_owned()))
+        }
+    }
+
     fn base_pointer(&self, base: &str) -> Option<&str> {
         self.ids
             .iter()
@@ -117,24 +149,7 @@ impl Schema {
         index: &RefIndex,
         reference: &str,
     ) -> Result<Cow<'_, Schema>, RefError> {
-        let (base, frag) = split(reference);
-        let mut base_ptr = "";
-        if !base.is_empty() {
-            base_ptr = index
-                .base_pointer(base)
-                .ok_or_else(|| RefError::External(reference.to_owned()))?;
-        }
-        let frag = pointer::percent_decode(frag)
-            .ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
-        let full = if frag.is_empty() || frag.starts_with('/') {
-            format!("{base_ptr}{frag}")
-        } else {
-            index
-                .anchors
-                .get(&frag)
-                .cloned()
-                .ok_or_else(|| RefError::NotFound(reference.to_owned()))?
-        };
+        let full = index.locate(reference)?;
         let segs =
             pointer::segments(&full).ok_or_else(|| RefError::Malformed(reference.to_owned()))?;
         self.pointer_get(&segs)
@@ -185,11 +200,23 @@ fn step<'a>(s: &'a Schema, segs: &[String], i: &mut usize) -> Option<Cow<'a, Sch
         }
         Value::Raw(raw) | Value::Instance(raw) => {
             // Unknown container (`components`, `x-defs`...): read it as a schema-shaped object
-            // and go on; its keys are then unknown keys again, or the target itself.
-            let parsed = Schema::from_str(raw.as_json()).ok()?;
-            match parsed {
-                Schema::Object(_) | Schema::Bool(_) => Some(Cow::Owned(parsed)),
+            // and go on; its keys are then unknown keys again, or the target itself. An array
+            // takes the next segment as its index.
+            let text = raw.as_json();
+            if text.starts_with('[') {
+                let items: Vec<&serde_json::value::RawValue> = serde_json::from_str(text).ok()?;
+                let idx: usize = segs.get(*i)?.parse().ok()?;
+                *i += 1;
+                return Schema::from_str(items.get(idx)?.get()).ok().map(Cow::Owned);
             }
+            Schema::from_str(text).ok().map(Cow::Owned)
+        }
+        Value::Instances(list) => {
+            let idx: usize = segs.get(*i)?.parse().ok()?;
+            *i += 1;
+            Schema::from_str(list.get(idx)?.as_json())
+                .ok()
+                .map(Cow::Owned)
         }
         _ => None,
     }
@@ -258,7 +285,7 @@ pub struct Inlined {
     pub schema: Schema,
     /// References that could not be (fully) inlined.
     pub issues: Vec<RefIssue>,
-    /// How many `$ref`s the result still holds.
+    /// How many `$ref`s the result still holds (kept definitions included).
     pub remaining_refs: usize,
 }
 
@@ -289,20 +316,42 @@ impl Schema {
         };
         let mut p = String::new();
         let mut schema = ctx.expand(self, &mut p, 0, true);
-        let remaining = ctx.remaining;
         let issues = ctx.issues;
         if options.drop_unused_definitions
-            && remaining == 0
+            && ctx.remaining == 0
             && let Some(o) = schema.as_object_mut()
         {
             o.remove(Keyword::Defs);
             o.remove(Keyword::Definitions);
         }
+        let remaining_refs = schema.count_refs();
         Inlined {
             schema,
             issues,
-            remaining_refs: remaining,
+            remaining_refs,
         }
+    }
+
+    /// How many `$ref`s the schema holds (definitions included).
+    ///
+    /// ```
+    /// let s = schema_core::Schema::from_str(r##"{"anyOf":[{"$ref":"#"},{"$ref":"#"}]}"##)?;
+    /// assert_eq!(s.count_refs(), 2);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn count_refs(&self) -> usize {
+        struct Count(usize);
+        impl Visit for Count {
+            fn enter(&mut self, _: &str, s: &Schema) -> bool {
+                if s.as_object().is_some_and(|o| o.contains(Keyword::Ref)) {
+                    self.0 += 1;
+                }
+                true
+            }
+        }
+        let mut c = Count(0);
+        self.walk(&mut c);
+        c.0
     }
 
     /// Whether the schema holds a `$ref` anywhere (definitions included).
@@ -359,7 +408,7 @@ impl Inliner<'_> {
             return node.clone();
         }
         if let Some(reference) = o.reference() {
-            return self.expand_ref(o, reference, p, depth);
+            return self.expand_ref(o, reference, p, depth, is_root);
         }
         let mut out = SchemaObject::new();
         for e in o.entries() {
@@ -455,31 +504,39 @@ impl Inliner<'_> {
         reference: &str,
         p: &mut String,
         depth: usize,
+        is_root: bool,
     ) -> Schema {
         let keep = |this: &mut Self, p: &str, kind: RefIssueKind| {
             this.issue(p, reference, kind);
             this.remaining += 1;
             Schema::Object(o.clone())
         };
-        let target = match self.root.resolve_with(self.index, reference) {
+        // The target's pointer is the key for cycle detection, whatever the spelling.
+        let located = self
+            .index
+            .locate(reference)
+            .and_then(|key| Ok((self.root.resolve_with(self.index, reference)?, key)));
+        let (target, key) = match located {
             Ok(t) => t,
             Err(e) => return keep(self, p, RefIssueKind::Unresolved(e)),
         };
         if self.nodes > self.opts.max_nodes {
             return keep(self, p, RefIssueKind::Budget);
         }
-        let key = canonical(reference);
         let seen = self.stack.iter().filter(|k| **k == key).count();
         let siblings = siblings_of(o);
-        if seen > self.opts.max_recursion || depth >= self.max_depth() {
-            let kind = if depth >= self.max_depth() {
+        // References being expanded inside one another count as levels too: an alias chain
+        // (`A` is `{"$ref": B}`, ...) nests no schema but recurses all the same.
+        let too_deep = depth >= self.max_depth() || self.stack.len() >= self.max_depth();
+        if seen > self.opts.max_recursion || too_deep {
+            let kind = if too_deep {
                 RefIssueKind::Depth
             } else {
                 RefIssueKind::Recursive
             };
             self.issue(p, reference, kind);
             let placeholder = placeholder(&target, reference);
-            let siblings = self.expand(&Schema::Object(siblings), p, depth, false);
+            let siblings = self.expand(&Schema::Object(siblings), p, depth, is_root);
             return merge(placeholder, siblings);
         }
         self.stack.push(key);
@@ -488,15 +545,9 @@ impl Inliner<'_> {
         if siblings.is_empty() {
             return expanded;
         }
-        let siblings = self.expand(&Schema::Object(siblings), p, depth, false);
+        let siblings = self.expand(&Schema::Object(siblings), p, depth, is_root);
         merge(expanded, siblings)
     }
-}
-
-fn canonical(reference: &str) -> String {
-    let (b, f) = split(reference);
-    let f = pointer::percent_decode(f).unwrap_or_else(|| f.to_owned());
-    format!("{b}#{f}")
 }
 
 fn siblings_of(o: &SchemaObject) -> SchemaObject {
