@@ -77,8 +77,24 @@ fn draft7_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
 }
 
+/// Whether a `$dynamicRef` or `$recursiveRef` is left (they have no static target).
+fn has_dynamic_refs(schema: &Schema) -> bool {
+    struct Dyn(bool);
+    impl schema_core::Visit for Dyn {
+        fn enter(&mut self, _: &str, s: &Schema) -> bool {
+            if let Some(o) = s.as_object() {
+                self.0 |= o.contains(Keyword::DynamicRef) || o.contains(Keyword::RecursiveRef);
+            }
+            !self.0
+        }
+    }
+    let mut d = Dyn(false);
+    schema.walk(&mut d);
+    d.0
+}
+
 fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !schema.has_refs() {
+    if !schema.has_refs() && !has_dynamic_refs(schema) {
         return;
     }
     let out = schema.inline_refs(&InlineOptions::default());
@@ -106,13 +122,20 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
         }
     }
     *schema = out.schema;
-    if out.remaining_refs > 0 {
+    if out.remaining_refs > 0 || has_dynamic_refs(schema) {
         // What could not be inlined is described instead of referenced.
         struct Strip(usize);
         impl Transform for Strip {
             fn pre(&mut self, _: &str, s: &mut Schema) {
                 let Some(o) = s.as_object_mut() else { return };
-                if let Some(Value::String(r)) = o.remove(Keyword::Ref) {
+                // Dynamic references have no static target: described like the rest.
+                let r = match o.remove(Keyword::Ref) {
+                    Some(v) => Some(v),
+                    None => o
+                        .remove(Keyword::DynamicRef)
+                        .or_else(|| o.remove(Keyword::RecursiveRef)),
+                };
+                if let Some(Value::String(r)) = r {
                     self.0 += 1;
                     let name = r.rsplit('/').next().unwrap_or(&r).to_owned();
                     let text = match o.description() {
