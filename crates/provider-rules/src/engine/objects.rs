@@ -2,6 +2,7 @@
 
 use super::Cx;
 use super::types::node_types;
+use crate::Slot;
 use crate::hints;
 use crate::rules::AdditionalProperties as AP;
 use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, Value};
@@ -189,8 +190,24 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
             if !is_object(o) {
                 return;
             }
+            let free_form = o.properties().is_none_or(|m| m.is_empty());
             match o.schema(Keyword::AdditionalProperties) {
                 Some(Schema::Bool(false)) => {}
+                None if free_form && !(p.is_empty() && cx.slot == Slot::Parameters) => {
+                    // `{"type": "object"}` is a free-form map (except as a tool's empty
+                    // parameter list): closed, it would only accept `{}`.
+                    o.insert(
+                        Keyword::AdditionalProperties,
+                        Value::Schema(Box::new(Schema::Bool(false))),
+                    );
+                    cx.lost(
+                        p,
+                        "additional-properties",
+                        "an object without properties was closed",
+                        None,
+                    );
+                    cx.not_strict(p, "an object without properties is a free-form map");
+                }
                 None => {
                     o.insert(
                         Keyword::AdditionalProperties,
