@@ -4,7 +4,9 @@
 use super::Cx;
 use super::merge::absorb;
 use crate::rules::NullStyle;
-use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
+use schema_core::{
+    Instance, InstanceType as T, JsonType, Key, Keyword, Schema, SchemaObject, TypeSet, Value,
+};
 
 /// Keywords that stay on the outer node when a node is wrapped into `anyOf`.
 const ANNOTATIONS: &[Keyword] = &[
@@ -114,6 +116,19 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 
 /// Adds "or null" to a node in a JSON Schema style.
 pub(crate) fn add_null(o: &mut SchemaObject, style: NullStyle) {
+    // A `const` admits only its value: null needs a branch of its own.
+    if o.contains(Keyword::Const) && !o.contains(Keyword::AnyOf) {
+        if o.instance(Keyword::Const).is_some_and(|c| c.json_type() != JsonType::Null) {
+            wrap_with_null(o);
+        }
+        return;
+    }
+    // An `enum` admits only its values: null joins them (a type list alone would not do).
+    if let Some(values) = o.instances_mut(Keyword::Enum)
+        && !values.iter().any(|v| v.json_type() == JsonType::Null)
+    {
+        values.push(Instance::null());
+    }
     match (o.types().cloned(), style) {
         (Some(TypeSet::Single(T::Null)), _) => {}
         (Some(TypeSet::List(l)), _) if l.contains(&T::Null) => {}
