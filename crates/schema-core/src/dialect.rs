@@ -59,6 +59,9 @@ impl Dialect {
             Dialect::Draft2019_09
         } else if u.contains("2020-12") {
             Dialect::Draft2020_12
+        } else if u.contains("oas/3.1") || u.contains("openapi-3.1") {
+            // OpenAPI 3.1's schema object is 2020-12 plus a vocabulary.
+            Dialect::Draft2020_12
         } else if u.contains("openapi") || u.contains("oas/3.0") {
             Dialect::OpenApi30
         } else {

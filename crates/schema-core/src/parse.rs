@@ -465,7 +465,10 @@ pub(crate) fn number(text: &str) -> Option<serde_json::Number> {
         if let Ok(u) = text.parse::<u64>() {
             return Some(u.into());
         }
-        if let Ok(i) = text.parse::<i64>() {
+        // `-0` is read as serde_json reads it: the float `-0.0`.
+        if let Ok(i) = text.parse::<i64>()
+            && i != 0
+        {
             return Some(i.into());
         }
     }

@@ -277,7 +277,7 @@ fn draft4_boolean_exclusive_bounds_are_typed() {
 fn numbers_keep_their_value_exactly() {
     for (text, out) in [
         (r#"{"minimum":1e2}"#, r#"{"minimum":100.0}"#),
-        (r#"{"maximum":-0}"#, r#"{"maximum":0}"#),
+        (r#"{"maximum":-0}"#, r#"{"maximum":-0.0}"#),
         (
             r#"{"maximum":18446744073709551615}"#,
             r#"{"maximum":18446744073709551615}"#,
