@@ -118,7 +118,9 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 pub(crate) fn add_null(o: &mut SchemaObject, style: NullStyle) {
     // A `const` admits only its value: null needs a branch of its own.
     if o.contains(Keyword::Const) && !o.contains(Keyword::AnyOf) {
-        if o.instance(Keyword::Const).is_some_and(|c| c.json_type() != JsonType::Null) {
+        if o.instance(Keyword::Const)
+            .is_some_and(|c| c.json_type() != JsonType::Null)
+        {
             wrap_with_null(o);
         }
         return;
