@@ -55,7 +55,10 @@ pub fn run(args: &CheckArgs) -> CliResult {
         } else {
             "schemas"
         },
-        doc.source.name
+        args.input
+            .file
+            .as_ref()
+            .map_or_else(|| "-".to_owned(), |f| f.display().to_string())
     );
     Ok(EXIT_VIOLATIONS)
 }

@@ -263,6 +263,7 @@ fn summary(col: &Column, c: usize, rows: &[Row]) -> String {
     if fail == 0 {
         s.push_str(&match total {
             1 => "the tool passes as it stands".to_owned(),
+            2 => "both tools pass as they stand".to_owned(),
             n => format!("all {n} tools pass as they stand"),
         });
     } else {
@@ -509,7 +510,7 @@ fn explain(args: &MatrixArgs, columns: &[Column], rows: &[Row], tool: &str) -> C
                     }
                 };
                 for v in &e.before {
-                    out.push_str(&format!("  rejected  {}: [{}] {}", at(&v.pointer), v.rule, v.message));
+                    out.push_str(&format!("  {:<9} {}: [{}] {}", "rejected", at(&v.pointer), v.rule, v.message));
                     if let Some(pe) = v.provider_error {
                         out.push_str(&format!(" (provider says: {pe})"));
                     }
@@ -517,18 +518,18 @@ fn explain(args: &MatrixArgs, columns: &[Column], rows: &[Row], tool: &str) -> C
                 }
                 for c in &e.changes {
                     out.push_str(&format!(
-                        "  {}  {}: [{}] {}\n",
-                        if c.lossy { "lossy  " } else { "changed" },
+                        "  {:<9} {}: [{}] {}\n",
+                        if c.lossy { "lossy" } else { "changed" },
                         at(&c.pointer),
                         c.rule,
                         c.message
                     ));
                 }
                 for v in &e.after {
-                    out.push_str(&format!("  STILL     {}: [{}] {}\n", at(&v.pointer), v.rule, v.message));
+                    out.push_str(&format!("  {:<9} {}: [{}] {}\n", "STILL", at(&v.pointer), v.rule, v.message));
                 }
                 if let Some(err) = &e.error {
-                    out.push_str(&format!("  error     {label}: {err}\n"));
+                    out.push_str(&format!("  {:<9} {label}: {err}\n", "error"));
                 }
             }
             out.push('\n');

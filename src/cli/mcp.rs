@@ -63,7 +63,7 @@ pub fn fetch_tools(command: &[String], timeout: Duration) -> Result<String, CliE
         Err(msg) => {
             let status = session.kill();
             let mut msg = msg;
-            if let Some(s) = status
+            if let Some((s, false)) = status
                 && !s.success()
             {
                 msg.push_str(&format!(" (the server exited with {s})"));
@@ -306,15 +306,22 @@ impl Session {
         self.kill();
     }
 
-    /// Kills (if still running) and reaps the child; its exit status.
-    fn kill(&mut self) -> Option<ExitStatus> {
+    /// Kills (if still running) and reaps the child: its exit status, and whether this
+    /// killed it.
+    fn kill(&mut self) -> Option<(ExitStatus, bool)> {
         self.stdin = None;
         let mut child = self.child.take()?;
-        if let Ok(Some(status)) = child.try_wait() {
-            return Some(status);
+        // A child that closed its output may be exiting on its own: a moment to see its status.
+        let until = Instant::now() + Duration::from_millis(100);
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) => return Some((status, false)),
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
+                _ => break,
+            }
         }
         let _ = child.kill();
-        child.wait().ok()
+        child.wait().ok().map(|s| (s, true))
     }
 
     fn stderr_tail(&self) -> String {

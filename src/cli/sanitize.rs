@@ -1,13 +1,13 @@
 //! `toolschema sanitize`: the same kind of document, its schemas rewritten for a provider, on
 //! standard output; `--report FILE` writes what changed as JSON.
 
-use super::engine::{Applied, apply};
+use super::engine::{Applied, ChangeOut, apply};
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::Document;
 use super::output::emit;
 use super::{InputArgs, ProfileArgs};
 use clap::Args;
-use serde_json::json;
+use serde::Serialize;
 use std::path::PathBuf;
 
 /// Arguments of `toolschema sanitize`.
@@ -59,43 +59,94 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
     Ok(EXIT_OK)
 }
 
-/// The `--report` JSON.
-pub fn report_json(doc: &Document, applied: &Applied, provider: &str) -> serde_json::Value {
-    let slots: Vec<serde_json::Value> = applied
+/// The `--report` JSON: the document, the profile, then every slot with its changes.
+#[derive(Debug, Serialize)]
+pub struct ReportJson<'a> {
+    /// The input file (`<stdin>` for standard input).
+    pub file: &'a str,
+    /// What the input was (`schema`, `mcp-tools-list`, `mcp-tool-array`, `request-body`).
+    pub kind: &'static str,
+    /// For a request body: the API.
+    pub api: Option<&'static str>,
+    /// The profile chosen (`--provider` or the custom profile's name).
+    pub provider: &'a str,
+    /// One entry per schema slot, in document order.
+    pub slots: Vec<SlotJson<'a>>,
+    /// Totals.
+    pub summary: SummaryJson,
+}
+
+/// One slot in the `--report` JSON.
+#[derive(Debug, Serialize)]
+pub struct SlotJson<'a> {
+    /// The tool's name, if the slot belongs to one.
+    pub tool: Option<&'a str>,
+    /// The slot (`inputSchema`, `outputSchema`, `parameters`, `schema`, ...).
+    pub slot: &'a str,
+    /// JSON pointer of the slot in the document.
+    pub pointer: &'a str,
+    /// The profile applied to this slot.
+    pub profile: &'a str,
+    /// Whether the slot's schema changed.
+    pub changed: bool,
+    /// How many changes lost meaning.
+    pub lossy: usize,
+    /// Whether the result can be sent in strict mode without changing what it accepts.
+    pub strict_compatible: bool,
+    /// The changes: pointer (inside the slot's schema), rule, message, lossy.
+    pub changes: &'a [ChangeOut],
+    /// Why the slot was left unchanged, if it could not be sanitized.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
+}
+
+/// Totals of the `--report` JSON.
+#[derive(Debug, Serialize)]
+pub struct SummaryJson {
+    /// Schema slots found.
+    pub slots: usize,
+    /// Slots changed.
+    pub changed: usize,
+    /// Changes made.
+    pub changes: usize,
+    /// Changes that lost meaning.
+    pub lossy: usize,
+    /// Whether every slot is strict-compatible.
+    pub strict_compatible: bool,
+}
+
+/// Builds the `--report` JSON.
+pub fn report_json<'a>(doc: &'a Document, applied: &'a Applied, provider: &'a str) -> ReportJson<'a> {
+    let slots = applied
         .slots
         .iter()
         .map(|s| {
             let item = &doc.items[s.item];
-            let mut v = json!({
-                "tool": item.tool,
-                "slot": item.label,
-                "pointer": item.pointer,
-                "profile": s.profile,
-                "changed": s.after.is_some(),
-                "lossy": s.lossy(),
-                "strict_compatible": s.strict_compatible,
-                "changes": s.changes,
-            });
-            if let (Some(e), Some(o)) = (&s.error, v.as_object_mut()) {
-                o.insert("error".to_owned(), json!(e));
+            SlotJson {
+                tool: item.tool.as_deref(),
+                slot: &item.label,
+                pointer: &item.pointer,
+                profile: &s.profile,
+                changed: s.after.is_some(),
+                lossy: s.lossy(),
+                strict_compatible: s.strict_compatible,
+                changes: &s.changes,
+                error: s.error.as_deref(),
             }
-            v
         })
         .collect();
-    let changes: usize = applied.slots.iter().map(|s| s.changes.len()).sum();
-    let lossy: usize = applied.slots.iter().map(|s| s.lossy()).sum();
-    json!({
-        "file": doc.source.name,
-        "kind": doc.kind.name(),
-        "api": doc.api.map(|a| a.name()),
-        "provider": provider,
-        "slots": slots,
-        "summary": {
-            "slots": applied.slots.len(),
-            "changed": applied.slots.iter().filter(|s| s.after.is_some()).count(),
-            "changes": changes,
-            "lossy": lossy,
-            "strict_compatible": applied.slots.iter().all(|s| s.strict_compatible),
+    ReportJson {
+        file: &doc.source.name,
+        kind: doc.kind.name(),
+        api: doc.api.map(|a| a.name()),
+        provider,
+        slots,
+        summary: SummaryJson {
+            slots: applied.slots.len(),
+            changed: applied.slots.iter().filter(|s| s.after.is_some()).count(),
+            changes: applied.slots.iter().map(|s| s.changes.len()).sum(),
+            lossy: applied.slots.iter().map(|s| s.lossy()).sum(),
+            strict_compatible: applied.slots.iter().all(|s| s.strict_compatible),
         },
-    })
+    }
 }

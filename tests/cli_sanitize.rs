@@ -1,0 +1,240 @@
+//! `toolschema sanitize`: every kind of input, the report, and that only schema slots change.
+
+#[path = "fixtures/cli_util.rs"]
+mod util;
+
+use serde_json::Value;
+use util::*;
+
+const MCP_DOC: &str = r#"{"server":"demo","tools":[{"name":"create_issue","inputSchema":{"type":"object","properties":{"labels":{"type":["array","null"],"items":{"type":"string"}},"n":{"type":"integer","enum":[1,2]}},"additionalProperties":false},"description":"Create an issue","annotations":{"zeta":1,"alpha":2}},{"name":"noop","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}},"z":true}],"nextCursor":null}"#;
+
+const CREATE_ISSUE_IN: &str = r#"{"type":"object","properties":{"labels":{"type":["array","null"],"items":{"type":"string"}},"n":{"type":"integer","enum":[1,2]}},"additionalProperties":false}"#;
+const CREATE_ISSUE_GEMINI: &str = r#"{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string"},"nullable":true},"n":{"type":"integer","description":"Allowed values: 1, 2."}},"description":"No other properties are allowed."}"#;
+
+#[test]
+fn a_lone_schema_from_stdin_is_sanitized_as_parameters() {
+    let o = run_stdin(
+        &["sanitize", "--provider", "gemini"],
+        br#"{"type":"object","properties":{"n":{"type":"integer","enum":[1,2,3]}}}"#,
+    );
+    expect_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        r#"{"type":"object","properties":{"n":{"type":"integer","description":"Allowed values: 1, 2, 3."}}}"#
+    );
+    // `-` is standard input too.
+    let o2 = run_stdin(
+        &["sanitize", "--provider", "gemini", "-"],
+        br#"{"type":"object","properties":{"n":{"type":"integer","enum":[1,2,3]}}}"#,
+    );
+    assert_eq!(stdout(&o2), stdout(&o));
+}
+
+#[test]
+fn as_schema_skips_the_root_rules_of_parameters() {
+    let input = br#"{"type":"string","format":"uri"}"#;
+    let params = run_stdin(&["sanitize", "-p", "openai"], input);
+    expect_code(&params, 0);
+    let v: Value = serde_json::from_str(&stdout(&params)).unwrap();
+    assert_eq!(v["type"], "object", "parameters must be an object for OpenAI");
+    let schema = run_stdin(&["sanitize", "-p", "openai", "--as", "schema"], input);
+    expect_code(&schema, 0);
+    assert_eq!(stdout(&schema).as_bytes(), input);
+    let explicit = run_stdin(&["sanitize", "-p", "openai", "--as", "parameters"], input);
+    assert_eq!(stdout(&explicit), stdout(&params));
+}
+
+#[test]
+fn an_mcp_tool_list_keeps_every_byte_outside_the_schemas() {
+    let dir = tempdir("mcp-bytes");
+    let f = write(&dir, "tools.json", MCP_DOC);
+    let o = run(&["sanitize", "--provider", "gemini", s(&f)]);
+    expect_code(&o, 0);
+    // Only the one schema that needed it changed; key order ("zeta" before "alpha") and every
+    // other byte are as they were.
+    assert_eq!(stdout(&o), MCP_DOC.replace(CREATE_ISSUE_IN, CREATE_ISSUE_GEMINI));
+}
+
+#[test]
+fn a_json_array_of_tools_is_sanitized_tool_by_tool() {
+    let v: Value = serde_json::from_str(MCP_DOC).unwrap();
+    let array = serde_json::to_string(&v["tools"]).unwrap();
+    let o = run_stdin(&["sanitize", "-p", "gemini"], array.as_bytes());
+    expect_code(&o, 0);
+    let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let want: Value = serde_json::from_str(CREATE_ISSUE_GEMINI).unwrap();
+    assert_eq!(out[0]["inputSchema"], want);
+    assert_eq!(out[1], v["tools"][1]);
+    assert_eq!(out[0]["annotations"], v["tools"][0]["annotations"]);
+}
+
+#[test]
+fn a_pretty_document_stays_pretty() {
+    let input = "{\n  \"tools\": [\n    {\n      \"name\": \"t\",\n      \"inputSchema\": {\n        \"type\": \"object\",\n        \"properties\": {\n          \"a\": {\"type\": [\"string\", \"null\"]}\n        }\n      }\n    }\n  ]\n}\n";
+    let o = run_stdin(&["sanitize", "-p", "gemini"], input.as_bytes());
+    expect_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        "{\n  \"tools\": [\n    {\n      \"name\": \"t\",\n      \"inputSchema\": {\n        \"type\": \"object\",\n        \"properties\": {\n          \"a\": {\n            \"type\": \"string\",\n            \"nullable\": true\n          }\n        }\n      }\n    }\n  ]\n}\n"
+    );
+}
+
+#[test]
+fn unchanged_documents_come_out_byte_identical() {
+    for f in corpus() {
+        let text = std::fs::read(&f).unwrap();
+        // OpenAI's non-strict dialect accepts most corpus files as they are.
+        let o = run(&["sanitize", "-p", "openai", s(&f)]);
+        expect_code(&o, 0);
+        let report = run(&["sanitize", "-p", "openai", s(&f), "--report", "-"]);
+        let r: Value = serde_json::from_str(&stderr(&report)).unwrap();
+        if r["summary"]["changed"] == 0 {
+            assert_eq!(o.stdout, text, "{}", f.display());
+        } else {
+            assert_ne!(o.stdout, text, "{}", f.display());
+        }
+    }
+}
+
+#[test]
+fn only_schema_slots_differ_in_corpus_tool_lists() {
+    for f in corpus() {
+        let before: Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        let o = run(&["sanitize", "-p", "gemini", s(&f)]);
+        expect_code(&o, 0);
+        let mut after: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let mut before = before;
+        for doc in [&mut before, &mut after] {
+            for tool in doc["tools"].as_array_mut().unwrap() {
+                let t = tool.as_object_mut().unwrap();
+                t.remove("inputSchema");
+                t.remove("outputSchema");
+            }
+        }
+        assert_eq!(before, after, "{}", f.display());
+    }
+}
+
+#[test]
+fn sanitize_is_idempotent_on_the_corpus() {
+    let dir = tempdir("idempotent");
+    for f in corpus() {
+        for p in ["gemini", "gemini-code-assist", "anthropic", "portable"] {
+            let once = run(&["sanitize", "-p", p, s(&f)]);
+            expect_code(&once, 0);
+            let mid = write(&dir, "once.json", &stdout(&once));
+            let twice = run(&["sanitize", "-p", p, s(&mid)]);
+            assert_eq!(stdout(&twice), stdout(&once), "{p} {}", f.display());
+        }
+    }
+}
+
+#[test]
+fn the_report_lists_every_change_per_tool_and_slot() {
+    let dir = tempdir("report");
+    let f = write(&dir, "tools.json", MCP_DOC);
+    let rep = dir.join("report.json");
+    let o = run(&["sanitize", "-p", "gemini", s(&f), "--report", s(&rep)]);
+    expect_code(&o, 0);
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    assert_eq!(r["provider"], "gemini");
+    assert_eq!(r["kind"], "mcp-tools-list");
+    let slots = r["slots"].as_array().unwrap();
+    assert_eq!(slots.len(), 2);
+    assert_eq!(slots[0]["tool"], "create_issue");
+    assert_eq!(slots[0]["slot"], "inputSchema");
+    assert_eq!(slots[0]["pointer"], "/tools/0/inputSchema");
+    assert_eq!(slots[0]["changed"], true);
+    assert_eq!(slots[0]["strict_compatible"], true);
+    let changes = slots[0]["changes"].as_array().unwrap();
+    assert!(changes.iter().any(|c| c["pointer"] == "/properties/labels"
+        && c["rule"] == "type-list"
+        && c["lossy"] == false));
+    assert!(changes.iter().any(|c| c["pointer"] == "/properties/n"
+        && c["rule"] == "enum-values"
+        && c["lossy"] == true
+        && c["message"].as_str().is_some_and(|m| !m.is_empty())));
+    assert_eq!(slots[0]["lossy"], changes.iter().filter(|c| c["lossy"] == true).count());
+    assert_eq!(slots[1]["tool"], "noop");
+    assert_eq!(slots[1]["changed"], false);
+    assert_eq!(slots[1]["changes"], serde_json::json!([]));
+    assert_eq!(r["summary"]["changed"], 1);
+    // The sanitized document still goes to stdout.
+    assert!(stdout(&o).contains(CREATE_ISSUE_GEMINI));
+}
+
+#[test]
+fn report_strict_compatibility_for_strict_profiles() {
+    let o = run_stdin(
+        &["sanitize", "-p", "openai-strict", "--report", "-"],
+        br#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#,
+    );
+    expect_code(&o, 0);
+    let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
+    assert!(r["slots"][0]["strict_compatible"].is_boolean());
+    assert_eq!(r["summary"]["strict_compatible"], r["slots"][0]["strict_compatible"]);
+}
+
+/// An OpenAI Chat body whose history holds tool-call arguments with keyword-like keys.
+const PARAMS_IN: &str = r##"{"type":"object","properties":{"title":{"type":["string","null"],"format":"uri"},"n":{"type":"integer","enum":[1,2]}},"required":["title"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}"##;
+const PARAMS_GEMINI: &str = r#"{"type":"object","properties":{"title":{"type":"string","nullable":true,"description":"Format: uri."},"n":{"type":"integer","description":"Allowed values: 1, 2."}},"required":["title"],"description":"No other properties are allowed."}"#;
+
+fn openai_body() -> String {
+    format!(
+        r##"{{"model": "gemini-2.5-flash",
+  "messages": [
+    {{"role": "user", "content": "file it"}},
+    {{"role": "assistant", "tool_calls": [{{"id": "c1", "type": "function", "function": {{"name": "create", "arguments": "{{\"title\":\"x\",\"format\":\"uri\",\"$ref\":\"#/a\",\"type\":[\"string\",\"null\"]}}"}}}}]}},
+    {{"role": "tool", "tool_call_id": "c1", "content": {{"title": "T", "format": "date", "$ref": "#/x", "default": null, "enum": [1, 2]}}}}
+  ],
+  "tools": [{{"type": "function", "function": {{"name": "create", "description": "Create", "parameters": {PARAMS_IN}}}}}],
+  "temperature": 0.5
+}}
+"##
+    )
+}
+
+#[test]
+fn a_request_body_changes_only_in_its_schema_slots() {
+    let body = openai_body();
+    let o = run_stdin(&["sanitize", "-p", "gemini", "--report", "-"], body.as_bytes());
+    expect_code(&o, 0);
+    assert_eq!(stdout(&o), body.replace(PARAMS_IN, PARAMS_GEMINI));
+    let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
+    assert_eq!(r["kind"], "request-body");
+    assert_eq!(r["api"], "openai-chat");
+    assert_eq!(r["slots"][0]["pointer"], "/tools/0/function/parameters");
+    assert_eq!(r["slots"][0]["tool"], "create");
+    // Given explicitly, the same.
+    let o2 = run_stdin(&["sanitize", "-p", "gemini", "--api", "openai-chat"], body.as_bytes());
+    expect_code(&o2, 0);
+    assert_eq!(stdout(&o2), stdout(&o));
+}
+
+#[test]
+fn an_anthropic_body_is_recognised_and_its_input_schemas_sanitized() {
+    let body = format!(
+        r#"{{"model":"claude-sonnet-4-5","max_tokens":100,"messages":[{{"role":"user","content":"x"}}],"tools":[{{"name":"create","input_schema":{PARAMS_IN}}}]}}"#
+    );
+    let o = run_stdin(&["sanitize", "-p", "gemini", "--report", "-"], body.as_bytes());
+    expect_code(&o, 0);
+    assert_eq!(stdout(&o), body.replace(PARAMS_IN, PARAMS_GEMINI));
+    let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
+    assert_eq!(r["api"], "anthropic-messages");
+    let o2 = run_stdin(&["sanitize", "-p", "gemini", "--api", "anthropic-messages"], body.as_bytes());
+    assert_eq!(stdout(&o2), stdout(&o));
+}
+
+#[test]
+fn gemini_json_schema_slots_take_the_json_schema_profile() {
+    let body = format!(
+        r#"{{"contents":[],"tools":[{{"functionDeclarations":[{{"name":"a","parameters":{PARAMS_IN}}},{{"name":"b","parametersJsonSchema":{PARAMS_IN}}}]}}]}}"#
+    );
+    let o = run_stdin(&["sanitize", "-p", "gemini", "--report", "-"], body.as_bytes());
+    expect_code(&o, 0);
+    let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
+    assert_eq!(r["slots"][0]["profile"], "gemini");
+    assert_eq!(r["slots"][1]["profile"], "gemini-jsonschema");
+    let check = run_stdin(&["check", "-p", "gemini"], stdout(&o).as_bytes());
+    expect_code(&check, 0);
+}
