@@ -112,8 +112,14 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             .or_else(|| cx.any_value().cloned())
             .unwrap_or_default(),
     };
+    let untyped = items.is_empty_schema();
     o.insert(Keyword::Items, Value::Schema(Box::new(items)));
     cx.change(p, "items-missing", "an array without items got one");
+    // The new `items` is not walked: an untyped array cannot be strict (pydantic-ai
+    // test_transformer_untyped_array_not_strict_compatible).
+    if untyped && cx.rules.strict {
+        cx.not_strict(p, "an array of any values cannot be strict");
+    }
 }
 
 /// The item type every array in `enum` agrees on. (Not `contains`: it says one item
