@@ -348,3 +348,27 @@ impl<'de> serde::Deserialize<'de> for Schema {
         Schema::from_str(raw.get()).map_err(serde::de::Error::custom)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::push_json_string;
+
+    #[test]
+    fn strings_are_escaped_exactly_as_serde_json_escapes_them() {
+        let mut all: String = (0u8..=0x7f).map(char::from).collect();
+        all.push_str("é😀\u{2028}\u{7f}");
+        for s in [
+            all.as_str(),
+            "",
+            "plain",
+            "\"",
+            "\\",
+            "a\u{1f}b",
+            "tab\there",
+        ] {
+            let mut out = String::new();
+            push_json_string(&mut out, s);
+            assert_eq!(out, serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+    }
+}

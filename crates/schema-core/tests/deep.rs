@@ -244,3 +244,28 @@ fn pretty_printing_is_iterative() {
         assert_eq!(compact, s.to_json_string());
     });
 }
+
+#[test]
+fn deep_instances_with_whitespace_are_minified_not_lost() {
+    let mut deep = String::new();
+    for _ in 0..DEPTH {
+        deep.push_str("[ ");
+    }
+    deep.push('1');
+    for _ in 0..DEPTH {
+        deep.push_str(" ]");
+    }
+    let text = format!(r#"{{"x-deep": {deep}, "default": {deep}, "enum": [{deep}]}}"#);
+    on_small_stack(move || {
+        let parsed = Schema::parse(text.as_bytes(), &ParseOptions::default()).unwrap();
+        assert!(parsed.diagnostics.is_empty());
+        let out = parsed.schema.to_json_string();
+        let compact: String = text.split_whitespace().collect();
+        assert_eq!(out, compact);
+        // Instances built from such text keep it too.
+        let spaced = &text[11..11 + DEPTH * 4 + 1];
+        assert!(spaced.starts_with("[ [") && spaced.ends_with("] ]"));
+        let inst = schema_core::Instance::from_json(spaced).unwrap();
+        assert_eq!(inst.as_json().len(), DEPTH * 2 + 1);
+    });
+}
