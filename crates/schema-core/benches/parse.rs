@@ -60,6 +60,36 @@ fn serde_value_parse_serialize(b: Bencher) {
     .bench(|| serde_value_round_trip(corpus));
 }
 
+/// schema-core's serializer alone, over the corpus parsed up front.
+#[divan::bench]
+fn schema_core_serialize(b: Bencher) {
+    let parsed: Vec<Schema> = CORPUS
+        .iter()
+        .map(|bytes| Schema::from_slice(bytes).expect("corpus is valid JSON"))
+        .collect();
+    b.bench(|| {
+        parsed
+            .iter()
+            .map(|s| black_box(s.to_vec()).len())
+            .sum::<usize>()
+    });
+}
+
+/// serde_json's serializer alone, over the corpus parsed into `Value`s up front.
+#[divan::bench]
+fn serde_value_serialize(b: Bencher) {
+    let parsed: Vec<serde_json::Value> = CORPUS
+        .iter()
+        .map(|bytes| serde_json::from_slice(bytes).expect("corpus is valid JSON"))
+        .collect();
+    b.bench(|| {
+        parsed
+            .iter()
+            .map(|v| black_box(serde_json::to_vec(v).expect("a Value serializes")).len())
+            .sum::<usize>()
+    });
+}
+
 /// Times both in one interleaved loop (so that load on the machine hits both alike) and
 /// returns the ratio of their best rounds.
 fn ratio() -> f64 {

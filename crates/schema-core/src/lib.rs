@@ -4,7 +4,12 @@
 //! 2019-09 and 2020-12 plus OpenAPI 3.0's `nullable`, `example` and `discriminator` — with:
 //!
 //! - a streaming, depth-bounded parser ([`Schema::parse`]): no input makes it recurse without
-//!   bound; keywords with a wrong JSON type are kept as data and reported as [`Diagnostic`]s;
+//!   bound (subschemas deeper than [`ParseOptions::max_depth`] are replaced by `{}` and
+//!   reported); keywords with a wrong JSON type are kept verbatim and reported as
+//!   [`Diagnostic`]s; a non-object root parses;
+//! - no recursion without bound anywhere: serializing is iterative, `Clone`, `PartialEq` and
+//!   `Drop` switch to an explicit stack on deep trees, the walk stops at [`MAX_WALK_DEPTH`], so
+//!   even a tree built by hand 100,000 levels deep is safe on a 2 MiB stack;
 //! - a lossless round-trip: [`Schema::to_json_string`] writes what was read, key order included,
 //!   without serde_json's `preserve_order` feature (instances are kept verbatim as [`Instance`]);
 //! - a keyword-aware walk ([`Schema::walk`], [`Schema::transform`]) that enters only subschema

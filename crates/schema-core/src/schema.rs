@@ -214,7 +214,8 @@ pub enum Value {
     Type(TypeSet),
     /// A string.
     String(String),
-    /// A number.
+    /// A number: exact when it fits `u64`/`i64`, else the nearest `f64` (correctly rounded),
+    /// written back in serde_json's spelling (`1e2` → `100.0`; every other value is verbatim).
     Number(Number),
     /// A boolean.
     Bool(bool),
