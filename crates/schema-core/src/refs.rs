@@ -256,7 +256,8 @@ impl Default for InlineOptions {
 /// What inlining could not do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RefIssue {
-    /// Where the reference stood (a JSON pointer into the input).
+    /// Where the reference stood: a JSON pointer into the result (for a reference met inside
+    /// an inlined target, the path through that expansion).
     pub pointer: String,
     /// The reference.
     pub reference: String,
