@@ -4,7 +4,7 @@
 mod util;
 
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use util::*;
 
 const NON_STRICT: &[&str] = &[
@@ -39,14 +39,25 @@ fn check_prints_one_line_per_violation_and_exits_1() {
         .expect("type-list line");
     assert!(type_list.contains(s(&f)), "{type_list}");
     assert!(type_list.contains("tool create_issue"), "{type_list}");
-    assert!(type_list.contains("/tools/0/inputSchema/properties/labels"), "{type_list}");
+    assert!(
+        type_list.contains("/tools/0/inputSchema/properties/labels"),
+        "{type_list}"
+    );
     assert!(
         type_list.contains("provider says: Proto field is not repeating, cannot start list."),
         "{type_list}"
     );
-    assert!(lines.iter().any(|l| l.contains("/properties/n: [enum-values]")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("/properties/n: [enum-values]"))
+    );
     // What to do next, on stderr.
-    assert!(stderr(&o).contains("toolschema sanitize --provider gemini"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("toolschema sanitize --provider gemini"),
+        "{}",
+        stderr(&o)
+    );
     // OpenAI accepts it.
     expect_code(&run(&["check", "--provider", "openai", s(&f)]), 0);
 }
@@ -65,9 +76,16 @@ fn check_reports_invalid_tool_names() {
 
 #[test]
 fn check_a_lone_schema_and_a_request_body() {
-    let o = run_stdin(&["check", "-p", "gemini"], br#"{"type":"object","properties":{"a":{"type":["string","null"]}}}"#);
+    let o = run_stdin(
+        &["check", "-p", "gemini"],
+        br#"{"type":"object","properties":{"a":{"type":["string","null"]}}}"#,
+    );
     expect_code(&o, 1);
-    assert!(stdout(&o).starts_with("<stdin>: /properties/a: [type-list]"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("<stdin>: /properties/a: [type-list]"),
+        "{}",
+        stdout(&o)
+    );
     let body = br#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":["string","null"]}}}}}]}"#;
     let o = run_stdin(&["check", "-p", "gemini"], body);
     expect_code(&o, 1);
@@ -80,11 +98,15 @@ fn check_a_lone_schema_and_a_request_body() {
     expect_code(&run_stdin(&["check", "-p", "gemini"], &fixed.stdout), 0);
 }
 
-fn sanitize_then_check(file: &PathBuf, profile: &str, dir: &std::path::Path) -> Result<(), String> {
+fn sanitize_then_check(file: &Path, profile: &str, dir: &Path) -> Result<(), String> {
     let rep = dir.join(format!("{profile}.report.json"));
     let o = run(&["sanitize", "-p", profile, s(file), "--report", s(&rep)]);
     if code(&o) != 0 {
-        return Err(format!("sanitize {profile} {}: {}", file.display(), stderr(&o)));
+        return Err(format!(
+            "sanitize {profile} {}: {}",
+            file.display(),
+            stderr(&o)
+        ));
     }
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
     let strict_ok = report["summary"]["strict_compatible"] == true;
@@ -131,7 +153,10 @@ fn sanitize_then_check_passes_on_every_corpus_file_for_every_profile() {
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -142,7 +167,10 @@ fn unsanitized_corpus_files_fail_gemini_check_with_located_lines() {
     let o = run(&["check", "-p", "gemini", s(&f)]);
     expect_code(&o, 1);
     for line in stdout(&o).lines() {
-        assert!(line.starts_with(&format!("{}: tool firecrawl_", s(&f))), "{line}");
+        assert!(
+            line.starts_with(&format!("{}: tool firecrawl_", s(&f))),
+            "{line}"
+        );
         assert!(line.contains(": [") && line.contains("/tools/"), "{line}");
     }
 }

@@ -60,7 +60,11 @@ fn rules_round_trip_gives_the_same_output_as_the_built_in() {
         root().join("examples/data/firecrawl-mcp.json"),
         root().join("tests/corpus/mcp/server-github.json"),
     ];
-    for (profile, format) in [("gemini", "toml"), ("vertex", "json"), ("openai-strict", "toml")] {
+    for (profile, format) in [
+        ("gemini", "toml"),
+        ("vertex", "json"),
+        ("openai-strict", "toml"),
+    ] {
         let printed = run(&["rules", profile, "--format", format]);
         expect_code(&printed, 0);
         let rules = write(&dir, &format!("{profile}.{format}"), &stdout(&printed));
@@ -68,7 +72,12 @@ fn rules_round_trip_gives_the_same_output_as_the_built_in() {
             let builtin = run(&["sanitize", "--provider", profile, s(f)]);
             let custom = run(&["sanitize", "--rules", s(&rules), s(f)]);
             expect_code(&custom, 0);
-            assert_eq!(custom.stdout, builtin.stdout, "{profile} {format} {}", f.display());
+            assert_eq!(
+                custom.stdout,
+                builtin.stdout,
+                "{profile} {format} {}",
+                f.display()
+            );
             let check = run(&["check", "--rules", s(&rules), s(f)]);
             assert_eq!(code(&check), code(&run(&["check", "-p", profile, s(f)])));
         }
@@ -105,11 +114,23 @@ fn bad_rules_files_exit_2_and_say_what_to_do() {
     let missing = dir.join("missing.toml");
     let o = run(&["sanitize", "--rules", s(&missing), "-"]);
     expect_code(&o, 2);
-    assert!(stderr(&o).contains("cannot read the rules file"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot read the rules file"),
+        "{}",
+        stderr(&o)
+    );
     for (name, text, want) in [
         ("syntax.toml", "x = [\n", "invalid TOML"),
-        ("base.toml", "extends = \"nope\"\n", "names no built-in profile"),
-        ("field.toml", "extends = \"gemini\"\nbogus = 1\n", "unknown field `bogus`"),
+        (
+            "base.toml",
+            "extends = \"nope\"\n",
+            "names no built-in profile",
+        ),
+        (
+            "field.toml",
+            "extends = \"gemini\"\nbogus = 1\n",
+            "unknown field `bogus`",
+        ),
         ("syntax.json", "{\"extends\": ", "invalid JSON"),
     ] {
         let f = write(&dir, name, text);
@@ -128,14 +149,31 @@ fn diff_shows_before_and_after_tool_by_tool() {
     let o = run(&["diff", "--provider", "gemini", s(&f)]);
     expect_code(&o, 0);
     let out = stdout(&o);
-    assert!(out.contains("--- convert_time outputSchema (/tools/1/outputSchema), as it stands"), "{out}");
-    assert!(out.contains("+++ convert_time outputSchema (/tools/1/outputSchema), sanitized for gemini"), "{out}");
+    assert!(
+        out.contains("--- convert_time outputSchema (/tools/1/outputSchema), as it stands"),
+        "{out}"
+    );
+    assert!(
+        out.contains("+++ convert_time outputSchema (/tools/1/outputSchema), sanitized for gemini"),
+        "{out}"
+    );
     assert!(out.contains("\n-  \"$defs\": {"), "{out}");
     assert!(out.lines().any(|l| l.starts_with("@@ -")), "{out}");
-    assert!(out.lines().any(|l| l.starts_with('+') && !l.starts_with("+++")), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with('+') && !l.starts_with("+++")),
+        "{out}"
+    );
     assert!(out.contains("[ref"), "lists the changes: {out}");
-    assert!(!out.contains("get_current_time"), "unchanged tools are not shown: {out}");
-    assert!(out.trim_end().ends_with("1 of 4 schemas changed for gemini"), "{out}");
+    assert!(
+        !out.contains("get_current_time"),
+        "unchanged tools are not shown: {out}"
+    );
+    assert!(
+        out.trim_end()
+            .ends_with("1 of 4 schemas changed for gemini"),
+        "{out}"
+    );
     assert!(!out.contains('\x1b'));
     // Nothing to change: only the summary.
     let o = run(&["diff", "-p", "openai", s(&f)]);
@@ -178,7 +216,11 @@ fn validate_prints_the_model_facing_message() {
     // Bad input: exit 2.
     let o = run_stdin(&["validate", "--schema", s(&schema)], b"{oops");
     expect_code(&o, 2);
-    assert!(stderr(&o).contains("<stdin>:1:2: invalid JSON"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("<stdin>:1:2: invalid JSON"),
+        "{}",
+        stderr(&o)
+    );
     let o = run(&["validate", "--schema", s(&dir.join("nope.json")), s(&good)]);
     expect_code(&o, 2);
     assert!(stderr(&o).contains("nope.json"));
@@ -189,7 +231,10 @@ fn a_missing_file_exits_2_naming_it() {
     let o = run(&["sanitize", "-p", "gemini", "does/not/exist.json"]);
     expect_code(&o, 2);
     let e = stderr(&o);
-    assert!(e.starts_with("error: cannot read does/not/exist.json: "), "{e}");
+    assert!(
+        e.starts_with("error: cannot read does/not/exist.json: "),
+        "{e}"
+    );
     assert!(e.contains("check the path"), "{e}");
     assert!(o.stdout.is_empty());
 }
@@ -197,12 +242,22 @@ fn a_missing_file_exits_2_naming_it() {
 #[test]
 fn invalid_json_exits_2_with_line_and_column() {
     let dir = tempdir("bad-json");
-    let f = write(&dir, "broken.json", "{\n  \"tools\": [\n    {\"name\": \"x\",}\n  ]\n}\n");
+    let f = write(
+        &dir,
+        "broken.json",
+        "{\n  \"tools\": [\n    {\"name\": \"x\",}\n  ]\n}\n",
+    );
     for cmd in ["sanitize", "check", "diff"] {
         let o = run(&[cmd, "-p", "gemini", s(&f)]);
         expect_code(&o, 2);
         let e = stderr(&o);
-        assert!(e.contains(&format!("{}:3:18: invalid JSON: key must be a string", s(&f))), "{cmd}: {e}");
+        assert!(
+            e.contains(&format!(
+                "{}:3:18: invalid JSON: key must be a string",
+                s(&f)
+            )),
+            "{cmd}: {e}"
+        );
     }
     let o = run(&["matrix", s(&f)]);
     expect_code(&o, 2);
@@ -220,7 +275,12 @@ fn an_unknown_provider_lists_the_valid_names() {
             assert!(e.contains(name), "{e}");
         }
     }
-    let o = run(&["matrix", "--providers", "gemini,nope", "examples/data/mcp-server-time.json"]);
+    let o = run(&[
+        "matrix",
+        "--providers",
+        "gemini,nope",
+        "examples/data/mcp-server-time.json",
+    ]);
     expect_code(&o, 2);
     assert!(stderr(&o).contains("unknown provider \"nope\""));
 }
@@ -229,11 +289,29 @@ fn an_unknown_provider_lists_the_valid_names() {
 fn usage_errors_exit_2() {
     let o = run_stdin(&["sanitize"], b"{}");
     expect_code(&o, 2);
-    assert!(stderr(&o).contains("pass --provider NAME"), "{}", stderr(&o));
-    let o = run_stdin(&["sanitize", "-p", "gemini", "--as", "schema", "--api", "openai-chat"], b"{}");
+    assert!(
+        stderr(&o).contains("pass --provider NAME"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_stdin(
+        &[
+            "sanitize",
+            "-p",
+            "gemini",
+            "--as",
+            "schema",
+            "--api",
+            "openai-chat",
+        ],
+        b"{}",
+    );
     expect_code(&o, 2);
     assert!(stderr(&o).contains("only one of them"));
-    let o = run_stdin(&["sanitize", "-p", "gemini", "--api", "openai-chatt"], b"{}");
+    let o = run_stdin(
+        &["sanitize", "-p", "gemini", "--api", "openai-chatt"],
+        b"{}",
+    );
     expect_code(&o, 2);
     assert!(stderr(&o).contains("unknown API \"openai-chatt\""));
     assert!(stderr(&o).contains("openai-chat"));
@@ -249,7 +327,15 @@ fn usage_errors_exit_2() {
     assert!(stderr(&o).contains("not of MCP tools"), "{}", stderr(&o));
     let help = run(&["--help"]);
     expect_code(&help, 0);
-    for cmd in ["sanitize", "check", "matrix", "diff", "providers", "rules", "validate"] {
+    for cmd in [
+        "sanitize",
+        "check",
+        "matrix",
+        "diff",
+        "providers",
+        "rules",
+        "validate",
+    ] {
         assert!(stdout(&help).contains(cmd));
     }
 }

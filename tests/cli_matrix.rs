@@ -22,7 +22,8 @@ const DEFAULT: &[&str] = &[
 ];
 
 fn tool_count(file: &str) -> usize {
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
     v["tools"].as_array().unwrap().len()
 }
 
@@ -33,7 +34,12 @@ fn readme_main_job_command_prints_a_summary_per_provider() {
     expect_code(&o, 0);
     let out = stdout(&o);
     let n = tool_count("examples/data/firecrawl-mcp.json");
-    assert!(out.starts_with(&format!("examples/data/firecrawl-mcp.json: {n} tools × 9 providers\n")), "{out}");
+    assert!(
+        out.starts_with(&format!(
+            "examples/data/firecrawl-mcp.json: {n} tools × 9 providers\n"
+        )),
+        "{out}"
+    );
     let header = out.lines().nth(2).unwrap();
     let cols: Vec<&str> = header.split_whitespace().collect();
     assert_eq!(cols[0], "tool");
@@ -44,29 +50,45 @@ fn readme_main_job_command_prints_a_summary_per_provider() {
             .find(|l| l.starts_with(&format!("{p}: ")))
             .unwrap_or_else(|| panic!("no summary for {p}:\n{out}"));
         assert!(
-            line.contains("pass as they stand") || line.contains(&format!("of {n} tools would fail")),
+            line.contains("pass as they stand")
+                || line.contains(&format!("of {n} tools would fail")),
             "{line}"
         );
         assert!(!line.contains("still fail"), "{line}");
     }
-    assert!(out.contains(&format!("gemini: {n} of {n} tools would fail; all pass after sanitizing; ")));
+    assert!(out.contains(&format!(
+        "gemini: {n} of {n} tools would fail; all pass after sanitizing; "
+    )));
     assert!(out.contains("constraints moved to descriptions"));
     assert!(!out.contains('\x1b'), "piped output has no escape codes");
     // Every tool is a row.
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(root().join("examples/data/firecrawl-mcp.json")).unwrap()).unwrap();
+    let v: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("examples/data/firecrawl-mcp.json")).unwrap(),
+    )
+    .unwrap();
     for t in v["tools"].as_array().unwrap() {
         let name = t["name"].as_str().unwrap();
-        assert!(out.lines().any(|l| l.split_whitespace().next() == Some(name)), "{name}");
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().next() == Some(name)),
+            "{name}"
+        );
     }
 }
 
 #[test]
 fn every_shipped_example_runs() {
-    for f in ["examples/data/brave-search-mcp-server.json", "examples/data/mcp-server-time.json"] {
+    for f in [
+        "examples/data/brave-search-mcp-server.json",
+        "examples/data/mcp-server-time.json",
+    ] {
         let o = run(&["matrix", f]);
         expect_code(&o, 0);
         assert_eq!(
-            stdout(&o).lines().filter(|l| DEFAULT.iter().any(|p| l.starts_with(&format!("{p}: ")))).count(),
+            stdout(&o)
+                .lines()
+                .filter(|l| DEFAULT.iter().any(|p| l.starts_with(&format!("{p}: "))))
+                .count(),
             DEFAULT.len()
         );
     }
@@ -74,20 +96,38 @@ fn every_shipped_example_runs() {
 
 #[test]
 fn columns_are_aligned_and_cells_say_ok_fixed_or_fail() {
-    let o = run(&["matrix", "--providers", "gemini,openai", "examples/data/mcp-server-time.json"]);
+    let o = run(&[
+        "matrix",
+        "--providers",
+        "gemini,openai",
+        "examples/data/mcp-server-time.json",
+    ]);
     expect_code(&o, 0);
     let out = stdout(&o);
     let table: Vec<&str> = out.lines().skip(2).take(3).collect();
     assert_eq!(table[0], "tool              gemini  openai");
     assert_eq!(table[1], "get_current_time  ok      ok");
     assert_eq!(table[2], "convert_time      fixed   ok");
-    assert!(out.contains("\ngemini: 1 of 2 tools would fail; it passes after sanitizing\n"), "{out}");
-    assert!(out.contains("\nopenai: both tools pass as they stand\n"), "{out}");
+    assert!(
+        out.contains("\ngemini: 1 of 2 tools would fail; it passes after sanitizing\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nopenai: both tools pass as they stand\n"),
+        "{out}"
+    );
 }
 
 #[test]
 fn markdown_is_a_table_with_a_summary_list() {
-    let o = run(&["matrix", "--format", "markdown", "--providers", "gemini,openai", "examples/data/mcp-server-time.json"]);
+    let o = run(&[
+        "matrix",
+        "--format",
+        "markdown",
+        "--providers",
+        "gemini,openai",
+        "examples/data/mcp-server-time.json",
+    ]);
     expect_code(&o, 0);
     let out = stdout(&o);
     assert!(out.starts_with("| tool | gemini | openai |\n|---|---|---|\n| `get_current_time` | ok | ok |\n| `convert_time` | fixed | ok |\n"), "{out}");
@@ -97,7 +137,12 @@ fn markdown_is_a_table_with_a_summary_list() {
 
 #[test]
 fn json_has_per_tool_results_and_a_summary() {
-    let o = run(&["matrix", "--format", "json", "examples/data/firecrawl-mcp.json"]);
+    let o = run(&[
+        "matrix",
+        "--format",
+        "json",
+        "examples/data/firecrawl-mcp.json",
+    ]);
     expect_code(&o, 0);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let n = tool_count("examples/data/firecrawl-mcp.json");
@@ -118,21 +163,46 @@ fn json_has_per_tool_results_and_a_summary() {
     assert_eq!(gemini["tools"], n);
     assert_eq!(gemini["fail_after_sanitizing"], 0);
     assert!(gemini["line"].as_str().unwrap().starts_with("gemini: "));
-    let lossy: u64 = tools.iter().map(|t| t["results"][0]["lossy"].as_u64().unwrap()).sum();
+    let lossy: u64 = tools
+        .iter()
+        .map(|t| t["results"][0]["lossy"].as_u64().unwrap())
+        .sum();
     assert_eq!(gemini["lossy"], lossy);
 }
 
 #[test]
 fn explain_lists_problems_and_changes_for_one_tool() {
-    let o = run(&["matrix", "--explain", "convert_time", "--providers", "gemini,openai", "examples/data/mcp-server-time.json"]);
+    let o = run(&[
+        "matrix",
+        "--explain",
+        "convert_time",
+        "--providers",
+        "gemini,openai",
+        "examples/data/mcp-server-time.json",
+    ]);
     expect_code(&o, 0);
     let out = stdout(&o);
     assert!(out.contains("convert_time × gemini: rejected as it stands (7 problems); accepted after sanitizing; 1 change, 0 lose meaning"), "{out}");
     assert!(out.contains("  rejected  outputSchema/properties/source: [type-missing] type must be specified (provider says: "), "{out}");
-    assert!(out.contains("  changed   outputSchema: [ref-inline] "), "{out}");
-    assert!(out.contains("convert_time × openai: accepted as it stands"), "{out}");
+    assert!(
+        out.contains("  changed   outputSchema: [ref-inline] "),
+        "{out}"
+    );
+    assert!(
+        out.contains("convert_time × openai: accepted as it stands"),
+        "{out}"
+    );
     // JSON too.
-    let o = run(&["matrix", "--explain", "convert_time", "--format", "json", "--providers", "gemini", "examples/data/mcp-server-time.json"]);
+    let o = run(&[
+        "matrix",
+        "--explain",
+        "convert_time",
+        "--format",
+        "json",
+        "--providers",
+        "gemini",
+        "examples/data/mcp-server-time.json",
+    ]);
     expect_code(&o, 0);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v[0]["tool"], "convert_time");
@@ -142,36 +212,86 @@ fn explain_lists_problems_and_changes_for_one_tool() {
     assert_eq!(slots[1]["violations"].as_array().unwrap().len(), 7);
     assert_eq!(slots[1]["changes"][0]["rule"], "ref-inline");
     // An unknown tool: exit 2, with the names there are.
-    let o = run(&["matrix", "--explain", "convert", "examples/data/mcp-server-time.json"]);
+    let o = run(&[
+        "matrix",
+        "--explain",
+        "convert",
+        "examples/data/mcp-server-time.json",
+    ]);
     expect_code(&o, 2);
-    assert!(stderr(&o).contains("no tool named \"convert\"; the tools are: get_current_time, convert_time"), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("no tool named \"convert\"; the tools are: get_current_time, convert_time"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn several_files_prefix_tools_with_the_file() {
-    let o = run(&["matrix", "--providers", "gemini", "examples/data/mcp-server-time.json", "tests/corpus/mcp/server-memory.json"]);
+    let o = run(&[
+        "matrix",
+        "--providers",
+        "gemini",
+        "examples/data/mcp-server-time.json",
+        "tests/corpus/mcp/server-memory.json",
+    ]);
     expect_code(&o, 0);
     let out = stdout(&o);
     assert!(out.contains("\nmcp-server-time/convert_time "), "{out}");
     assert!(out.contains("\nserver-memory/"), "{out}");
     let n = 2 + tool_count("tests/corpus/mcp/server-memory.json");
-    assert!(out.contains(&format!("gemini: {n} tools pass as they stand")) || out.contains(&format!(" of {n} tools would fail")), "{out}");
-    let o = run(&["matrix", "--explain", "mcp-server-time/convert_time", "--providers", "gemini", "examples/data/mcp-server-time.json", "tests/corpus/mcp/server-memory.json"]);
+    assert!(
+        out.contains(&format!("gemini: {n} tools pass as they stand"))
+            || out.contains(&format!(" of {n} tools would fail")),
+        "{out}"
+    );
+    let o = run(&[
+        "matrix",
+        "--explain",
+        "mcp-server-time/convert_time",
+        "--providers",
+        "gemini",
+        "examples/data/mcp-server-time.json",
+        "tests/corpus/mcp/server-memory.json",
+    ]);
     expect_code(&o, 0);
 }
 
 #[test]
 fn a_custom_profile_is_a_column() {
     let dir = tempdir("matrix-rules");
-    let rules = write(&dir, "mine.toml", "extends = \"gemini\"\nname = \"my-gemini\"\n");
-    let o = run(&["matrix", "--rules", s(&rules), "examples/data/mcp-server-time.json"]);
+    let rules = write(
+        &dir,
+        "mine.toml",
+        "extends = \"gemini\"\nname = \"my-gemini\"\n",
+    );
+    let o = run(&[
+        "matrix",
+        "--rules",
+        s(&rules),
+        "examples/data/mcp-server-time.json",
+    ]);
     expect_code(&o, 0);
     let out = stdout(&o);
     assert!(out.contains("1 provider"), "{out}");
-    assert!(out.contains("\nmy-gemini: 1 of 2 tools would fail"), "{out}");
-    let o = run(&["matrix", "--providers", "openai", "--rules", s(&rules), "examples/data/mcp-server-time.json"]);
+    assert!(
+        out.contains("\nmy-gemini: 1 of 2 tools would fail"),
+        "{out}"
+    );
+    let o = run(&[
+        "matrix",
+        "--providers",
+        "openai",
+        "--rules",
+        s(&rules),
+        "examples/data/mcp-server-time.json",
+    ]);
     let header = stdout(&o).lines().nth(2).unwrap().to_owned();
-    assert_eq!(header.split_whitespace().collect::<Vec<_>>(), ["tool", "openai", "my-gemini"]);
+    assert_eq!(
+        header.split_whitespace().collect::<Vec<_>>(),
+        ["tool", "openai", "my-gemini"]
+    );
 }
 
 #[test]
@@ -202,7 +322,12 @@ fn run_on_terminal(args: &[&str], no_color: bool) -> String {
 
 #[test]
 fn colours_on_a_terminal_unless_no_color() {
-    let args = ["matrix", "--providers", "gemini,openai", "examples/data/mcp-server-time.json"];
+    let args = [
+        "matrix",
+        "--providers",
+        "gemini,openai",
+        "examples/data/mcp-server-time.json",
+    ];
     let tty = run_on_terminal(&args, false);
     assert!(tty.contains("\x1b[32mok\x1b[0m"), "{tty:?}");
     assert!(tty.contains("\x1b[33mfixed\x1b[0m"), "{tty:?}");
@@ -214,7 +339,10 @@ fn colours_on_a_terminal_unless_no_color() {
 }
 
 fn mock() -> String {
-    root().join("tests/fixtures/mock_mcp_server.py").display().to_string()
+    root()
+        .join("tests/fixtures/mock_mcp_server.py")
+        .display()
+        .to_string()
 }
 
 #[test]
@@ -222,26 +350,77 @@ fn mcp_reads_every_page_from_a_server() {
     let corpus = root().join("tests/corpus/mcp/server-memory.json");
     let n = tool_count("tests/corpus/mcp/server-memory.json");
     assert!(n > 4, "needs several pages");
-    let o = run(&["matrix", "--format", "json", "--mcp", "--", "python3", &mock(), "--page-size", "2", s(&corpus)]);
+    let o = run(&[
+        "matrix",
+        "--format",
+        "json",
+        "--mcp",
+        "--",
+        "python3",
+        &mock(),
+        "--page-size",
+        "2",
+        s(&corpus),
+    ]);
     expect_code(&o, 0);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let tools: Vec<&str> = v["tools"].as_array().unwrap().iter().map(|t| t["tool"].as_str().unwrap()).collect();
+    let tools: Vec<&str> = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["tool"].as_str().unwrap())
+        .collect();
     let want: Value = serde_json::from_str(&std::fs::read_to_string(&corpus).unwrap()).unwrap();
-    let want: Vec<&str> = want["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let want: Vec<&str> = want["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(tools, want);
     // The same verdicts as from the file.
     let from_file = run(&["matrix", "--format", "json", s(&corpus)]);
     let f: Value = serde_json::from_str(&stdout(&from_file)).unwrap();
-    assert_eq!(v["summary"].as_array().unwrap().iter().map(|s| &s["fail"]).collect::<Vec<_>>(),
-               f["summary"].as_array().unwrap().iter().map(|s| &s["fail"]).collect::<Vec<_>>());
+    assert_eq!(
+        v["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| &s["fail"])
+            .collect::<Vec<_>>(),
+        f["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| &s["fail"])
+            .collect::<Vec<_>>()
+    );
     // Text output too.
-    let o = run(&["matrix", "--providers", "gemini", "--mcp", "--", "python3", &mock(), s(&root().join("examples/data/mcp-server-time.json"))]);
+    let o = run(&[
+        "matrix",
+        "--providers",
+        "gemini",
+        "--mcp",
+        "--",
+        "python3",
+        &mock(),
+        s(&root().join("examples/data/mcp-server-time.json")),
+    ]);
     expect_code(&o, 0);
-    assert!(stdout(&o).contains("\ngemini: 1 of 2 tools would fail; it passes after sanitizing\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\ngemini: 1 of 2 tools would fail; it passes after sanitizing\n"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 fn alive(pid: &str) -> bool {
-    Command::new("kill").args(["-0", pid]).stderr(Stdio::null()).status().map(|s| s.success()).unwrap_or(false)
+    Command::new("kill")
+        .args(["-0", pid])
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
 }
 
 #[test]
@@ -249,7 +428,19 @@ fn a_hanging_server_fails_within_the_timeout_and_is_reaped() {
     let dir = tempdir("mcp-hang");
     let pidfile = dir.join("pid");
     let start = Instant::now();
-    let o = run(&["matrix", "--mcp", "--timeout", "2", "--", "python3", &mock(), "--mode", "hang", "--pidfile", s(&pidfile)]);
+    let o = run(&[
+        "matrix",
+        "--mcp",
+        "--timeout",
+        "2",
+        "--",
+        "python3",
+        &mock(),
+        "--mode",
+        "hang",
+        "--pidfile",
+        s(&pidfile),
+    ]);
     let took = start.elapsed();
     expect_code(&o, 2);
     assert!(took < Duration::from_secs(10), "took {took:?}");
@@ -258,27 +449,55 @@ fn a_hanging_server_fails_within_the_timeout_and_is_reaped() {
     assert!(e.contains("did not answer initialize within 2 s"), "{e}");
     assert!(e.contains("raise --timeout"), "{e}");
     let pid = std::fs::read_to_string(&pidfile).expect("the server wrote its pid");
-    assert!(!alive(pid.trim()), "the server {pid} is still running (or a zombie)");
+    assert!(
+        !alive(pid.trim()),
+        "the server {pid} is still running (or a zombie)"
+    );
 }
 
 #[test]
 fn a_crashing_server_shows_its_stderr() {
-    let o = run(&["matrix", "--mcp", "--timeout", "10", "--", "python3", &mock(), "--mode", "crash"]);
+    let o = run(&[
+        "matrix",
+        "--mcp",
+        "--timeout",
+        "10",
+        "--",
+        "python3",
+        &mock(),
+        "--mode",
+        "crash",
+    ]);
     expect_code(&o, 2);
     let e = stderr(&o);
-    assert!(e.contains("closed its output before answering initialize"), "{e}");
-    assert!(e.contains("mock server: cannot connect to the backend"), "{e}");
+    assert!(
+        e.contains("closed its output before answering initialize"),
+        "{e}"
+    );
+    assert!(
+        e.contains("mock server: cannot connect to the backend"),
+        "{e}"
+    );
 }
 
 #[test]
 fn mcp_usage_errors() {
     let o = run(&["matrix", "--mcp"]);
     expect_code(&o, 2);
-    assert!(stderr(&o).contains("--mcp needs the server's command after --"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--mcp needs the server's command after --"),
+        "{}",
+        stderr(&o)
+    );
     let o = run(&["matrix", "--mcp", "--", "/definitely/not/a/command"]);
     expect_code(&o, 2);
     assert!(stderr(&o).contains("cannot start the MCP server `/definitely/not/a/command`"));
-    let o = run(&["matrix", "examples/data/mcp-server-time.json", "--", "python3"]);
+    let o = run(&[
+        "matrix",
+        "examples/data/mcp-server-time.json",
+        "--",
+        "python3",
+    ]);
     expect_code(&o, 2);
     assert!(stderr(&o).contains("only read with --mcp"));
     let o = run(&["matrix"]);

@@ -36,7 +36,10 @@ fn as_schema_skips_the_root_rules_of_parameters() {
     let params = run_stdin(&["sanitize", "-p", "openai"], input);
     expect_code(&params, 0);
     let v: Value = serde_json::from_str(&stdout(&params)).unwrap();
-    assert_eq!(v["type"], "object", "parameters must be an object for OpenAI");
+    assert_eq!(
+        v["type"], "object",
+        "parameters must be an object for OpenAI"
+    );
     let schema = run_stdin(&["sanitize", "-p", "openai", "--as", "schema"], input);
     expect_code(&schema, 0);
     assert_eq!(stdout(&schema).as_bytes(), input);
@@ -52,7 +55,10 @@ fn an_mcp_tool_list_keeps_every_byte_outside_the_schemas() {
     expect_code(&o, 0);
     // Only the one schema that needed it changed; key order ("zeta" before "alpha") and every
     // other byte are as they were.
-    assert_eq!(stdout(&o), MCP_DOC.replace(CREATE_ISSUE_IN, CREATE_ISSUE_GEMINI));
+    assert_eq!(
+        stdout(&o),
+        MCP_DOC.replace(CREATE_ISSUE_IN, CREATE_ISSUE_GEMINI)
+    );
 }
 
 #[test]
@@ -154,7 +160,10 @@ fn the_report_lists_every_change_per_tool_and_slot() {
         && c["rule"] == "enum-values"
         && c["lossy"] == true
         && c["message"].as_str().is_some_and(|m| !m.is_empty())));
-    assert_eq!(slots[0]["lossy"], changes.iter().filter(|c| c["lossy"] == true).count());
+    assert_eq!(
+        slots[0]["lossy"],
+        changes.iter().filter(|c| c["lossy"] == true).count()
+    );
     assert_eq!(slots[1]["tool"], "noop");
     assert_eq!(slots[1]["changed"], false);
     assert_eq!(slots[1]["changes"], serde_json::json!([]));
@@ -172,7 +181,10 @@ fn report_strict_compatibility_for_strict_profiles() {
     expect_code(&o, 0);
     let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
     assert!(r["slots"][0]["strict_compatible"].is_boolean());
-    assert_eq!(r["summary"]["strict_compatible"], r["slots"][0]["strict_compatible"]);
+    assert_eq!(
+        r["summary"]["strict_compatible"],
+        r["slots"][0]["strict_compatible"]
+    );
 }
 
 /// An OpenAI Chat body whose history holds tool-call arguments with keyword-like keys.
@@ -197,7 +209,10 @@ fn openai_body() -> String {
 #[test]
 fn a_request_body_changes_only_in_its_schema_slots() {
     let body = openai_body();
-    let o = run_stdin(&["sanitize", "-p", "gemini", "--report", "-"], body.as_bytes());
+    let o = run_stdin(
+        &["sanitize", "-p", "gemini", "--report", "-"],
+        body.as_bytes(),
+    );
     expect_code(&o, 0);
     assert_eq!(stdout(&o), body.replace(PARAMS_IN, PARAMS_GEMINI));
     let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
@@ -206,7 +221,10 @@ fn a_request_body_changes_only_in_its_schema_slots() {
     assert_eq!(r["slots"][0]["pointer"], "/tools/0/function/parameters");
     assert_eq!(r["slots"][0]["tool"], "create");
     // Given explicitly, the same.
-    let o2 = run_stdin(&["sanitize", "-p", "gemini", "--api", "openai-chat"], body.as_bytes());
+    let o2 = run_stdin(
+        &["sanitize", "-p", "gemini", "--api", "openai-chat"],
+        body.as_bytes(),
+    );
     expect_code(&o2, 0);
     assert_eq!(stdout(&o2), stdout(&o));
 }
@@ -216,12 +234,18 @@ fn an_anthropic_body_is_recognised_and_its_input_schemas_sanitized() {
     let body = format!(
         r#"{{"model":"claude-sonnet-4-5","max_tokens":100,"messages":[{{"role":"user","content":"x"}}],"tools":[{{"name":"create","input_schema":{PARAMS_IN}}}]}}"#
     );
-    let o = run_stdin(&["sanitize", "-p", "gemini", "--report", "-"], body.as_bytes());
+    let o = run_stdin(
+        &["sanitize", "-p", "gemini", "--report", "-"],
+        body.as_bytes(),
+    );
     expect_code(&o, 0);
     assert_eq!(stdout(&o), body.replace(PARAMS_IN, PARAMS_GEMINI));
     let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
     assert_eq!(r["api"], "anthropic-messages");
-    let o2 = run_stdin(&["sanitize", "-p", "gemini", "--api", "anthropic-messages"], body.as_bytes());
+    let o2 = run_stdin(
+        &["sanitize", "-p", "gemini", "--api", "anthropic-messages"],
+        body.as_bytes(),
+    );
     assert_eq!(stdout(&o2), stdout(&o));
 }
 
@@ -230,7 +254,10 @@ fn gemini_json_schema_slots_take_the_json_schema_profile() {
     let body = format!(
         r#"{{"contents":[],"tools":[{{"functionDeclarations":[{{"name":"a","parameters":{PARAMS_IN}}},{{"name":"b","parametersJsonSchema":{PARAMS_IN}}}]}}]}}"#
     );
-    let o = run_stdin(&["sanitize", "-p", "gemini", "--report", "-"], body.as_bytes());
+    let o = run_stdin(
+        &["sanitize", "-p", "gemini", "--report", "-"],
+        body.as_bytes(),
+    );
     expect_code(&o, 0);
     let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
     assert_eq!(r["slots"][0]["profile"], "gemini");

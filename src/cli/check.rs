@@ -72,11 +72,18 @@ pub fn line(doc: &Document, f: &Finding) -> String {
         s.push_str(&format!("tool {t}: "));
     }
     let pointer = if v.rule == "tool-name" {
-        format!("{}/name", item.pointer.rsplit_once('/').map_or("", |(a, _)| a))
+        format!(
+            "{}/name",
+            item.pointer.rsplit_once('/').map_or("", |(a, _)| a)
+        )
     } else {
         format!("{}{}", item.pointer, v.pointer)
     };
-    let pointer = if pointer.is_empty() { "(root)" } else { &pointer };
+    let pointer = if pointer.is_empty() {
+        "(root)"
+    } else {
+        &pointer
+    };
     s.push_str(&format!("{pointer}: [{}] {}", v.rule, v.message));
     if let Some(e) = v.provider_error {
         s.push_str(&format!(" (provider says: {e})"));

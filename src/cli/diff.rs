@@ -47,7 +47,10 @@ pub fn run(args: &DiffArgs) -> CliResult {
             Color::Bold,
         ));
         out.push_str(&style.paint(
-            &format!("+++ {name} {}{at}, sanitized for {}\n", item.label, slot.profile),
+            &format!(
+                "+++ {name} {}{at}, sanitized for {}\n",
+                item.label, slot.profile
+            ),
             Color::Bold,
         ));
         for line in unified(&diff_lines(&before, &after), args.context) {
@@ -64,7 +67,11 @@ pub fn run(args: &DiffArgs) -> CliResult {
             out.push('\n');
         }
         for c in &slot.changes {
-            let at = if c.pointer.is_empty() { "(root)" } else { &c.pointer };
+            let at = if c.pointer.is_empty() {
+                "(root)"
+            } else {
+                &c.pointer
+            };
             out.push_str(&format!(
                 "  {at}: [{}] {}{}\n",
                 c.rule,

@@ -75,7 +75,10 @@ fn parse_schema(item: &Item) -> Result<Schema, String> {
 }
 
 /// Sanitizes one slot with `rules`: the result, and the new schema text when it changed.
-pub fn sanitize_item(item: &Item, rules: &Rules) -> Result<(provider_rules::Sanitized, Option<String>), String> {
+pub fn sanitize_item(
+    item: &Item,
+    rules: &Rules,
+) -> Result<(provider_rules::Sanitized, Option<String>), String> {
     let schema = parse_schema(item)?;
     let out = sanitize(&schema, rules, item.slot);
     let after = (!out.report.is_empty()).then(|| out.schema.to_json_string());
@@ -244,7 +247,10 @@ pub fn check_document(doc: &Document, choice: &Choice) -> Result<Vec<Finding>, C
                 out.push(Finding { item: i, violation });
             }
             if let Some(v) = check_name(item, rules) {
-                out.push(Finding { item: i, violation: v });
+                out.push(Finding {
+                    item: i,
+                    violation: v,
+                });
             }
         }
         return Ok(out);
@@ -252,7 +258,10 @@ pub fn check_document(doc: &Document, choice: &Choice) -> Result<Vec<Finding>, C
     let rules = choice.rules();
     for (i, item) in doc.items.iter().enumerate() {
         if let Some(v) = check_name(item, rules) {
-            out.push(Finding { item: i, violation: v });
+            out.push(Finding {
+                item: i,
+                violation: v,
+            });
         }
         for violation in check_item(item, rules) {
             out.push(Finding { item: i, violation });

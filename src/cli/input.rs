@@ -302,11 +302,7 @@ fn detect(raw: &RawValue) -> Kind {
     if !body_like && has("result") && mcp_tools(raw).is_some() {
         return Kind::McpList;
     }
-    if body_like {
-        Kind::Body
-    } else {
-        Kind::Schema
-    }
+    if body_like { Kind::Body } else { Kind::Schema }
 }
 
 /// The `tools` array of an MCP result (or of a JSON-RPC response's `result`), with the pointer
@@ -333,7 +329,10 @@ fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<
             .iter()
             .find(|(k, _)| k == "name")
             .and_then(|(_, v)| serde_json::from_str::<String>(v.get()).ok());
-        for (key, slot) in [("inputSchema", Slot::Parameters), ("outputSchema", Slot::Schema)] {
+        for (key, slot) in [
+            ("inputSchema", Slot::Parameters),
+            ("outputSchema", Slot::Schema),
+        ] {
             let Some((_, v)) = entries.iter().find(|(k, _)| k == key) else {
                 continue;
             };
@@ -362,7 +361,8 @@ fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<
 /// A request body: its slots, as the layer's shape table locates them.
 fn body_document(source: Source, api: Option<Api>) -> Result<Document, CliError> {
     let config = Config::new(Target::Fixed(Profiles::single(
-        Profile::builtin("portable").unwrap_or_else(|| Profile::custom("portable", provider_rules::Rules::PORTABLE)),
+        Profile::builtin("portable")
+            .unwrap_or_else(|| Profile::custom("portable", provider_rules::Rules::PORTABLE)),
     )));
     let (_, report) = tower_toolschema::sanitize_body(
         &config,
@@ -560,4 +560,65 @@ pub fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
         out.push_str(line);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_at_follows_escaped_pointers_and_keeps_the_bytes() {
+        let text = r#"{"a/b": [1, {"~x": {"k" : [true]}}], "c": 2}"#;
+        let r = raw_at(text, "/a~1b/1/~0x").unwrap();
+        assert_eq!(&text[r], r#"{"k" : [true]}"#);
+        assert_eq!(&text[raw_at(text, "").unwrap()], text);
+        assert!(raw_at(text, "/a~1b/7").is_none());
+        assert!(raw_at(text, "/nope").is_none());
+    }
+
+    #[test]
+    fn splice_replaces_ranges_in_order() {
+        let text = "0123456789";
+        let out = splice(text, vec![(6..8, "B".into()), (1..3, "A".into())]);
+        assert_eq!(out, "0A345B89");
+    }
+
+    #[test]
+    fn render_like_indents_like_the_original() {
+        let text = "{\n    \"s\": {\n      \"type\": \"x\"\n    }\n}";
+        let start = text.find("{\n      ").unwrap();
+        let end = text.rfind("}\n}").unwrap() + 1;
+        let out = render_like(text, &(start..end), r#"{"type":"y"}"#);
+        assert_eq!(out, "{\n      \"type\": \"y\"\n    }");
+        let one_line = r#"{"s":{"type":"x"}}"#;
+        assert_eq!(
+            render_like(one_line, &(5..17), r#"{"type":"y"}"#),
+            r#"{"type":"y"}"#
+        );
+    }
+
+    #[test]
+    fn detection() {
+        let kind = |t: &str| detect(serde_json::from_str(t).unwrap());
+        assert_eq!(kind(r#"{"type":"object"}"#), Kind::Schema);
+        assert_eq!(
+            kind(r#"{"tools":[{"name":"a","inputSchema":{}}]}"#),
+            Kind::McpList
+        );
+        assert_eq!(kind(r#"{"tools":[]}"#), Kind::McpList);
+        assert_eq!(
+            kind(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#),
+            Kind::McpList
+        );
+        assert_eq!(kind(r#"[{"name":"a","inputSchema":{}}]"#), Kind::ToolArray);
+        assert_eq!(
+            kind(r#"{"model":"m","tools":[{"name":"a","input_schema":{}}]}"#),
+            Kind::Body
+        );
+        assert_eq!(
+            kind(r#"{"tools":[{"functionDeclarations":[]}]}"#),
+            Kind::Body
+        );
+        assert_eq!(kind(r#"{"messages":[]}"#), Kind::Body);
+    }
 }

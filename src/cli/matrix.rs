@@ -137,7 +137,11 @@ pub fn run(args: &MatrixArgs) -> CliResult {
 fn columns(args: &MatrixArgs) -> Result<Vec<Column>, CliError> {
     let mut columns = Vec::new();
     let names: Vec<String> = match (&args.providers, &args.rules) {
-        (Some(list), _) => list.iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect(),
+        (Some(list), _) => list
+            .iter()
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .collect(),
         (None, Some(_)) => Vec::new(),
         (None, None) => MATRIX_DEFAULT.iter().map(|s| (*s).to_owned()).collect(),
     };
@@ -177,7 +181,9 @@ fn documents(args: &MatrixArgs) -> Result<Vec<Document>, CliError> {
             ));
         }
         if !(args.timeout.is_finite() && args.timeout > 0.0) {
-            return Err(CliError::usage("--timeout must be a positive number of seconds"));
+            return Err(CliError::usage(
+                "--timeout must be a positive number of seconds",
+            ));
         }
         let text = fetch_tools(&args.command, Duration::from_secs_f64(args.timeout))?;
         let source = Source {
@@ -222,7 +228,11 @@ fn rows_of(doc: &Document, columns: &[Column], multi: bool) -> Vec<Row> {
                 index.push(item.tool_index);
                 rows.push(Row {
                     file: doc.source.name.clone(),
-                    tool: if multi { format!("{stem}/{name}") } else { name.clone() },
+                    tool: if multi {
+                        format!("{stem}/{name}")
+                    } else {
+                        name.clone()
+                    },
                     names: vec![name.clone(), format!("{stem}/{name}")],
                     evals: columns.iter().map(|_| Vec::new()).collect(),
                 });
@@ -308,7 +318,11 @@ fn text(columns: &[Column], rows: &[Row], docs: &[Document], style: Style) -> St
     out.push_str("\n\n");
     let mut grid = vec![
         std::iter::once(Cell::colored("tool", Color::Bold))
-            .chain(columns.iter().map(|c| Cell::colored(c.name.clone(), Color::Bold)))
+            .chain(
+                columns
+                    .iter()
+                    .map(|c| Cell::colored(c.name.clone(), Color::Bold)),
+            )
             .collect::<Vec<_>>(),
     ];
     for row in rows {
@@ -510,7 +524,13 @@ fn explain(args: &MatrixArgs, columns: &[Column], rows: &[Row], tool: &str) -> C
                     }
                 };
                 for v in &e.before {
-                    out.push_str(&format!("  {:<9} {}: [{}] {}", "rejected", at(&v.pointer), v.rule, v.message));
+                    out.push_str(&format!(
+                        "  {:<9} {}: [{}] {}",
+                        "rejected",
+                        at(&v.pointer),
+                        v.rule,
+                        v.message
+                    ));
                     if let Some(pe) = v.provider_error {
                         out.push_str(&format!(" (provider says: {pe})"));
                     }
@@ -526,7 +546,13 @@ fn explain(args: &MatrixArgs, columns: &[Column], rows: &[Row], tool: &str) -> C
                     ));
                 }
                 for v in &e.after {
-                    out.push_str(&format!("  {:<9} {}: [{}] {}\n", "STILL", at(&v.pointer), v.rule, v.message));
+                    out.push_str(&format!(
+                        "  {:<9} {}: [{}] {}\n",
+                        "STILL",
+                        at(&v.pointer),
+                        v.rule,
+                        v.message
+                    ));
                 }
                 if let Some(err) = &e.error {
                     out.push_str(&format!("  {:<9} {label}: {err}\n", "error"));

@@ -120,3 +120,32 @@ pub fn emit(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_do_not_disturb_alignment() {
+        let rows = vec![
+            vec![Cell::plain("tool"), Cell::plain("gemini"), Cell::plain("x")],
+            vec![
+                Cell::plain("a_long_name"),
+                Cell::colored("ok", Color::Green),
+                Cell::plain("y"),
+            ],
+        ];
+        let plain = table(&rows, Style::plain());
+        assert_eq!(plain, "tool         gemini  x\na_long_name  ok      y\n");
+        let coloured = table(&rows, Style { color: true });
+        assert_eq!(
+            coloured,
+            "tool         gemini  x\na_long_name  \x1b[32mok\x1b[0m      y\n"
+        );
+    }
+
+    #[test]
+    fn plain_style_paints_nothing() {
+        assert_eq!(Style::plain().paint("x", Color::Red), "x");
+    }
+}

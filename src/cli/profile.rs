@@ -48,9 +48,7 @@ pub fn description(name: &str) -> &'static str {
         }
         "xai" => "xAI Grok function parameters (always strict-like)",
         "bedrock" => "Amazon Bedrock Converse toolSpec.inputSchema.json",
-        "portable" => {
-            "the subset gemini, openai, anthropic, xai and bedrock all accept at once"
-        }
+        "portable" => "the subset gemini, openai, anthropic, xai and bedrock all accept at once",
         _ => "a custom profile",
     }
 }

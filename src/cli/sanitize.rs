@@ -116,7 +116,11 @@ pub struct SummaryJson {
 }
 
 /// Builds the `--report` JSON.
-pub fn report_json<'a>(doc: &'a Document, applied: &'a Applied, provider: &'a str) -> ReportJson<'a> {
+pub fn report_json<'a>(
+    doc: &'a Document,
+    applied: &'a Applied,
+    provider: &'a str,
+) -> ReportJson<'a> {
     let slots = applied
         .slots
         .iter()

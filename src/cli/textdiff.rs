@@ -98,7 +98,10 @@ pub fn unified(diff: &[Line<'_>], context: usize) -> Vec<String> {
         }
         let hunk = &diff[start..end];
         let old_len = hunk.iter().filter(|l| !matches!(l, Line::Added(_))).count();
-        let new_len = hunk.iter().filter(|l| !matches!(l, Line::Removed(_))).count();
+        let new_len = hunk
+            .iter()
+            .filter(|l| !matches!(l, Line::Removed(_)))
+            .count();
         out.push(format!("@@ -{old_no},{old_len} +{new_no},{new_len} @@"));
         for l in hunk {
             out.push(match l {
@@ -109,4 +112,57 @@ pub fn unified(diff: &[Line<'_>], context: usize) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_line_is_removed_then_added() {
+        let d = diff_lines("a\nb\nc", "a\nx\nc");
+        assert_eq!(
+            d,
+            [
+                Line::Same("a"),
+                Line::Removed("b"),
+                Line::Added("x"),
+                Line::Same("c")
+            ]
+        );
+        assert_eq!(unified(&d, 1), ["@@ -1,3 +1,3 @@", " a", "-b", "+x", " c"]);
+    }
+
+    #[test]
+    fn equal_texts_have_no_hunks() {
+        assert!(unified(&diff_lines("a\nb", "a\nb"), 3).is_empty());
+    }
+
+    #[test]
+    fn distant_changes_make_separate_hunks_with_line_numbers() {
+        let old: Vec<String> = (0..20).map(|i| i.to_string()).collect();
+        let mut new = old.clone();
+        new[2] = "two".into();
+        new.insert(15, "extra".into());
+        let (old, new) = (old.join("\n"), new.join("\n"));
+        let d = diff_lines(&old, &new);
+        let h = unified(&d, 1);
+        let headers: Vec<&String> = h.iter().filter(|l| l.starts_with("@@")).collect();
+        assert_eq!(headers, ["@@ -2,3 +2,3 @@", "@@ -15,2 +15,3 @@"]);
+    }
+
+    #[test]
+    fn lcs_keeps_the_longest_common_lines() {
+        let d = diff_lines("a\nb\nc\nd", "b\nc\nd\ne");
+        assert_eq!(
+            d,
+            [
+                Line::Removed("a"),
+                Line::Same("b"),
+                Line::Same("c"),
+                Line::Same("d"),
+                Line::Added("e")
+            ]
+        );
+    }
 }
