@@ -16,7 +16,7 @@ pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value>
         return Some(root);
     }
     if fragment.starts_with('/') {
-        let decoded = percent_decode(fragment)?;
+        let decoded = schema_core::pointer::percent_decode(fragment)?;
         return root.pointer(&decoded);
     }
     find_anchor(root, fragment, 0)
@@ -49,27 +49,6 @@ fn find_anchor<'a>(schema: &'a Value, name: &str, depth: usize) -> Option<&'a Va
         Value::Array(items) => items.iter().find_map(|v| find_anchor(v, name, depth + 1)),
         _ => None,
     }
-}
-
-/// Decodes `%XX` escapes; `None` on a malformed escape or invalid UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
-    if !text.contains('%') {
-        return Some(text.to_owned());
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]
