@@ -265,3 +265,43 @@ fn gemini_json_schema_slots_take_the_json_schema_profile() {
     let check = run_stdin(&["check", "-p", "gemini"], stdout(&o).as_bytes());
     expect_code(&check, 0);
 }
+
+#[test]
+fn a_bedrock_body_schema_held_in_a_json_string_is_parsed_sanitized_and_re_encoded() {
+    let inner = r#"{"type":"object","properties":{"a":{"type":["string","null"],"format":"uri"}},"additionalProperties":false}"#;
+    let encoded = serde_json::to_string(inner).unwrap();
+    let body = format!(
+        r#"{{"messages":[{{"role":"user","content":[{{"text":"hi"}}]}}],"toolConfig":{{"tools":[{{"toolSpec":{{"name":"t","inputSchema":{{"json":{{"type":"object","properties":{{"x":{{"type":"string"}}}}}}}}}}}}]}},"outputConfig":{{"textFormat":{{"type":"json_schema","structure":{{"jsonSchema":{{"name":"o","schema":{encoded}}}}}}}}}}}"#
+    );
+    let o = run_stdin(
+        &["sanitize", "-p", "gemini", "--report", "-"],
+        body.as_bytes(),
+    );
+    expect_code(&o, 0);
+    let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
+    assert_eq!(r["api"], "bedrock-converse");
+    assert_eq!(
+        r["slots"][1]["pointer"],
+        "/outputConfig/textFormat/structure/jsonSchema/schema"
+    );
+    assert_eq!(r["slots"][1]["changed"], true);
+    let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let schema = out["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"]
+        .as_str()
+        .expect("still a string");
+    let schema: Value = serde_json::from_str(schema).unwrap();
+    assert_eq!(schema["properties"]["a"]["nullable"], true);
+    // Check reads the string slot too: rejected before, accepted after.
+    let before = run_stdin(&["check", "-p", "gemini"], body.as_bytes());
+    expect_code(&before, 1);
+    assert!(
+        stdout(&before).contains(
+            "/outputConfig/textFormat/structure/jsonSchema/schema/properties/a: [type-list]"
+        ),
+        "{}",
+        stdout(&before)
+    );
+    expect_code(&run_stdin(&["check", "-p", "gemini"], &o.stdout), 0);
+    // Only the string slot changed: the tool's schema was already fine.
+    assert!(stdout(&o).starts_with(r#"{"messages":[{"role":"user","content":[{"text":"hi"}]}],"toolConfig":{"tools":[{"toolSpec":{"name":"t","inputSchema":{"json":{"type":"object","properties":{"x":{"type":"string"}}}}}}]}"#));
+}
