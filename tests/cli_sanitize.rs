@@ -305,3 +305,25 @@ fn a_bedrock_body_schema_held_in_a_json_string_is_parsed_sanitized_and_re_encode
     // Only the string slot changed: the tool's schema was already fine.
     assert!(stdout(&o).starts_with(r#"{"messages":[{"role":"user","content":[{"text":"hi"}]}],"toolConfig":{"tools":[{"toolSpec":{"name":"t","inputSchema":{"json":{"type":"object","properties":{"x":{"type":"string"}}}}}}]}"#));
 }
+
+#[test]
+fn strict_tools_that_cannot_be_strict_are_sent_non_strict_and_reported() {
+    let body = br#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"f","strict":true,"parameters":{"type":"object","properties":{"a":{"type":"object","additionalProperties":{"type":"string"}}}}}},{"type":"function","function":{"name":"g","strict":true,"parameters":{"type":"object","properties":{"b":{"type":"string"}}}}}]}"#;
+    let before = run_stdin(&["check", "-p", "openai"], body);
+    expect_code(&before, 1);
+    assert!(stdout(&before).contains("tool g: /tools/1/function/parameters: [strict-required]"));
+    let o = run_stdin(&["sanitize", "-p", "openai", "--report", "-"], body);
+    expect_code(&o, 0);
+    let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
+    assert_eq!(r["slots"][0]["tool"], "f");
+    assert_eq!(r["slots"][0]["profile"], "openai");
+    assert_eq!(r["slots"][0]["strict_downgraded"], true);
+    assert_eq!(r["slots"][0]["strict_compatible"], false);
+    assert_eq!(r["slots"][1]["profile"], "openai-strict");
+    assert_eq!(r["slots"][1]["strict_compatible"], true);
+    assert!(r["slots"][1].get("strict_downgraded").is_none());
+    let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(out["tools"][0]["function"]["strict"], false);
+    assert_eq!(out["tools"][1]["function"]["strict"], true);
+    expect_code(&run_stdin(&["check", "-p", "openai"], &o.stdout), 0);
+}

@@ -38,6 +38,9 @@ pub struct SlotResult {
     pub after: Option<String>,
     /// Why the slot could not be sanitized (it stays as it was).
     pub error: Option<String>,
+    /// A request-body tool asked for strict mode, its schema cannot be made strict-compatible,
+    /// so it is sent with `strict: false` under the non-strict profile.
+    pub strict_downgraded: bool,
 }
 
 impl SlotResult {
@@ -102,6 +105,7 @@ pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
             strict_compatible: true,
             after: None,
             error: None,
+            strict_downgraded: false,
         };
         match sanitize_item(item, rules) {
             Err(e) => result.error = Some(e),
@@ -187,6 +191,7 @@ fn apply_body(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
             strict_compatible,
             after,
             error: slot.error.clone(),
+            strict_downgraded: slot.strict_downgraded,
         });
     }
     Ok(Applied { output, slots })

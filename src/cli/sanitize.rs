@@ -95,6 +95,10 @@ pub struct SlotJson<'a> {
     pub strict_compatible: bool,
     /// The changes: pointer (inside the slot's schema), rule, message, lossy.
     pub changes: &'a [ChangeOut],
+    /// The tool asked for strict mode but its schema cannot be made strict-compatible: it is
+    /// sent with `strict: false` under the non-strict profile (request bodies only).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub strict_downgraded: bool,
     /// Why the slot was left unchanged, if it could not be sanitized.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<&'a str>,
@@ -135,6 +139,7 @@ pub fn report_json<'a>(
                 lossy: s.lossy(),
                 strict_compatible: s.strict_compatible,
                 changes: &s.changes,
+                strict_downgraded: s.strict_downgraded,
                 error: s.error.as_deref(),
             }
         })
