@@ -65,7 +65,12 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             match rest.len() {
                 0 => {
                     o.remove(kw);
-                    o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
+                    // A node typed already (the root shaped to an object) keeps its type.
+                    if o.contains(Keyword::Type) {
+                        o.insert(Keyword::Nullable, Value::Bool(true));
+                    } else {
+                        o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
+                    }
                 }
                 1 => {
                     o.remove(kw);

@@ -48,7 +48,9 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };
-    if root.no_composition {
+    // Where `anyOf` must stand alone (Vertex), a root union would take the root's `type`
+    // into its branches: it is merged like where root unions are refused.
+    if root.no_composition || (root.object && cx.rules.unions == crate::Unions::Alone) {
         merge_all_of(o, p, cx);
         for kw in [Keyword::AnyOf, Keyword::OneOf] {
             if let Some(Value::Schemas(list)) = o.remove(kw) {
