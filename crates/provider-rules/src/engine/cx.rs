@@ -45,6 +45,11 @@ impl<'r> Cx<'r> {
         self.marks.pop();
     }
 
+    /// How many changes the report holds.
+    pub(crate) fn change_count(&self) -> usize {
+        self.report.changes.len()
+    }
+
     /// Whether meaning was lost under `prefix` since the current node was entered.
     pub(crate) fn lost_under(&self, prefix: &str) -> bool {
         let from = self.marks.last().copied().unwrap_or(0);

@@ -43,6 +43,7 @@ pub(crate) type Step = fn(&mut Schema, &str, &mut Cx<'_>);
 
 /// Steps run on a node before its children, in this order.
 const PRE: &[Step] = &[
+    unions::empty,
     root::shape,
     draft::to_2020,
     objects::property_named_properties,
@@ -53,6 +54,9 @@ const PRE: &[Step] = &[
     types::split_type_list,
     nulls::normalize,
     unions::collapse,
+    // A collapsed branch can bring a type list.
+    types::split_type_list,
+    nulls::normalize,
     enums::const_to_enum,
     arrays::fold_tuples,
     booleans::children,
@@ -61,11 +65,16 @@ const PRE: &[Step] = &[
 /// Steps run on a node after its children, in this order.
 const POST: &[Step] = &[
     // A merge or a collapse can bring up a union from a child already walked.
+    unions::empty,
+    // A property named `properties` may only look like an object once its own merges ran.
+    objects::property_named_properties,
     unions::one_of,
     unions::loosened,
     merge::all_of,
     nulls::normalize,
     unions::collapse,
+    types::split_type_list,
+    nulls::normalize,
     enums::enum_values,
     types::infer_missing_type,
     arrays::missing_items,
@@ -80,6 +89,9 @@ const POST: &[Step] = &[
     unions::alone,
 ];
 
+/// How many times the PRE steps run on one node at most.
+const PRE_ROUNDS: usize = 4;
+
 struct Pipeline<'a, 'r> {
     cx: &'a mut Cx<'r>,
 }
@@ -87,13 +99,21 @@ struct Pipeline<'a, 'r> {
 impl Transform for Pipeline<'_, '_> {
     fn pre(&mut self, pointer: &str, schema: &mut Schema) {
         self.cx.enter();
-        for step in PRE {
-            // Boolean subschemas left by the boolean step are where the profile accepts them
-            // (`additionalProperties: false`...): only the root is shaped.
-            if matches!(schema, Schema::Bool(_)) && !pointer.is_empty() {
+        // A merge or a collapse can bring up what an earlier step rewrites (a type list, a
+        // draft-07 tuple...): the steps run again while they change something (bounded).
+        for _ in 0..PRE_ROUNDS {
+            let before = self.cx.change_count();
+            for step in PRE {
+                // Boolean subschemas left by the boolean step are where the profile accepts
+                // them (`additionalProperties: false`...): only the root is shaped.
+                if matches!(schema, Schema::Bool(_)) && !pointer.is_empty() {
+                    break;
+                }
+                step(schema, pointer, self.cx);
+            }
+            if self.cx.change_count() == before {
                 break;
             }
-            step(schema, pointer, self.cx);
         }
     }
 

@@ -39,6 +39,8 @@ pub(crate) fn property_named_properties(node: &mut Schema, p: &str, cx: &mut Cx<
     };
     collapsed.insert(Keyword::Description, Value::String(text));
     *inner = Schema::Object(collapsed);
+    // Run after the child's walk too: the collapsed node gets its type now.
+    super::types::infer_missing_type(inner, &format!("{p}/properties/properties"), cx);
     cx.lost(
         &format!("{p}/properties/properties"),
         "property-named-properties",

@@ -87,6 +87,30 @@ pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
 }
 
+/// An `anyOf`/`oneOf`/`allOf` without branches: xAI rejects "anyOf with zero variants", and
+/// no provider needs one. An empty `allOf` says nothing (removed); an empty `anyOf`/`oneOf`
+/// accepts nothing (removed, "Accepts no value." in the description).
+pub(crate) fn empty(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
+        if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
+            o.remove(kw);
+            if kw == Keyword::AllOf {
+                cx.change(p, "empty-union", "an empty allOf removed");
+            } else {
+                cx.lost(
+                    p,
+                    "empty-union",
+                    format!("an empty {kw} (accepts nothing) removed"),
+                    Some("Accepts no value.".to_owned()),
+                );
+            }
+        }
+    }
+}
+
 /// How many nested unions one node collapses.
 const MAX_ROUNDS: usize = 64;
 
