@@ -504,3 +504,31 @@ fn mcp_usage_errors() {
     expect_code(&o, 2);
     assert!(stderr(&o).contains("nothing to show"));
 }
+
+#[test]
+fn a_tool_name_the_provider_refuses_still_fails_after_sanitizing() {
+    let doc = br#"{"tools":[{"name":"get weather","inputSchema":{"type":"object","properties":{}}},{"name":"ok_tool","inputSchema":{"type":"object","properties":{"a":{"type":["string","null"]}}}}]}"#;
+    let o = run_stdin(&["matrix", "--providers", "openai,gemini", "-"], doc);
+    expect_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("\nget weather  FAIL    FAIL\n"), "{out}");
+    assert!(out.contains("\nok_tool      ok      fixed\n"), "{out}");
+    assert!(out.contains("\nopenai: 1 of 2 tools would fail; 1 still fails after sanitizing (see --explain TOOL)\n"), "{out}");
+    let o = run_stdin(
+        &[
+            "matrix",
+            "--providers",
+            "openai",
+            "--explain",
+            "get weather",
+            "-",
+        ],
+        doc,
+    );
+    expect_code(&o, 0);
+    assert!(
+        stdout(&o).contains("  STILL     inputSchema: [tool-name] tool name \"get weather\""),
+        "{}",
+        stdout(&o)
+    );
+}
