@@ -20,3 +20,8 @@ pub use provider_rules;
 pub use schema_core;
 pub use tool_calls;
 pub use tower_toolschema;
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
