@@ -1,19 +1,19 @@
 //! Slot location over raw bytes.
 //!
-//! The body is scanned once at the top level with serde_json's validating scanner; every value
-//! that is not on a slot path (the conversation: `messages`, `contents`, `input`) is skipped
-//! with `IgnoredAny` and never built into a tree. Values on a slot path are captured as borrowed
-//! [`RawValue`]s, whose byte ranges in the body are known, and only those are descended into.
-//! Cost: one scan of the body plus one scan of each value on a slot path per level (paths are
-//! at most six levels deep), so linear in the body size. Nesting depth is never recursed on:
-//! skipped values are scanned iteratively by serde_json.
+//! The body is scanned once with serde_json's validating scanner; every value that is not on a
+//! slot path (the conversation: `messages`, `contents`, `input`) is skipped with `IgnoredAny` and
+//! never built into a tree. Values on a slot path are descended into while they are read, and
+//! each slot is captured as a borrowed [`RawValue`], whose byte range in the body is known.
+//! Cost: one scan of every byte of the body, so linear in its size. Nesting depth is only
+//! recursed on along the table's slot paths (at most six levels); skipped values are scanned by
+//! serde_json within its depth limit.
 
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use serde::de::{DeserializeSeed, Deserializer as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::shapes::{Api, ApiShape, SHAPES, SlotSpec};
@@ -154,14 +154,35 @@ struct Compiled {
 
 fn compiled() -> &'static Compiled {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
-    COMPILED.get_or_init(|| Compiled {
-        per_api: SHAPES.iter().map(|s| compile([s])).collect(),
-        union: compile(SHAPES),
+    COMPILED.get_or_init(|| {
+        let c = Compiled {
+            per_api: SHAPES.iter().map(|s| compile([s])).collect(),
+            union: compile(SHAPES),
+        };
+        debug_assert!(max_children(&c.union) + 3 <= 64);
+        c
     })
+}
+
+fn max_children(node: &Node) -> usize {
+    match node {
+        Node::Object(children) => children
+            .iter()
+            .map(|(_, c)| max_children(c))
+            .fold(children.len(), usize::max),
+        Node::Array(child) => max_children(child),
+        Node::Leaf(..) => 0,
+    }
 }
 
 /// Finds the slots of `shape` in `body` (or, with `None`, of every shape in the table: the body
 /// is recognised by its shape).
+///
+/// One pass over the body, O(n) in its length: serde_json's validating scanner reads every byte
+/// once. Values on a slot path are descended into as they are read (the path trie is at most
+/// six levels deep, so recursion is bounded by the table, not by the body); every other value
+/// is skipped with `IgnoredAny`, and a slot itself is captured as a borrowed [`RawValue`] (one
+/// scan of its bytes). No key or value off the slot paths is allocated.
 pub(crate) fn locate<'a>(
     body: &'a [u8],
     shape: Option<&ApiShape>,
@@ -175,127 +196,200 @@ pub(crate) fn locate<'a>(
             .unwrap_or(&c.union),
         None => &c.union,
     };
-    let Node::Object(children) = root else {
+    let Node::Object(_) = root else {
         return Ok(Located::default());
     };
-    let mut wanted: Vec<&str> = children.iter().map(|(k, _)| *k).collect();
-    wanted.push("model");
+    let mut scan = Scan {
+        out: Located::default(),
+        path: Vec::new(),
+        duplicate: None,
+    };
     let mut de = serde_json::Deserializer::from_slice(body);
-    let fields = match (&mut de).deserialize_any(ObjectSeed { wanted: &wanted }) {
-        Ok(f) => f,
-        Err(e) => return Err(classify(e, "")),
+    let seed = NodeSeed {
+        node: root,
+        scan: &mut scan,
+        root: true,
     };
+    if let Err(e) = seed.deserialize(&mut de) {
+        return Err(match scan.duplicate.take() {
+            Some(p) => LocateError::Duplicate(p),
+            None => LocateError::Invalid(e.to_string()),
+        });
+    }
     de.end().map_err(|e| LocateError::Invalid(e.to_string()))?;
-    let Some(fields) = fields else {
-        // Valid JSON, but not an object: no slots.
-        return Ok(Located::default());
-    };
-    let mut out = Located::default();
-    let ctx = Ctx {
-        name: None,
-        strict: None,
-    };
-    for (i, raw) in fields {
-        if i == children.len() {
-            out.model = serde_json::from_str::<Cow<'a, str>>(raw.get()).ok();
-            continue;
+    Ok(scan.out)
+}
+
+/// One segment of the path being scanned (for the RFC 6901 pointer of a slot).
+#[derive(Debug, Clone, Copy)]
+enum PathSeg {
+    Key(&'static str),
+    Index(usize),
+}
+
+/// The state of one scan: what was found, where the scanner is.
+struct Scan<'a> {
+    out: Located<'a>,
+    path: Vec<PathSeg>,
+    /// Set (with its pointer) when the scan stopped at a duplicate key on a slot path.
+    duplicate: Option<String>,
+}
+
+impl Scan<'_> {
+    /// The RFC 6901 pointer of the current path, plus `last` if given.
+    fn pointer(&self, last: Option<&str>) -> String {
+        let mut p = String::new();
+        for seg in &self.path {
+            p.push('/');
+            match seg {
+                PathSeg::Key(k) => p.push_str(&escape(k)),
+                PathSeg::Index(i) => p.push_str(&i.to_string()),
+            }
         }
-        let (key, node) = &children[i];
-        let pointer = format!("/{}", escape(key));
-        walk(raw, node, pointer, ctx, &mut out.slots)?;
+        if let Some(last) = last {
+            p.push('/');
+            p.push_str(&escape(last));
+        }
+        p
     }
-    Ok(out)
 }
 
-fn classify(e: serde_json::Error, pointer: &str) -> LocateError {
-    if e.is_data() && e.to_string().starts_with(DUPLICATE) {
-        LocateError::Duplicate(format!(
-            "{pointer}/{}",
-            e.to_string()
-                .trim_start_matches(DUPLICATE)
-                .split(" at line")
-                .next()
-                .unwrap_or("")
-        ))
-    } else {
-        LocateError::Invalid(e.to_string())
+/// Reads one value at `node` of the path trie.
+struct NodeSeed<'s, 'a> {
+    node: &'s Node,
+    scan: &'s mut Scan<'a>,
+    /// The top-level object: its `model` is read, there is no `name`/`strict` context.
+    root: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for NodeSeed<'_, 'de> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        match self.node {
+            Node::Leaf(api, spec) => {
+                let raw = <&'de RawValue as serde::Deserialize>::deserialize(d)?;
+                let pointer = self.scan.pointer(None);
+                self.scan.out.slots.push(Found {
+                    api: *api,
+                    spec,
+                    raw,
+                    pointer,
+                    name: None,
+                    strict: None,
+                });
+                Ok(())
+            }
+            _ => d.deserialize_any(self),
+        }
     }
 }
 
-#[derive(Clone, Copy)]
-struct Ctx<'a> {
-    name: Option<&'a RawValue>,
-    strict: Option<&'a RawValue>,
+fn duplicate<E: serde::de::Error>(scan: &mut Scan<'_>, key: &str) -> E {
+    scan.duplicate = Some(scan.pointer(Some(key)));
+    E::custom("duplicate key on a slot path")
 }
 
-fn walk<'a>(
-    raw: &'a RawValue,
-    node: &Node,
-    pointer: String,
-    ctx: Ctx<'a>,
-    out: &mut Vec<Found<'a>>,
-) -> Result<(), LocateError> {
-    match node {
-        Node::Leaf(api, spec) => {
-            out.push(Found {
-                api: *api,
-                spec,
-                raw,
-                pointer,
-                name: ctx.name,
-                strict: ctx.strict,
-            });
-            Ok(())
-        }
-        Node::Array(child) => {
-            let text = raw.get();
-            if !text.starts_with('[') {
-                return Ok(());
-            }
-            let mut de = serde_json::Deserializer::from_str(text);
-            let Ok(items) = (&mut de).deserialize_seq(ArrayVisitor) else {
-                return Ok(());
-            };
-            for (i, item) in items.into_iter().enumerate() {
-                walk(item, child, format!("{pointer}/{i}"), ctx, out)?;
-            }
-            Ok(())
-        }
-        Node::Object(children) => {
-            let text = raw.get();
-            if !text.starts_with('{') {
-                return Ok(());
-            }
-            let mut wanted: Vec<&str> = children.iter().map(|(k, _)| *k).collect();
-            let name_idx = wanted.len();
-            wanted.push("name");
-            wanted.push("strict");
-            let mut de = serde_json::Deserializer::from_str(text);
-            let fields = match (&mut de).deserialize_any(ObjectSeed { wanted: &wanted }) {
-                Ok(Some(f)) => f,
-                Ok(None) => return Ok(()),
-                Err(e) => {
-                    return match classify(e, &pointer) {
-                        d @ LocateError::Duplicate(_) => Err(d),
-                        LocateError::Invalid(_) => Ok(()),
-                    };
+impl<'de> Visitor<'de> for NodeSeed<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let Node::Object(children) = self.node else {
+            // Not the shape the table expects here: skip it.
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(());
+        };
+        let scan = self.scan;
+        let first = scan.out.slots.len();
+        // Which wanted keys were seen (children by index, then `name`, `strict`, `model`): a
+        // trie node has far fewer than 61 children (checked in `compiled`).
+        let mut seen: u64 = 0;
+        let (name_i, strict_i, model_i) = (children.len(), children.len() + 1, children.len() + 2);
+        let (mut name, mut strict) = (None, None);
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            let i = match children.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None if !self.root && key == "name" => name_i,
+                None if !self.root && key == "strict" => strict_i,
+                None if self.root && key == "model" => model_i,
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
                 }
             };
-            let mut ctx = ctx;
-            for (i, raw) in &fields {
-                if *i == name_idx {
-                    ctx.name = Some(raw);
-                } else if *i == name_idx + 1 {
-                    ctx.strict = Some(raw);
-                }
+            let bit = 1u64 << (i % 64);
+            if seen & bit != 0 {
+                return Err(duplicate(scan, &key));
             }
-            for (i, raw) in fields {
-                if let Some((key, child)) = children.get(i) {
-                    walk(raw, child, format!("{pointer}/{}", escape(key)), ctx, out)?;
-                }
+            seen |= bit;
+            if i == name_i {
+                name = Some(map.next_value::<&'de RawValue>()?);
+            } else if i == strict_i {
+                strict = Some(map.next_value::<&'de RawValue>()?);
+            } else if i == model_i {
+                let raw = map.next_value::<&'de RawValue>()?;
+                scan.out.model = serde_json::from_str::<Cow<'de, str>>(raw.get()).ok();
+            } else {
+                let (k, child) = &children[i];
+                scan.path.push(PathSeg::Key(k));
+                map.next_value_seed(NodeSeed {
+                    node: child,
+                    scan: &mut *scan,
+                    root: false,
+                })?;
+                scan.path.pop();
             }
-            Ok(())
         }
+        // The closest enclosing `name`/`strict`: deeper objects have filled theirs already.
+        for f in &mut scan.out.slots[first..] {
+            f.name = f.name.or(name);
+            f.strict = f.strict.or(strict);
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let Node::Array(child) = self.node else {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            return Ok(());
+        };
+        let scan = self.scan;
+        let mut i = 0;
+        loop {
+            scan.path.push(PathSeg::Index(i));
+            let more = seq.next_element_seed(NodeSeed {
+                node: child,
+                scan: &mut *scan,
+                root: false,
+            })?;
+            scan.path.pop();
+            if more.is_none() {
+                return Ok(());
+            }
+            i += 1;
+        }
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
     }
 }
 
@@ -305,91 +399,6 @@ pub(crate) fn escape(key: &str) -> Cow<'_, str> {
         Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
     } else {
         Cow::Borrowed(key)
-    }
-}
-
-const DUPLICATE: &str = "toolschema-duplicate-key: ";
-
-/// Scans one JSON value; if it is an object, returns the wanted keys' raw values (by index in
-/// `wanted`), skipping everything else without building it.
-struct ObjectSeed<'w> {
-    wanted: &'w [&'w str],
-}
-
-impl<'de> DeserializeSeed<'de> for ObjectSeed<'_> {
-    type Value = Option<Vec<(usize, &'de RawValue)>>;
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ObjectSeed<'_> {
-    type Value = Option<Vec<(usize, &'de RawValue)>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut found: Vec<(usize, &'de RawValue)> = Vec::new();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
-            match self.wanted.iter().position(|w| *w == key) {
-                Some(i) => {
-                    if found.iter().any(|(j, _)| *j == i) {
-                        return Err(serde::de::Error::custom(format_args!(
-                            "{DUPLICATE}{}",
-                            escape(&key)
-                        )));
-                    }
-                    let raw: &'de RawValue = map.next_value()?;
-                    found.push((i, raw));
-                }
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(Some(found))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-}
-
-struct ArrayVisitor;
-
-impl<'de> Visitor<'de> for ArrayVisitor {
-    type Value = Vec<&'de RawValue>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an array")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<&'de RawValue>()? {
-            items.push(item);
-        }
-        Ok(items)
     }
 }
 
