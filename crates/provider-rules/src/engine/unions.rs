@@ -192,7 +192,7 @@ pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         return;
     };
     let siblings = std::mem::take(o.entries_mut());
-    push_into_branches(&mut branches, &siblings, 0);
+    push_into_branches(&mut branches, &siblings, cx.rules.enums, 0);
     o.insert(Keyword::AnyOf, Value::Schemas(branches));
     cx.change(
         p,
@@ -202,13 +202,18 @@ pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 }
 
 /// Copies `siblings` into each branch (the branch's own keywords win).
-fn push_into_branches(branches: &mut [Schema], siblings: &[Entry], depth: usize) {
+fn push_into_branches(
+    branches: &mut [Schema],
+    siblings: &[Entry],
+    enums: crate::rules::Enums,
+    depth: usize,
+) {
     for b in branches {
         let bo = b.make_object();
         if depth < MAX_ROUNDS
             && let Some(inner) = bo.schemas_mut(Keyword::AnyOf)
         {
-            push_into_branches(inner, siblings, depth + 1);
+            push_into_branches(inner, siblings, enums, depth + 1);
             continue;
         }
         let t = match bo.types() {
@@ -218,6 +223,15 @@ fn push_into_branches(branches: &mut [Schema], siblings: &[Entry], depth: usize)
         for e in siblings {
             if let (Key::Known(kw), Some(t)) = (&e.key, t)
                 && !keyword_fits(*kw, t)
+            {
+                continue;
+            }
+            // An enum where the provider takes enums on strings only would be refused on a
+            // branch of another type (the branches were already checked): that branch admits
+            // none of the values anyway, so leaving it out only widens it.
+            if e.key == Key::Known(Keyword::Enum)
+                && enums == crate::rules::Enums::Strings
+                && t.is_some_and(|t| t != schema_core::InstanceType::String)
             {
                 continue;
             }
