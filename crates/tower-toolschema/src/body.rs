@@ -39,6 +39,7 @@ pin_project! {
     enum Inner<B> {
         Passthrough { #[pin] body: B },
         Full { data: Option<Bytes>, trailers: Option<HeaderMap> },
+        Parts { parts: VecDeque<Bytes> },
         Replay { prefix: VecDeque<Bytes>, rest: Pin<Box<B>> },
         Failed { prefix: VecDeque<Bytes>, error: Option<BoxError> },
     }
@@ -49,6 +50,7 @@ impl<B> fmt::Debug for ToolSchemaBody<B> {
         let kind = match &self.inner {
             Inner::Passthrough { .. } => "Passthrough",
             Inner::Full { .. } => "Full",
+            Inner::Parts { .. } => "Parts",
             Inner::Replay { .. } => "Replay",
             Inner::Failed { .. } => "Failed",
         };
@@ -73,6 +75,15 @@ impl<B> ToolSchemaBody<B> {
             inner: Inner::Full {
                 data: (!data.is_empty()).then_some(data),
                 trailers,
+            },
+        }
+    }
+
+    /// A rewritten body in pieces (slices of the original around the rewritten region).
+    pub(crate) fn parts(parts: Vec<Bytes>) -> Self {
+        ToolSchemaBody {
+            inner: Inner::Parts {
+                parts: parts.into_iter().filter(|p| !p.is_empty()).collect(),
             },
         }
     }
@@ -116,6 +127,9 @@ where
                 }
                 Poll::Ready(trailers.take().map(|t| Ok(Frame::trailers(t))))
             }
+            InnerProj::Parts { parts } => {
+                Poll::Ready(parts.pop_front().map(|d| Ok(Frame::data(d))))
+            }
             InnerProj::Replay { prefix, rest } => {
                 if let Some(d) = prefix.pop_front() {
                     return Poll::Ready(Some(Ok(Frame::data(d))));
@@ -135,6 +149,7 @@ where
         match &self.inner {
             Inner::Passthrough { body } => body.is_end_stream(),
             Inner::Full { data, trailers } => data.is_none() && trailers.is_none(),
+            Inner::Parts { parts } => parts.is_empty(),
             Inner::Replay { prefix, rest } => prefix.is_empty() && rest.is_end_stream(),
             Inner::Failed { prefix, error } => prefix.is_empty() && error.is_none(),
         }
@@ -145,6 +160,9 @@ where
             Inner::Passthrough { body } => body.size_hint(),
             Inner::Full { data, .. } => {
                 SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64))
+            }
+            Inner::Parts { parts } => {
+                SizeHint::with_exact(parts.iter().map(|b| b.len() as u64).sum())
             }
             Inner::Replay { prefix, rest } => {
                 let read: u64 = prefix.iter().map(|b| b.len() as u64).sum();

@@ -223,7 +223,9 @@ where
                                 match new {
                                     Some(new) => {
                                         set_content_length(&mut parts.headers, new.len());
-                                        (ToolSchemaBody::full(new, None), report)
+                                        // The unchanged head and tail go on as slices of the
+                                        // buffered body: no copy of the conversation.
+                                        (ToolSchemaBody::parts(new.into_parts(&bytes)), report)
                                     }
                                     None => (ToolSchemaBody::full(bytes, None), report),
                                 }

@@ -111,7 +111,7 @@ pub(crate) fn sanitize_body_for(
         host,
     };
     match rewrite::process(config, &ctx, &body) {
-        (Some(new), report) => (new, report),
+        (Some(new), report) => (bytes::Bytes::from(new.into_vec(&body)), report),
         (None, report) => (body, report),
     }
 }

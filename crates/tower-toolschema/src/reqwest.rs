@@ -71,6 +71,7 @@ impl ToolSchemaMiddleware {
         let (new, report) = crate::rewrite::process(&self.config, &ctx, bytes);
         if let (Some(new), Outcome::Rewritten { after, .. }) = (new, &report.outcome) {
             let after = *after;
+            let new = new.into_vec(bytes);
             *req.body_mut() = Some(reqwest::Body::from(new));
             // reqwest derives the length when sending; fix one the caller set explicitly.
             if content_length(req.headers()).is_some()
