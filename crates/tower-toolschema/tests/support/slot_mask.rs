@@ -1,0 +1,311 @@
+//! An independent re-implementation of "where are the schema slots in this body", used to check
+//! the layer's central promise: the output differs from the input only inside schema slots
+//! (and a `strict: true` flag on a slot path may become `false` when a schema cannot be made
+//! strict). Shared by the fuzz target `body` (included with `#[path]`), the property tests and
+//! the adversarial tests.
+//!
+//! It reads the slot paths from the public shape table and walks the raw bytes with
+//! `serde_json::value::RawValue`, like the layer does, but with its own code: a bug in the
+//! layer's locator is not repeated here.
+#![allow(dead_code)]
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Range;
+
+use serde::de::{Deserializer as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use tower_toolschema::shapes::{ApiShape, SHAPES};
+
+/// What a masked range holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A schema slot's value: may change in any way (the output must still be valid JSON).
+    Slot,
+    /// A `strict` flag on a slot path: may change only from `true` to `false`.
+    Strict,
+}
+
+/// The ranges of `body` that the layer may change, sorted and disjoint; `Err` when the body is
+/// not valid JSON or a key on a slot path is duplicated (the layer must then change nothing).
+pub fn masks(body: &[u8], shapes: &[&ApiShape]) -> Result<Vec<(Range<usize>, Kind)>, String> {
+    if !valid_json(body) {
+        return Err("invalid JSON".into());
+    }
+    let text = std::str::from_utf8(body).map_err(|e| e.to_string())?;
+    let root: &RawValue = raw(text).ok_or("invalid JSON")?;
+    let paths: Vec<Vec<Seg>> = shapes
+        .iter()
+        .flat_map(|s| s.slots.iter())
+        .map(|spec| parse_path(spec.path))
+        .collect();
+    let mut out = Vec::new();
+    // The root also reads `model`: a duplicate of it is refused too.
+    let mut root_keys: Vec<&str> = paths
+        .iter()
+        .filter_map(|p| match p.first() {
+            Some(Seg::Key(k)) => Some(*k),
+            _ => None,
+        })
+        .collect();
+    root_keys.push("model");
+    walk(text, root, &paths, 0, &root_keys, true, &mut out)?;
+    out.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
+    out.dedup();
+    // Drop ranges nested in an earlier one.
+    let mut disjoint: Vec<(Range<usize>, Kind)> = Vec::new();
+    for (r, k) in out {
+        if disjoint.last().is_some_and(|(l, _)| r.start < l.end) {
+            continue;
+        }
+        disjoint.push((r, k));
+    }
+    Ok(disjoint)
+}
+
+/// The shapes a body is searched with: one API's, or every API's (`None`).
+pub fn shapes_for(api: Option<tower_toolschema::shapes::Api>) -> Vec<&'static ApiShape> {
+    match api {
+        Some(a) => vec![a.shape()],
+        None => SHAPES.iter().collect(),
+    }
+}
+
+/// Why an output breaks the promise.
+#[derive(Debug)]
+pub struct Breach(pub String);
+
+impl fmt::Display for Breach {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Checks that `output` differs from `input` only inside the masked ranges, that every
+/// rewritten slot is valid JSON, and that the whole output is valid JSON when the input was.
+pub fn check_only_slots_changed(
+    input: &[u8],
+    output: &[u8],
+    shapes: &[&ApiShape],
+) -> Result<(), Breach> {
+    if input == output {
+        return Ok(());
+    }
+    let in_masks = masks(input, shapes)
+        .map_err(|e| Breach(format!("input {e}, yet the output differs from it")))?;
+    if !valid_json(output) {
+        return Err(Breach("the input is valid JSON, the output is not".into()));
+    }
+    let out_masks = masks(output, shapes).map_err(|e| Breach(format!("output: {e}")))?;
+    if in_masks.len() != out_masks.len() {
+        return Err(Breach(format!(
+            "{} slot ranges in the input, {} in the output",
+            in_masks.len(),
+            out_masks.len()
+        )));
+    }
+    let (mut a, mut b) = (0usize, 0usize);
+    for ((ri, ki), (ro, ko)) in in_masks.iter().zip(&out_masks) {
+        if ki != ko {
+            return Err(Breach(format!("range kinds differ at {ri:?} / {ro:?}")));
+        }
+        if input[a..ri.start] != output[b..ro.start] {
+            return Err(Breach(format!(
+                "bytes outside the slots changed: input {a}..{} vs output {b}..{}",
+                ri.start, ro.start
+            )));
+        }
+        let (vi, vo) = (&input[ri.clone()], &output[ro.clone()]);
+        match ki {
+            Kind::Strict => {
+                if vi != vo && !(vi == b"true" && vo == b"false") {
+                    return Err(Breach(format!(
+                        "strict flag changed from {} to {}",
+                        String::from_utf8_lossy(vi),
+                        String::from_utf8_lossy(vo)
+                    )));
+                }
+            }
+            Kind::Slot => {
+                if !valid_json(vo) {
+                    return Err(Breach(format!("slot at {ro:?} is not valid JSON")));
+                }
+            }
+        }
+        a = ri.end;
+        b = ro.end;
+    }
+    if input[a..] != output[b..] {
+        return Err(Breach(format!(
+            "bytes after the last slot changed (input {a}.., output {b}..)"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `bytes` are one valid JSON text (no depth limit, no tree built).
+pub fn valid_json(bytes: &[u8]) -> bool {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut de)
+        .map(|_: IgnoredAny| ())
+        .and_then(|()| de.end())
+        .is_ok()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seg {
+    Key(&'static str),
+    Each,
+}
+
+fn parse_path(path: &'static str) -> Vec<Seg> {
+    let mut segs = Vec::new();
+    for part in path.split('.') {
+        match part.strip_suffix("[]") {
+            Some(k) => {
+                segs.push(Seg::Key(k));
+                segs.push(Seg::Each);
+            }
+            None => segs.push(Seg::Key(part)),
+        }
+    }
+    segs
+}
+
+fn raw(text: &str) -> Option<&RawValue> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let v: &RawValue = serde::Deserialize::deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(v)
+}
+
+fn offset(base: &str, part: &str) -> Range<usize> {
+    let start = part.as_ptr() as usize - base.as_ptr() as usize;
+    start..start + part.len()
+}
+
+/// Every path in `paths` whose segment `depth` exists, walked in `value`.
+fn walk(
+    base: &str,
+    value: &RawValue,
+    paths: &[Vec<Seg>],
+    depth: usize,
+    wanted_here: &[&str],
+    root: bool,
+    out: &mut Vec<(Range<usize>, Kind)>,
+) -> Result<(), String> {
+    let live: Vec<&Vec<Seg>> = paths.iter().filter(|p| p.len() > depth).collect();
+    let leaf = paths.iter().any(|p| p.len() == depth);
+    if leaf {
+        out.push((offset(base, value.get()), Kind::Slot));
+        return Ok(());
+    }
+    if live.is_empty() {
+        return Ok(());
+    }
+    let text = value.get();
+    if live.iter().any(|p| p[depth] == Seg::Each) {
+        if !text.starts_with('[') {
+            return Ok(());
+        }
+        let items = array(text).ok_or("bad array")?;
+        let next: Vec<Vec<Seg>> = live
+            .iter()
+            .filter(|p| p[depth] == Seg::Each)
+            .map(|p| (*p).clone())
+            .collect();
+        for item in items {
+            let keys = keys_at(&next, depth + 1);
+            walk(base, item, &next, depth + 1, &keys, false, out)?;
+        }
+        return Ok(());
+    }
+    if !text.starts_with('{') {
+        return Ok(());
+    }
+    let entries = object(text).ok_or("bad object")?;
+    // The layer refuses a body with a duplicate of a key it reads on a slot path.
+    let mut reads: Vec<&str> = wanted_here.to_vec();
+    if !root {
+        reads.push("name");
+        reads.push("strict");
+    }
+    for k in &reads {
+        if entries.iter().filter(|(n, _)| n == k).count() > 1 {
+            return Err(format!("duplicate key {k:?}"));
+        }
+    }
+    for (name, v) in &entries {
+        if !root && name == "strict" {
+            out.push((offset(base, v.get()), Kind::Strict));
+        }
+        let next: Vec<Vec<Seg>> = live
+            .iter()
+            .filter(|p| matches!(p[depth], Seg::Key(k) if k == name))
+            .map(|p| (*p).clone())
+            .collect();
+        if next.is_empty() {
+            continue;
+        }
+        let keys = keys_at(&next, depth + 1);
+        walk(base, v, &next, depth + 1, &keys, false, out)?;
+    }
+    Ok(())
+}
+
+fn keys_at(paths: &[Vec<Seg>], depth: usize) -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = paths
+        .iter()
+        .filter_map(|p| match p.get(depth) {
+            Some(Seg::Key(k)) => Some(*k),
+            _ => None,
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+fn object(text: &str) -> Option<Vec<(Cow<'_, str>, &RawValue)>> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Vec<(Cow<'de, str>, &'de RawValue)>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(k) = map.next_key::<Cow<'de, str>>()? {
+                // `Cow<str>` deserializes owned; borrow when there is no escape.
+                let v: &'de RawValue = map.next_value()?;
+                out.push((k, v));
+            }
+            Ok(out)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    de.deserialize_map(V).ok()
+}
+
+fn array(text: &str) -> Option<Vec<&RawValue>> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Vec<&'de RawValue>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an array")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(v) = seq.next_element::<&'de RawValue>()? {
+                out.push(v);
+            }
+            Ok(out)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    de.deserialize_seq(V).ok()
+}

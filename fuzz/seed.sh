@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Seeds the fuzz corpora from tests/corpus (MCP tool lists and the JSON-Schema-Test-Suite):
+#   corpus/schema_roundtrip, corpus/sanitize: one schema per file (MCP inputSchema/outputSchema,
+#                                             JSTS schemas);
+#   corpus/body: request bodies of every API shape built from corpus tools, each prefixed with the
+#                two selector bytes the `body` target reads (API index in SHAPES order | 0x80 for
+#                "through the layer", configuration index).
+# Idempotent; the corpus dirs are git-ignored. Needs python3.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+src="$here/../tests/corpus"
+out="$here/corpus"
+mkdir -p "$out/schema_roundtrip" "$out/sanitize" "$out/body"
+python3 - "$src" "$out" <<'PY'
+import hashlib, json, os, sys
+src, out = sys.argv[1], sys.argv[2]
+
+def put(target, data):
+    if isinstance(data, str):
+        data = data.encode()
+    name = hashlib.sha1(data).hexdigest()
+    with open(os.path.join(out, target, name), "wb") as f:
+        f.write(data)
+
+schemas = []
+tools = []
+mcp = os.path.join(src, "mcp")
+for fn in sorted(os.listdir(mcp)):
+    if not fn.endswith(".json"):
+        continue
+    doc = json.load(open(os.path.join(mcp, fn)))
+    for t in doc.get("tools", []):
+        for key in ("inputSchema", "outputSchema"):
+            if key in t:
+                schemas.append(json.dumps(t[key], separators=(",", ":")))
+        if "inputSchema" in t:
+            tools.append(t)
+jsts = os.path.join(src, "jsts")
+for root, _, files in os.walk(jsts):
+    for fn in sorted(files):
+        if not fn.endswith(".json"):
+            continue
+        try:
+            cases = json.load(open(os.path.join(root, fn)))
+        except Exception:
+            continue
+        if isinstance(cases, list):
+            for c in cases:
+                if isinstance(c, dict) and "schema" in c:
+                    schemas.append(json.dumps(c["schema"], separators=(",", ":")))
+for s in schemas:
+    put("schema_roundtrip", s)
+    put("sanitize", s)
+
+# Bodies. Order of tower_toolschema::shapes::SHAPES.
+apis = ["code-assist", "vertex-anthropic", "vertex-openai-compat", "vertex-gemini",
+        "gemini-count-tokens", "gemini", "gemini-cached-contents", "gemini-openai-compat",
+        "anthropic-batches", "anthropic-messages", "bedrock-converse", "bedrock-invoke",
+        "openai-responses", "openai-chat"]
+history = [{"role": "user", "content": "caf\u00e9 1.0e0"},
+           {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+             "function": {"name": "f", "arguments": "{\"title\":\"x\"}"}}],
+            "parameters": {"type": ["string", "null"], "format": "date", "$ref": "#/x",
+                           "properties": {"properties": {}}}}]
+gem_hist = [{"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"title": "T", "parameters": {"type": ["a", "b"]}}}}]}]
+out_schema = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
+
+def gemini(ts, snake=False):
+    decl = "function_declarations" if snake else "functionDeclarations"
+    half = len(ts) // 2
+    a = [{"name": t["name"], "description": t.get("description", ""), "parameters": t["inputSchema"]} for t in ts[:half]]
+    b = [{"name": t["name"], "parametersJsonSchema" if not snake else "parameters_json_schema": t["inputSchema"]} for t in ts[half:]]
+    gc = {"generation_config": {"response_schema": out_schema}} if snake else {"generationConfig": {"responseSchema": out_schema}}
+    return dict({"contents": gem_hist, "tools": [{decl: a}, {"googleSearch": {}}, {decl: b}]}, **gc)
+
+def anthropic(ts):
+    return {"model": "claude-sonnet-4-5", "max_tokens": 10, "messages": history,
+            "tools": [{"name": t["name"], "description": t.get("description", ""), "input_schema": t["inputSchema"]} for t in ts],
+            "output_config": {"format": {"type": "json_schema", "schema": out_schema}}}
+
+def chat(ts, model):
+    return {"model": model, "messages": history,
+            "tools": [{"type": "function", "function": {"name": t["name"], "strict": i % 2 == 0, "parameters": t["inputSchema"]}} for i, t in enumerate(ts)],
+            "response_format": {"type": "json_schema", "json_schema": {"name": "o", "strict": True, "schema": out_schema}}}
+
+def body(api, ts):
+    if api in ("gemini", "vertex-gemini", "gemini-cached-contents"):
+        return gemini(ts)
+    if api == "gemini-count-tokens":
+        return {"generateContentRequest": gemini(ts, snake=True)}
+    if api == "code-assist":
+        return {"model": "gemini-2.5-pro", "project": "p", "request": gemini(ts)}
+    if api in ("anthropic-messages", "vertex-anthropic", "bedrock-invoke"):
+        return anthropic(ts)
+    if api == "anthropic-batches":
+        return {"requests": [{"custom_id": "a", "params": anthropic(ts)}]}
+    if api == "bedrock-converse":
+        return {"messages": history, "toolConfig": {"tools": [{"toolSpec": {"name": t["name"], "inputSchema": {"json": t["inputSchema"]}}} for t in ts]},
+                "outputConfig": {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {"name": "o", "schema": json.dumps(out_schema)}}}}}
+    if api == "openai-responses":
+        return {"model": "gpt-5", "input": history,
+                "tools": [{"type": "function", "name": t["name"], "strict": True, "parameters": t["inputSchema"]} for t in ts],
+                "text": {"format": {"type": "json_schema", "name": "o", "schema": out_schema}}}
+    models = {"openai-chat": ["gpt-4o", "gemini-2.5-flash", "grok-4", "claude-sonnet-4-5"]}
+    return chat(ts, models.get(api, ["gpt-4o"])[len(ts) % 4 if api == "openai-chat" else 0])
+
+k = 0
+for i in range(0, len(tools), 3):
+    chunk = tools[i:i + 3]
+    idx = k % len(apis)
+    api = apis[idx]
+    text = json.dumps(body(api, chunk), separators=(",", ":"), ensure_ascii=False).encode()
+    for layer in (0, 0x80):
+        put("body", bytes([idx | layer, k % 9]) + text)
+    # The same body, recognised by shape (API index past the table).
+    put("body", bytes([len(apis), k % 9]) + text)
+    k += 1
+PY
+for t in schema_roundtrip sanitize body; do
+  echo "$t: $(ls "$out/$t" | wc -l) seeds"
+done
