@@ -116,11 +116,11 @@ impl Config {
         {
             return Decision::Pass;
         }
-        let shape = ApiShape::for_path(uri.path());
-        if shape.is_none() && self.target == Target::Auto {
+        if !is_json(headers) {
             return Decision::Pass;
         }
-        if !is_json(headers) {
+        let shape = ApiShape::for_path(uri.path());
+        if shape.is_none() && self.target == Target::Auto {
             return Decision::Pass;
         }
         let api = shape.map(|s| s.api);
@@ -202,18 +202,16 @@ pub(crate) fn auto_family(api: Api, model: Option<&str>, host: Option<&str>) -> 
 }
 
 /// `application/json`, `*/*+json`, or no `Content-Type` at all (many clients send none).
+/// Without allocating.
 pub(crate) fn is_json(headers: &HeaderMap) -> bool {
     let Some(ct) = headers.get(header::CONTENT_TYPE) else {
         return true;
     };
     let Ok(ct) = ct.to_str() else { return false };
-    let mime = ct
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+    let mime = ct.split(';').next().unwrap_or("").trim().as_bytes();
+    let ends_json = mime.len() >= 5 && mime[mime.len() - 5..].eq_ignore_ascii_case(b"+json");
+    mime.eq_ignore_ascii_case(b"application/json")
+        || (mime.len() >= 12 && mime[..12].eq_ignore_ascii_case(b"application/") && ends_json)
 }
 
 /// The `Content-Encoding`, unless absent or `identity`.

@@ -216,31 +216,95 @@ impl ApiShape {
     /// let s = ApiShape::for_path("/model/anthropic.claude-sonnet-4/converse").unwrap();
     /// assert_eq!(s.api, Api::BedrockConverse);
     /// ```
+    ///
+    /// The patterns are split once per process; a call splits `path` once (on the stack) and
+    /// compares segments, without allocating: O(patterns × segments).
     pub fn for_path(path: &str) -> Option<&'static ApiShape> {
         let path = path.split('?').next().unwrap_or(path);
-        SHAPES
+        const MAX: usize = 16;
+        let mut segs = [""; MAX];
+        let mut n = 0;
+        for seg in path.rsplit('/').filter(|s| !s.is_empty()) {
+            if n == MAX {
+                // An unusually deep path: the plain matcher.
+                return SHAPES
+                    .iter()
+                    .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)));
+            }
+            segs[n] = seg;
+            n += 1;
+        }
+        let segs = &segs[..n];
+        compiled_patterns()
             .iter()
-            .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)))
+            .find(|p| {
+                let len_ok = if p.anchored {
+                    p.segs_rev.len() == n
+                } else {
+                    p.segs_rev.len() <= n
+                };
+                len_ok
+                    && p.segs_rev
+                        .iter()
+                        .zip(segs)
+                        .all(|(p, s)| segment_matches(p, s))
+            })
+            .map(|p| p.shape)
     }
 }
 
-/// Matches one URL pattern (see [`ApiShape`]) against a path.
+/// A URL pattern split into its segments, last first.
+struct CompiledPattern {
+    shape: &'static ApiShape,
+    anchored: bool,
+    segs_rev: Vec<&'static str>,
+}
+
+/// Every pattern of the table, in table order.
+fn compiled_patterns() -> &'static [CompiledPattern] {
+    static PATTERNS: std::sync::OnceLock<Vec<CompiledPattern>> = std::sync::OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        SHAPES
+            .iter()
+            .flat_map(|shape| {
+                shape.paths.iter().map(move |p| {
+                    let (anchored, rest) = match p.strip_prefix("**") {
+                        Some(rest) => (false, rest),
+                        None => (true, *p),
+                    };
+                    CompiledPattern {
+                        shape,
+                        anchored,
+                        segs_rev: rest.rsplit('/').filter(|s| !s.is_empty()).collect(),
+                    }
+                })
+            })
+            .collect()
+    })
+}
+
+/// Matches one URL pattern (see [`ApiShape`]) against a path: segments are compared from the
+/// end, without allocating. O(segments).
 pub(crate) fn path_matches(pattern: &str, path: &str) -> bool {
     let path = path.strip_suffix('/').unwrap_or(path);
-    let path_segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let (anchored, pattern) = match pattern.strip_prefix("**") {
         Some(rest) => (false, rest),
         None => (true, pattern),
     };
-    let pat_segs: Vec<&str> = pattern.split('/').filter(|s| !s.is_empty()).collect();
-    if pat_segs.len() > path_segs.len() || (anchored && pat_segs.len() != path_segs.len()) {
-        return false;
+    let mut pat = pattern.rsplit('/').filter(|s| !s.is_empty());
+    let mut segs = path.rsplit('/').filter(|s| !s.is_empty());
+    loop {
+        match (pat.next(), segs.next()) {
+            (None, None) => return true,
+            (None, Some(_)) => return !anchored,
+            (Some(_), None) => return false,
+            (Some(p), Some(s)) => {
+                if !segment_matches(p, s) {
+                    return false;
+                }
+            }
+        }
     }
-    let tail = &path_segs[path_segs.len() - pat_segs.len()..];
-    pat_segs
-        .iter()
-        .zip(tail)
-        .all(|(p, s)| segment_matches(p, s))
 }
 
 fn segment_matches(pattern: &str, segment: &str) -> bool {
@@ -616,9 +680,22 @@ mod tests {
             ),
             ("/model/anthropic.claude-3-haiku/invoke", Api::BedrockInvoke),
         ];
+        let plain = |path: &str| {
+            let path = path.split('?').next().unwrap_or(path);
+            SHAPES
+                .iter()
+                .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)))
+                .map(|s| s.api)
+        };
         for (path, api) in cases {
             assert_eq!(ApiShape::for_path(path).map(|s| s.api), Some(api), "{path}");
+            assert_eq!(plain(path), Some(api), "{path}");
         }
+        let deep = format!("{}/v1/chat/completions/", "/a".repeat(40));
+        assert_eq!(
+            ApiShape::for_path(&deep).map(|s| s.api),
+            Some(Api::OpenAiChat)
+        );
         for path in [
             "/",
             "",
