@@ -54,9 +54,6 @@ const PRE: &[Step] = &[
     types::split_type_list,
     nulls::normalize,
     unions::collapse,
-    // A collapsed branch can bring a type list.
-    types::split_type_list,
-    nulls::normalize,
     enums::const_to_enum,
     arrays::fold_tuples,
     booleans::children,
