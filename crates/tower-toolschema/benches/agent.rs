@@ -93,6 +93,13 @@ fn baseline_b_ignored_any(b: Bencher, case: &str) {
 }
 
 fn main() {
+    // `TS_BENCH_WRITE_BODY=20m:/tmp/body.json`: write that case's body to a file and exit (for
+    // `scripts/bench_cli.sh`).
+    if let Ok(spec) = std::env::var("TS_BENCH_WRITE_BODY") {
+        let (case, path) = spec.split_once(':').expect("case:path");
+        std::fs::write(path, body(case)).expect("write body");
+        return;
+    }
     // `TS_BENCH_PROFILE=cold:200k` (or `warm:20m`, ...): run that case only, for a profiler.
     if let Ok(spec) = std::env::var("TS_BENCH_PROFILE") {
         let (mode, case) = spec.split_once(':').expect("mode:case");
