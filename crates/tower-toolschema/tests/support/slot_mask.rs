@@ -32,7 +32,11 @@ pub fn masks(body: &[u8], shapes: &[&ApiShape]) -> Result<Vec<(Range<usize>, Kin
     if !valid_json(body) {
         return Err("invalid JSON".into());
     }
-    let text = std::str::from_utf8(body).map_err(|e| e.to_string())?;
+    // serde_json's skipper does not decode skipped strings, so JSON with invalid UTF-8 inside
+    // them is accepted (and carried verbatim by the layer). Locate on a copy where each invalid
+    // byte is replaced by `?`: same length, same offsets.
+    let text = utf8_with_placeholders(body);
+    let text = text.as_str();
     let root: &RawValue = raw(text).ok_or("invalid JSON")?;
     let paths: Vec<Vec<Seg>> = shapes
         .iter()
@@ -61,6 +65,26 @@ pub fn masks(body: &[u8], shapes: &[&ApiShape]) -> Result<Vec<(Range<usize>, Kin
         disjoint.push((r, k));
     }
     Ok(disjoint)
+}
+
+fn utf8_with_placeholders(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                let n = e.error_len().unwrap_or(bad.len());
+                out.extend(std::iter::repeat_n('?', n));
+                rest = &bad[n..];
+            }
+        }
+    }
 }
 
 /// The shapes a body is searched with: one API's, or every API's (`None`).
