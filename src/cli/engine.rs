@@ -2,7 +2,7 @@
 //! text), checking them, and evaluating one slot against one profile (for `matrix`).
 
 use super::error::CliError;
-use super::input::{Document, Encoding, Item, Kind, raw_at, render_like, splice};
+use super::input::{Document, Encoding, Item, Kind, raw_ranges, render_like, splice};
 use super::profile::Choice;
 use bytes::Bytes;
 use provider_rules::{Rules, Slot, Violation, check, check_tool_name, sanitize};
@@ -154,8 +154,15 @@ fn apply_body(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
         ))
     })?;
     let mut slots = Vec::new();
+    let pointers: Vec<&str> = doc.items.iter().map(|i| i.pointer.as_str()).collect();
+    let after_ranges = raw_ranges(&output, &pointers);
+    let by_pointer: std::collections::HashMap<&str, &tower_toolschema::report::SlotReport> = report
+        .slots
+        .iter()
+        .map(|s| (s.pointer.as_str(), s))
+        .collect();
     for (i, item) in doc.items.iter().enumerate() {
-        let Some(slot) = report.slots.iter().find(|s| s.pointer == item.pointer) else {
+        let Some(slot) = by_pointer.get(item.pointer.as_str()).copied() else {
             continue;
         };
         let changes: Vec<ChangeOut> = slot
@@ -176,7 +183,7 @@ fn apply_body(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
         let after = if changes.is_empty() {
             None
         } else {
-            raw_at(&output, &item.pointer).and_then(|r| {
+            after_ranges[i].clone().and_then(|r| {
                 let raw = output.get(r)?;
                 match item.encoding {
                     Encoding::Json => Some(raw.to_owned()),

@@ -377,8 +377,10 @@ fn body_document(source: Source, api: Option<Api>) -> Result<Document, CliError>
     }
     let mut items = Vec::new();
     let mut tools: Vec<String> = Vec::new();
-    for slot in &report.slots {
-        let Some(range) = raw_at(&source.text, &slot.pointer) else {
+    let pointers: Vec<&str> = report.slots.iter().map(|s| s.pointer.as_str()).collect();
+    let ranges = raw_ranges(&source.text, &pointers);
+    for (slot, range) in report.slots.iter().zip(ranges) {
+        let Some(range) = range else {
             continue;
         };
         let raw = &source.text[range.clone()];
@@ -444,25 +446,73 @@ pub fn span(text: &str, raw: &RawValue) -> Range<usize> {
     start..(start + raw.get().len()).min(text.len())
 }
 
-/// The byte range of the JSON value at `pointer` (RFC 6901) in the JSON `text`.
-pub fn raw_at(text: &str, pointer: &str) -> Option<Range<usize>> {
-    let mut cur: &RawValue = serde_json::from_str(text).ok()?;
-    if !pointer.is_empty() {
-        for token in pointer.strip_prefix('/')?.split('/') {
-            let token = token.replace("~1", "/").replace("~0", "~");
-            cur = if cur.get().starts_with('[') {
-                let i: usize = token.parse().ok()?;
-                array(cur)?.into_iter().nth(i)?
-            } else {
-                object(cur)?
-                    .into_iter()
-                    .rev()
-                    .find(|(k, _)| *k == token)
-                    .map(|(_, v)| v)?
-            };
+/// The byte ranges of the values at several JSON pointers, in one pass: every container on
+/// the way to a pointer is read once, whatever the number of pointers under it (a body with
+/// 500 tools is not read 500 times). `None` where a pointer leads nowhere.
+pub fn raw_ranges(text: &str, pointers: &[&str]) -> Vec<Option<Range<usize>>> {
+    #[derive(Default)]
+    struct Node {
+        here: Vec<usize>,
+        children: Vec<(String, Node)>,
+    }
+    fn insert(node: &mut Node, tokens: &[String], index: usize) {
+        match tokens.split_first() {
+            None => node.here.push(index),
+            Some((first, rest)) => {
+                let pos = match node.children.iter().position(|(k, _)| k == first) {
+                    Some(p) => p,
+                    None => {
+                        node.children.push((first.clone(), Node::default()));
+                        node.children.len() - 1
+                    }
+                };
+                insert(&mut node.children[pos].1, rest, index);
+            }
         }
     }
-    Some(span(text, cur))
+    fn walk(text: &str, raw: &RawValue, node: &Node, out: &mut [Option<Range<usize>>]) {
+        for &i in &node.here {
+            out[i] = Some(span(text, raw));
+        }
+        if node.children.is_empty() {
+            return;
+        }
+        if raw.get().starts_with('[') {
+            let Some(elems) = array(raw) else { return };
+            for (tok, child) in &node.children {
+                if let Some(e) = tok.parse::<usize>().ok().and_then(|i| elems.get(i)) {
+                    walk(text, e, child, out);
+                }
+            }
+        } else if let Some(entries) = object(raw) {
+            for (tok, child) in &node.children {
+                // The last of duplicate keys wins, as serde_json reads them.
+                if let Some((_, v)) = entries.iter().rev().find(|(k, _)| k == tok) {
+                    walk(text, v, child, out);
+                }
+            }
+        }
+    }
+    let mut root = Node::default();
+    for (i, p) in pointers.iter().enumerate() {
+        let tokens: Option<Vec<String>> = if p.is_empty() {
+            Some(Vec::new())
+        } else {
+            p.strip_prefix('/').map(|rest| {
+                rest.split('/')
+                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                    .collect()
+            })
+        };
+        if let Some(tokens) = tokens {
+            insert(&mut root, &tokens, i);
+        }
+    }
+    let mut out = vec![None; pointers.len()];
+    if let Ok(raw) = serde_json::from_str::<&RawValue>(text) {
+        walk(text, raw, &root, &mut out);
+    }
+    out
 }
 
 /// The entries of a JSON object, in order, values raw; `None` if `raw` is not an object.
@@ -567,13 +617,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn raw_at_follows_escaped_pointers_and_keeps_the_bytes() {
+    fn raw_ranges_follow_escaped_pointers_and_keep_the_bytes() {
         let text = r#"{"a/b": [1, {"~x": {"k" : [true]}}], "c": 2}"#;
-        let r = raw_at(text, "/a~1b/1/~0x").unwrap();
-        assert_eq!(&text[r], r#"{"k" : [true]}"#);
-        assert_eq!(&text[raw_at(text, "").unwrap()], text);
-        assert!(raw_at(text, "/a~1b/7").is_none());
-        assert!(raw_at(text, "/nope").is_none());
+        let r = raw_ranges(
+            text,
+            &["/a~1b/1/~0x", "", "/a~1b/7", "/nope", "/c", "/a~1b/0"],
+        );
+        assert_eq!(&text[r[0].clone().unwrap()], r#"{"k" : [true]}"#);
+        assert_eq!(&text[r[1].clone().unwrap()], text);
+        assert!(r[2].is_none());
+        assert!(r[3].is_none());
+        assert_eq!(&text[r[4].clone().unwrap()], "2");
+        assert_eq!(&text[r[5].clone().unwrap()], "1");
     }
 
     #[test]
