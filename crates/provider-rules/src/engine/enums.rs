@@ -95,6 +95,20 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     let type_ok = match rules.enums {
         Enums::Strings => match o.types() {
+            // No usable `type` (absent, or malformed like `"ctring"`): where one is required,
+            // `infer_missing_type` adds it after this step; judge the enum by that type, or
+            // `{"items": {...}, "enum": ["a"]}` ends up `type: array` with an enum (found by
+            // fuzzing: check failed, and a second pass moved the enum).
+            None if rules.type_required
+                && ![Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf]
+                    .iter()
+                    .any(|k| o.contains(*k) && rules.keywords.contains(*k)) =>
+            {
+                super::types::infer(o)
+                    .into_iter()
+                    .max_by_key(|t| super::types::rank(*t))
+                    .is_none_or(|t| t == T::String)
+            }
             None => true,
             Some(ts) => ts.as_slice() == [T::String],
         },

@@ -1,0 +1,54 @@
+//! Inputs the fuzz target `sanitize` (fuzz/fuzz_targets/sanitize.rs) found, minimized, each
+//! with the invariants it broke: for every profile and slot, `check_schema(sanitize(x))` empty
+//! (unless not strict-compatible), idempotent, report empty exactly when unchanged.
+
+use provider_rules::{PROFILES, Slot, check_schema, sanitize};
+use schema_core::Schema;
+
+fn holds(text: &str) {
+    let schema = Schema::from_str(text).expect("parses");
+    let mut failures = Vec::new();
+    for rules in PROFILES {
+        for slot in [Slot::Parameters, Slot::Schema] {
+            let out = sanitize(&schema, rules, slot);
+            if out.report.strict_compatible {
+                let v = check_schema(&out.schema, rules, slot);
+                if !v.is_empty() {
+                    failures.push(format!(
+                        "{} {slot:?}: check: {} → {}",
+                        rules.name(),
+                        v[0],
+                        out.schema
+                    ));
+                }
+            }
+            let again = sanitize(&out.schema, rules, slot);
+            if again.schema != out.schema {
+                failures.push(format!(
+                    "{} {slot:?}: not idempotent: {} → {}",
+                    rules.name(),
+                    out.schema,
+                    again.schema
+                ));
+            }
+            if out.report.is_empty() != (out.schema == schema) {
+                failures.push(format!("{} {slot:?}: report vs change", rules.name()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{text}\n{}", failures.join("\n"));
+}
+
+/// fuzz `sanitize`, crash-7389d965 (an MCP chart tool's `data` with `"type": "ctring"` and an
+/// `enum`): the malformed type was ignored, the enum judged typeless (fine on Gemini), then
+/// `type: array` inferred from `items` after it: Gemini refuses an enum on an array, and a
+/// second pass moved it into the description.
+#[test]
+fn enum_on_a_node_whose_type_is_inferred_later() {
+    holds(r#"{"type":"ctring","items":{"type":"object"},"enum":["a","b"]}"#);
+    holds(
+        r#"{"type":"object","properties":{"data":{"minItems":1,"type":"ctring","items":{"type":"object","properties":{"category":{"type":"string"}}},"enum":["default","academy","dark"]}}}"#,
+    );
+    holds(r#"{"items":{"type":"string"},"enum":["a"]}"#);
+    holds(r#"{"properties":{"a":{}},"enum":["a"]}"#);
+}
