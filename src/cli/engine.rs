@@ -135,7 +135,8 @@ pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
     Ok(Applied { output, slots })
 }
 
-fn body_config(choice: &Choice) -> Config {
+/// The layer configuration that applies `choice` to request bodies.
+pub fn body_config(choice: &Choice) -> Config {
     Config::new(Target::Fixed(choice.profiles()))
 }
 
@@ -175,9 +176,11 @@ fn apply_body(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
                 lossy: c.lossy,
             })
             .collect();
+        // Only strict profiles can make a schema strict-incompatible.
         let strict_compatible = !slot.strict_downgraded
             && choice
                 .rules_named(&slot.profile)
+                .filter(|r| r.strict)
                 .and_then(|r| sanitize_item(item, r).ok())
                 .is_none_or(|(s, _)| s.report.strict_compatible);
         let after = if changes.is_empty() {

@@ -17,7 +17,8 @@ use std::ops::Range;
 use std::path::Path;
 use tower_toolschema::report::Outcome;
 use tower_toolschema::shapes::{Api, SHAPES, SlotRole};
-use tower_toolschema::{Config, Profile, Profiles, Target};
+use tower_toolschema::sanitizer::{SchemaSlot, SlotOutcome, SlotSanitizer};
+use tower_toolschema::{CacheConfig, Profile, Profiles, ToolSchemaLayer};
 
 /// Input text and the name to call it by in messages (a path, or `<stdin>`).
 #[derive(Debug, Clone)]
@@ -30,7 +31,19 @@ pub struct Source {
 
 /// Reads `file` (`None` or `-`: standard input).
 pub fn read_source(file: Option<&Path>) -> Result<Source, CliError> {
-    let (name, bytes) = match file {
+    let (name, bytes) = read_bytes(file)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        CliError::usage(format!(
+            "{name} is not UTF-8 text (invalid byte at offset {}); JSON must be UTF-8",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    Ok(Source { name, text })
+}
+
+/// Reads `file` (`None` or `-`: standard input) as bytes, with the name to call it by.
+pub fn read_bytes(file: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
+    Ok(match file {
         None => read_stdin()?,
         Some(p) if p.as_os_str() == "-" => read_stdin()?,
         Some(p) => {
@@ -42,14 +55,7 @@ pub fn read_source(file: Option<&Path>) -> Result<Source, CliError> {
             })?;
             (name, bytes)
         }
-    };
-    let text = String::from_utf8(bytes).map_err(|e| {
-        CliError::usage(format!(
-            "{name} is not UTF-8 text (invalid byte at offset {}); JSON must be UTF-8",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    Ok(Source { name, text })
+    })
 }
 
 fn read_stdin() -> Result<(String, Vec<u8>), CliError> {
@@ -358,14 +364,26 @@ fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<
     Ok(items)
 }
 
+/// A sanitizer that changes nothing: the layer's machinery then only locates the slots.
+struct LocateOnly;
+
+impl SlotSanitizer for LocateOnly {
+    fn sanitize(&self, _: &[u8], _: &Profile, _: SchemaSlot) -> Result<SlotOutcome, String> {
+        Ok(SlotOutcome::unchanged())
+    }
+}
+
 /// A request body: its slots, as the layer's shape table locates them.
 fn body_document(source: Source, api: Option<Api>) -> Result<Document, CliError> {
-    let config = Config::new(Target::Fixed(Profiles::single(
+    let layer = ToolSchemaLayer::fixed(Profiles::single(
         Profile::builtin("portable")
             .unwrap_or_else(|| Profile::custom("portable", provider_rules::Rules::PORTABLE)),
-    )));
+    ))
+    .cache(CacheConfig::disabled())
+    .sanitizer(LocateOnly);
+    let config = layer.config();
     let (_, report) = tower_toolschema::sanitize_body(
-        &config,
+        config,
         api,
         Bytes::copy_from_slice(source.text.as_bytes()),
     );

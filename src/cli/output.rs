@@ -117,8 +117,13 @@ pub fn table(rows: &[Vec<Cell>], style: Style) -> String {
 /// Writes `text` to standard output. A closed pipe (`toolschema matrix ... | head`) ends the
 /// output quietly instead of panicking.
 pub fn emit(text: &str) {
+    emit_bytes(text.as_bytes());
+}
+
+/// Writes bytes to standard output as they are.
+pub fn emit_bytes(bytes: &[u8]) {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    let _ = out.write_all(bytes).and_then(|()| out.flush());
 }
 
 #[cfg(test)]
