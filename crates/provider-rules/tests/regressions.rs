@@ -52,3 +52,15 @@ fn enum_on_a_node_whose_type_is_inferred_later() {
     holds(r#"{"items":{"type":"string"},"enum":["a"]}"#);
     holds(r#"{"properties":{"a":{}},"enum":["a"]}"#);
 }
+
+/// fuzz `sanitize`, crash-e6c63f9b (a JSON-Schema-Test-Suite `$dynamicRef` case, mutated so
+/// that `anyOf` is an object): the malformed `anyOf` kept the type from being inferred (as if
+/// it stood for the alternatives), then was dropped as malformed: Gemini got a schema without
+/// `type`, and a second pass typed it.
+#[test]
+fn malformed_composition_does_not_stand_for_a_type() {
+    holds(r#"{"anyOf":1}"#);
+    holds(r#"{"oneOf":{"a":{}},"allOf":"x"}"#);
+    holds(r#"{"$ref":"list","anyOf":{"a":{}}}"#);
+    holds(r#"{"items":{},"anyOf":null,"enum":["a"]}"#);
+}

@@ -102,7 +102,9 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             None if rules.type_required
                 && ![Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf]
                     .iter()
-                    .any(|k| o.contains(*k) && rules.keywords.contains(*k)) =>
+                    .any(|k| {
+                        matches!(o.get(*k), Some(Value::Schemas(_))) && rules.keywords.contains(*k)
+                    }) =>
             {
                 super::types::infer(o)
                     .into_iter()

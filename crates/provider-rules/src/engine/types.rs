@@ -209,7 +209,10 @@ pub(crate) fn infer_missing_type(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if o.contains(Keyword::Type) && matches!(o.get(Keyword::Type), Some(Value::Type(_))) {
         return;
     }
-    let accepted = |k: Keyword| o.contains(k) && cx.rules.keywords.contains(k);
+    // A malformed `anyOf` (`"anyOf": 1`) is dropped later by the keyword filter: it does not
+    // stand for a type (fuzz: `{"anyOf": 1}` came out `{}` for Gemini, `type` missing).
+    let accepted =
+        |k: Keyword| matches!(o.get(k), Some(Value::Schemas(_))) && cx.rules.keywords.contains(k);
     if accepted(Keyword::AnyOf) || accepted(Keyword::OneOf) || accepted(Keyword::AllOf) {
         return;
     }
