@@ -440,21 +440,9 @@ fn body_document(source: Source, api: Option<Api>) -> Result<Document, CliError>
     Ok(Document {
         source,
         kind: Kind::Body,
-        api: api.or(report.api.map(canonical)),
+        api: api.or(report.api),
         items,
     })
-}
-
-/// A body recognised by its shape alone is reported under the first API of the shape table
-/// that has its slots, which is a vendor-specific variant of a shared shape (an OpenAI Chat
-/// body comes back as `vertex-openai-compat`); name the common API instead.
-fn canonical(api: Api) -> Api {
-    match api {
-        Api::VertexOpenAiCompat | Api::GeminiOpenAiCompat => Api::OpenAiChat,
-        Api::VertexAnthropic | Api::BedrockInvoke => Api::AnthropicMessages,
-        Api::VertexGemini => Api::Gemini,
-        other => other,
-    }
 }
 
 /// The byte range of `raw` (borrowed from `text`) inside `text`.

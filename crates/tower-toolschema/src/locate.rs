@@ -137,6 +137,18 @@ fn parse_path(path: &'static str) -> Vec<Seg> {
     segs
 }
 
+/// APIs whose bodies have the shape of another API of the table (a vendor hosting it, or a
+/// sibling endpoint taking the same body).
+const VENDOR_COPIES: &[Api] = &[
+    Api::GeminiCountTokens,
+    Api::GeminiCachedContents,
+    Api::VertexOpenAiCompat,
+    Api::GeminiOpenAiCompat,
+    Api::VertexAnthropic,
+    Api::BedrockInvoke,
+    Api::VertexGemini,
+];
+
 fn compile<'a>(shapes: impl IntoIterator<Item = &'a ApiShape>) -> Node {
     let mut root = Node::Object(Vec::new());
     for shape in shapes {
@@ -157,7 +169,14 @@ fn compiled() -> &'static Compiled {
     COMPILED.get_or_init(|| {
         let c = Compiled {
             per_api: SHAPES.iter().map(|s| compile([s])).collect(),
-            union: compile(SHAPES),
+            // A body recognised by its shape alone is named after the common API of that shape,
+            // not a vendor's copy of it listed earlier for its more specific URL.
+            union: compile(
+                SHAPES
+                    .iter()
+                    .filter(|s| !VENDOR_COPIES.contains(&s.api))
+                    .chain(SHAPES.iter().filter(|s| VENDOR_COPIES.contains(&s.api))),
+            ),
         };
         debug_assert!(max_children(&c.union) + 3 <= 64);
         c
@@ -530,5 +549,28 @@ mod tests {
         deep_slot.push_str(&"]".repeat(depth));
         deep_slot.push('}');
         let _ = locate(deep_slot.as_bytes(), None);
+    }
+
+    #[test]
+    fn a_body_recognised_by_its_shape_is_named_after_the_common_api() {
+        let cases = [
+            (
+                r#"{"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":{}}}]}"#,
+                Api::OpenAiChat,
+            ),
+            (
+                r#"{"model":"m","messages":[],"tools":[{"name":"f","input_schema":{}}]}"#,
+                Api::AnthropicMessages,
+            ),
+            (
+                r#"{"contents":[],"tools":[{"functionDeclarations":[{"name":"f","parameters":{}}]}]}"#,
+                Api::Gemini,
+            ),
+        ];
+        for (body, api) in cases {
+            let located = locate(body.as_bytes(), None).unwrap();
+            assert_eq!(located.slots.len(), 1, "{body}");
+            assert_eq!(located.slots[0].api, api, "{body}");
+        }
     }
 }
