@@ -1,4 +1,4 @@
-//! A [tower] layer that rewrites the tool JSON Schemas inside LLM API request bodies into the
+//! A [tower](https://docs.rs/tower) layer that rewrites the tool JSON Schemas inside LLM API request bodies into the
 //! dialect the target provider accepts, so that one schema the provider dislikes no longer
 //! fails the whole request.
 //!
