@@ -23,6 +23,8 @@ pub(crate) fn for_keyword(kw: Keyword, value: &Value) -> Option<String> {
     use Keyword as K;
     let n = |v: &Value| match v {
         Value::Number(n) => Some(n.to_string()),
+        // A number schema-core kept as written (`1e2`, a bignum).
+        Value::Instance(i) if i.json_type().is_number() => Some(i.as_json().to_owned()),
         _ => None,
     };
     let s = |v: &Value| match v {

@@ -130,6 +130,16 @@ pub enum JsonType {
 }
 
 impl JsonType {
+    /// Whether this is `integer` or `number`.
+    ///
+    /// ```
+    /// assert!(schema_core::JsonType::Integer.is_number());
+    /// assert!(!schema_core::JsonType::String.is_number());
+    /// ```
+    pub const fn is_number(self) -> bool {
+        matches!(self, JsonType::Integer | JsonType::Number)
+    }
+
     /// The JSON Schema type name.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -378,11 +378,11 @@ fn interpret(shape: Shape, raw: &RawValue) -> Option<Value> {
         },
         Shape::String => Value::String(string(text)?),
         Shape::Number => match first {
-            b'-' | b'0'..=b'9' => Value::Number(number(text)?),
+            b'-' | b'0'..=b'9' => exact_number(raw)?,
             _ => return None,
         },
         Shape::NumberOrBool => match first {
-            b'-' | b'0'..=b'9' => Value::Number(number(text)?),
+            b'-' | b'0'..=b'9' => exact_number(raw)?,
             _ => Value::Bool(boolean(text)?),
         },
         Shape::Bool => Value::Bool(boolean(text)?),
@@ -460,6 +460,19 @@ impl<'de> Visitor<'de> for KeyName {
 /// A JSON number, exactly when it fits `u64`/`i64`, else the nearest `f64` (correctly rounded,
 /// so that serializing and parsing again gives the very same number; serde_json's default float
 /// parsing is only approximate). `None` for what is not a finite number.
+/// A number keyword's value: typed when serde_json writes it back the same (`3`, `0.5`),
+/// kept verbatim as an [`Instance`] when it would be re-spelled (`1e2`, a bignum beyond a
+/// double's precision), so the round-trip stays exact. Such a value is a number all the same;
+/// it is just not read as one.
+fn exact_number(raw: &RawValue) -> Option<Value> {
+    let n = number(raw.get())?;
+    if n.to_string() == raw.get() {
+        Some(Value::Number(n))
+    } else {
+        Some(Value::Instance(Instance::from_borrowed(raw)))
+    }
+}
+
 pub(crate) fn number(text: &str) -> Option<serde_json::Number> {
     if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
         if let Ok(u) = text.parse::<u64>() {

@@ -276,8 +276,9 @@ fn draft4_boolean_exclusive_bounds_are_typed() {
 #[test]
 fn numbers_keep_their_value_exactly() {
     for (text, out) in [
-        (r#"{"minimum":1e2}"#, r#"{"minimum":100.0}"#),
-        (r#"{"maximum":-0}"#, r#"{"maximum":-0.0}"#),
+        // Spellings serde_json would change are kept verbatim (as an instance value).
+        (r#"{"minimum":1e2}"#, r#"{"minimum":1e2}"#),
+        (r#"{"maximum":-0}"#, r#"{"maximum":-0}"#),
         (
             r#"{"maximum":18446744073709551615}"#,
             r#"{"maximum":18446744073709551615}"#,
@@ -289,7 +290,7 @@ fn numbers_keep_their_value_exactly() {
         (r#"{"multipleOf":0.1}"#, r#"{"multipleOf":0.1}"#),
         (
             r#"{"maximum":1.7976931348623157e308}"#,
-            r#"{"maximum":1.7976931348623157e+308}"#,
+            r#"{"maximum":1.7976931348623157e308}"#,
         ),
     ] {
         let (schema, diags) = parse(text);
@@ -298,6 +299,15 @@ fn numbers_keep_their_value_exactly() {
         // Serializing and parsing again gives the very same tree.
         assert_eq!(Schema::from_str(&schema.to_json_string()).unwrap(), schema);
     }
+    // A canonical spelling is read as a typed number; another is kept as written.
+    let (schema, _) = parse(r#"{"minimum":0.5,"maximum":1e2}"#);
+    let o = schema.as_object().unwrap();
+    assert_eq!(
+        o.number(schema_core::Keyword::Minimum)
+            .map(|n| n.to_string()),
+        Some("0.5".to_owned())
+    );
+    assert!(o.number(schema_core::Keyword::Maximum).is_none());
     // Out of range for a double: kept verbatim, reported.
     let (schema, diags) = parse(r#"{"maximum":1e400}"#);
     assert_eq!(schema.to_json_string(), r#"{"maximum":1e400}"#);

@@ -118,7 +118,7 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
                     Keyword::ExclusiveMaximum => Some(Keyword::Maximum),
                     _ => None,
                 };
-                if let (Some(inc), Value::Number(_)) = (inclusive, &value)
+                if let (Some(inc), Value::Number(_) | Value::Instance(_)) = (inclusive, &value)
                     && rules.keywords.contains(inc)
                     && !o.contains(inc)
                 {
