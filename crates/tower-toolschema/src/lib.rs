@@ -4,8 +4,9 @@
 //!
 //! - Knows where schemas sit in the bodies of OpenAI Chat / Responses, Anthropic Messages,
 //!   Gemini (camelCase and snake_case, `countTokens`, `cachedContents`, Code Assist's
-//!   `v1internal` envelope), Vertex, Bedrock Converse / InvokeModel and every OpenAI-compatible
-//!   gateway: the [API-shape table](shapes).
+//!   `v1internal` envelope), Vertex, Bedrock Converse / InvokeModel, Ollama's native
+//!   `/api/chat`, Cohere Chat v2 and every OpenAI-compatible gateway: the
+//!   [API-shape table](shapes).
 //! - Only schema slots change; every other byte of the body is kept (conversation history holds
 //!   tool-call arguments with keys like `title`, `format`, `default`). When nothing changes, the
 //!   very same bytes go on. After a rewrite, `Content-Length` is set anew and

@@ -5,7 +5,7 @@
 //! never built into a tree. Values on a slot path are descended into while they are read, and
 //! each slot is captured as a borrowed [`RawValue`], whose byte range in the body is known.
 //! Cost: one scan of every byte of the body, so linear in its size. Nesting depth is only
-//! recursed on along the table's slot paths (at most six levels); skipped values are scanned by
+//! recursed on along the table's slot paths (at most eight levels); skipped values are scanned by
 //! serde_json within its depth limit.
 
 use std::borrow::Cow;
@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::shapes::{Api, ApiShape, SHAPES, SlotSpec};
+use crate::shapes::{Api, ApiShape, Encoding, SHAPES, SlotSpec};
 
 /// Why a body could not be searched for slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +79,9 @@ enum Node {
 impl Node {
     fn insert(&mut self, segs: &[Seg], api: Api, spec: &'static SlotSpec) {
         let Some((first, rest)) = segs.split_first() else {
-            if !matches!(self, Node::Leaf(..)) {
+            // The first entry wins: a leaf never replaces a path another shape descends
+            // (Cohere's `response_format.json_schema` vs OpenAI's `...json_schema.schema`).
+            if matches!(self, Node::Object(c) if c.is_empty()) {
                 *self = Node::Leaf(api, spec);
             }
             return;
@@ -147,6 +149,8 @@ const VENDOR_COPIES: &[Api] = &[
     Api::VertexAnthropic,
     Api::BedrockInvoke,
     Api::VertexGemini,
+    Api::OllamaChat,
+    Api::CohereChat,
 ];
 
 fn compile<'a>(shapes: impl IntoIterator<Item = &'a ApiShape>) -> Node {
@@ -199,7 +203,7 @@ fn max_children(node: &Node) -> usize {
 ///
 /// One pass over the body, O(n) in its length: serde_json's validating scanner reads every byte
 /// once. Values on a slot path are descended into as they are read (the path trie is at most
-/// six levels deep, so recursion is bounded by the table, not by the body); every other value
+/// eight levels deep, so recursion is bounded by the table, not by the body); every other value
 /// is skipped with `IgnoredAny`, and a slot itself is captured as a borrowed [`RawValue`] (one
 /// scan of its bytes). No key or value off the slot paths is allocated.
 pub(crate) fn locate<'a>(
@@ -287,6 +291,11 @@ impl<'de> DeserializeSeed<'de> for NodeSeed<'_, 'de> {
         match self.node {
             Node::Leaf(api, spec) => {
                 let raw = <&'de RawValue as serde::Deserialize>::deserialize(d)?;
+                if spec.encoding == Encoding::JsonObject && !raw.get().trim_start().starts_with('{')
+                {
+                    // Not a schema here (Ollama's `"format": "json"`).
+                    return Ok(());
+                }
                 let pointer = self.scan.pointer(None);
                 self.scan.out.slots.push(Found {
                     api: *api,
@@ -572,5 +581,80 @@ mod tests {
             assert_eq!(located.slots.len(), 1, "{body}");
             assert_eq!(located.slots[0].api, api, "{body}");
         }
+        // Ollama and Cohere bodies have the OpenAI Chat shape: their tools are named after it;
+        // Cohere's `response_format.json_schema` does not displace OpenAI's `.schema` under it.
+        let ollama = r#"{"model":"llama3.1","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":{}}}],"format":{"type":"object"}}"#;
+        let located = locate(ollama.as_bytes(), None).unwrap();
+        let apis: Vec<_> = located
+            .slots
+            .iter()
+            .map(|f| (f.api, f.pointer.as_str()))
+            .collect();
+        assert_eq!(
+            apis,
+            [
+                (Api::OpenAiChat, "/tools/0/function/parameters"),
+                (Api::OllamaChat, "/format")
+            ]
+        );
+        let chat = r#"{"model":"m","messages":[],"response_format":{"type":"json_schema","json_schema":{"name":"r","schema":{}}}}"#;
+        let located = locate(chat.as_bytes(), None).unwrap();
+        assert_eq!(located.slots.len(), 1);
+        assert_eq!(located.slots[0].api, Api::OpenAiChat);
+        assert_eq!(
+            located.slots[0].pointer,
+            "/response_format/json_schema/schema"
+        );
+    }
+
+    #[test]
+    fn ollama_format_is_a_slot_only_when_an_object() {
+        let body = r#"{"model":"llama3.1","messages":[],"format":"json"}"#;
+        assert!(find(body, Api::OllamaChat).is_empty());
+        let body = r#"{"model":"llama3.1","messages":[],"format": {"type":"object"}}"#;
+        assert_eq!(
+            find(body, Api::OllamaChat),
+            [("/format".to_owned(), r#"{"type":"object"}"#.to_owned())]
+        );
+    }
+
+    #[test]
+    fn cohere_response_format_json_schema_is_the_schema() {
+        let body = r#"{"model":"command-a","messages":[],"response_format":{"type":"json_object","json_schema":{"type":"object"}}}"#;
+        assert_eq!(
+            find(body, Api::CohereChat),
+            [(
+                "/response_format/json_schema".to_owned(),
+                r#"{"type":"object"}"#.to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn responses_input_items_carry_tools() {
+        let body = r#"{"model":"gpt-5","input":[{"role":"user","content":"x"},
+            {"type":"additional_tools","tools":[{"type":"function","name":"a","parameters":{"type":"object"}},
+              {"type":"namespace","name":"ns","tools":[{"type":"function","name":"b","strict":true,"parameters":{"type":"string"}}]}]},
+            {"type":"tool_search_output","tools":[{"type":"function","name":"c","parameters":{},"output_schema":{}}]}],
+            "tools":[{"type":"function","name":"d","parameters":{}}]}"#;
+        let located = locate(body.as_bytes(), Some(Api::OpenAiResponses.shape())).unwrap();
+        let got: Vec<_> = located
+            .slots
+            .iter()
+            .map(|f| (f.pointer.as_str(), f.name.map(|n| n.get())))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("/input/1/tools/0/parameters", Some("\"a\"")),
+                ("/input/1/tools/1/tools/0/parameters", Some("\"b\"")),
+                ("/input/2/tools/0/parameters", Some("\"c\"")),
+                ("/input/2/tools/0/output_schema", Some("\"c\"")),
+                ("/tools/0/parameters", Some("\"d\"")),
+            ]
+        );
+        assert_eq!(located.slots[1].strict.map(|s| s.get()), Some("true"));
+        // Recognised by its shape, too.
+        assert_eq!(locate(body.as_bytes(), None).unwrap().slots.len(), 5);
     }
 }

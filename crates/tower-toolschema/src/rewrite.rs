@@ -207,7 +207,7 @@ fn process_slot(
         return report;
     };
     let schema: Cow<'_, [u8]> = match spec.encoding {
-        Encoding::Json => Cow::Borrowed(found.raw.get().as_bytes()),
+        Encoding::Json | Encoding::JsonObject => Cow::Borrowed(found.raw.get().as_bytes()),
         Encoding::JsonString => match serde_json::from_str::<String>(found.raw.get()) {
             Ok(s) => Cow::Owned(s.into_bytes()),
             Err(_) => {
@@ -243,7 +243,7 @@ fn process_slot(
             report.changes = Arc::clone(&r.changes);
             if let Some(json) = &r.json {
                 let bytes = match spec.encoding {
-                    Encoding::Json => Some(json.clone()),
+                    Encoding::Json | Encoding::JsonObject => Some(json.clone()),
                     Encoding::JsonString => std::str::from_utf8(json)
                         .ok()
                         .and_then(|s| serde_json::to_vec(s).ok()),

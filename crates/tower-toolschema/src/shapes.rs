@@ -57,6 +57,13 @@ pub enum Api {
     BedrockConverse,
     /// Amazon Bedrock InvokeModel with an Anthropic body (`/model/{id}/invoke`).
     BedrockInvoke,
+    /// Ollama's native chat API (`/api/chat`): OpenAI-style `tools`, and the structured-output
+    /// `format` (a JSON Schema when it is an object; the string `"json"` is not a schema).
+    /// Ollama's OpenAI-compatible `/v1/chat/completions` is [`Api::OpenAiChat`].
+    OllamaChat,
+    /// Cohere Chat v2 (`/v2/chat`): OpenAI-style `tools`, and `response_format.json_schema`, which
+    /// is the schema itself (no `.schema` wrapper).
+    CohereChat,
 }
 
 impl Api {
@@ -81,6 +88,8 @@ impl Api {
             Api::VertexOpenAiCompat => "vertex-openai-compat",
             Api::BedrockConverse => "bedrock-converse",
             Api::BedrockInvoke => "bedrock-invoke",
+            Api::OllamaChat => "ollama-chat",
+            Api::CohereChat => "cohere-chat",
         }
     }
 
@@ -173,6 +182,16 @@ pub enum Encoding {
     /// The slot's JSON value is a *string* holding the schema's JSON text (Bedrock's
     /// `outputConfig.textFormat.structure.jsonSchema.schema`): parsed, sanitized, re-encoded.
     JsonString,
+    /// The slot's JSON value is the schema when it is an object; any other value is not a
+    /// schema and the slot is not there (Ollama's `format`, which may also be the string
+    /// `"json"` for plain JSON mode).
+    ///
+    /// ```
+    /// use tower_toolschema::shapes::{Api, Encoding};
+    /// let format = Api::OllamaChat.shape().slots.iter().find(|s| s.path == "format").unwrap();
+    /// assert_eq!(format.encoding, Encoding::JsonObject);
+    /// ```
+    JsonObject,
 }
 
 /// One schema slot of an API body.
@@ -463,7 +482,9 @@ const OPENAI_CHAT_SLOTS: [SlotSpec; 3] = [
     ),
 ];
 
-const OPENAI_RESPONSES_SLOTS: [SlotSpec; 5] = [
+/// Responses: top-level `tools` (and namespace nesting), the same under the `tools` of
+/// `additional_tools` / `tool_search_output` input items, and `text.format.schema`.
+const OPENAI_RESPONSES_SLOTS: [SlotSpec; 9] = [
     slot(
         "tools[].parameters",
         SlotRole::ToolParameters,
@@ -484,7 +505,56 @@ const OPENAI_RESPONSES_SLOTS: [SlotSpec; 5] = [
         SlotRole::ToolOutput,
         Dialect::Native,
     ),
+    slot(
+        "input[].tools[].parameters",
+        SlotRole::ToolParameters,
+        Dialect::Native,
+    ),
+    slot(
+        "input[].tools[].output_schema",
+        SlotRole::ToolOutput,
+        Dialect::Native,
+    ),
+    slot(
+        "input[].tools[].tools[].parameters",
+        SlotRole::ToolParameters,
+        Dialect::Native,
+    ),
+    slot(
+        "input[].tools[].tools[].output_schema",
+        SlotRole::ToolOutput,
+        Dialect::Native,
+    ),
     slot("text.format.schema", SlotRole::Output, Dialect::Native),
+];
+
+/// Ollama's native `/api/chat`: the OpenAI Chat tool slot, and `format` when it is an object.
+const OLLAMA_CHAT_SLOTS: [SlotSpec; 2] = [
+    slot(
+        "tools[].function.parameters",
+        SlotRole::ToolParameters,
+        Dialect::Native,
+    ),
+    SlotSpec {
+        path: "format",
+        role: SlotRole::Output,
+        dialect: Dialect::Native,
+        encoding: Encoding::JsonObject,
+    },
+];
+
+/// Cohere Chat v2: the OpenAI Chat tool slot; `response_format.json_schema` is the schema itself.
+const COHERE_CHAT_SLOTS: [SlotSpec; 2] = [
+    slot(
+        "tools[].function.parameters",
+        SlotRole::ToolParameters,
+        Dialect::Native,
+    ),
+    slot(
+        "response_format.json_schema",
+        SlotRole::Output,
+        Dialect::Native,
+    ),
 ];
 
 const ANTHROPIC_SLOTS: [SlotSpec; 3] = anthropic_slots!("");
@@ -608,8 +678,21 @@ pub static SHAPES: &[ApiShape] = &[
     ApiShape {
         api: Api::OpenAiChat,
         family: Family::OpenAi,
-        paths: &["**/chat/completions", "**/api/chat"],
+        paths: &["**/chat/completions"],
         slots: &OPENAI_CHAT_SLOTS,
+    },
+    // New entries go last: fuzz seeds name an API by its index in this table.
+    ApiShape {
+        api: Api::OllamaChat,
+        family: Family::OpenAi,
+        paths: &["**/api/chat"],
+        slots: &OLLAMA_CHAT_SLOTS,
+    },
+    ApiShape {
+        api: Api::CohereChat,
+        family: Family::OpenAi,
+        paths: &["**/v2/chat"],
+        slots: &COHERE_CHAT_SLOTS,
     },
 ];
 
@@ -638,7 +721,9 @@ mod tests {
             ("/openai/deployments/gpt4/chat/completions", Api::OpenAiChat),
             ("/api/v1/chat/completions", Api::OpenAiChat),
             ("/chat/completions", Api::OpenAiChat),
-            ("/api/chat", Api::OpenAiChat),
+            ("/api/chat", Api::OllamaChat),
+            ("/v2/chat", Api::CohereChat),
+            ("/cohere/v2/chat", Api::CohereChat),
             ("/v1/responses", Api::OpenAiResponses),
             ("/v1/responses/input_tokens", Api::OpenAiResponses),
             ("/v1/messages", Api::AnthropicMessages),
@@ -702,6 +787,7 @@ mod tests {
             "/v1/embeddings",
             "/v1/models",
             "/v1/chat",
+            "/v2/chat/x",
             "/:generateContent",
             "/health",
         ] {
