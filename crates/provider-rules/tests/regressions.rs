@@ -64,3 +64,24 @@ fn malformed_composition_does_not_stand_for_a_type() {
     holds(r#"{"$ref":"list","anyOf":{"a":{}}}"#);
     holds(r#"{"items":{},"anyOf":null,"enum":["a"]}"#);
 }
+
+/// fuzz `body`, 24 crashes (an MCP kubernetes tool with `"type": "[]ring"` on a property, sent
+/// with `strict: true`): the malformed `type` counted as a type when judging strict mode, then
+/// was dropped, so the result (`{}`, any value) was called strict-compatible; a second pass
+/// said it was not, and the layer flipped `strict` to `false` on the second pass only.
+#[test]
+fn a_malformed_type_does_not_make_a_node_strict() {
+    let text = r#"{"type":"object","properties":{"a":{"type":"[]ring"},"b":{"$ref":7},"c":{"type":"string"}},"required":["a"]}"#;
+    holds(text);
+    let schema = Schema::from_str(text).expect("parses");
+    for name in ["openai-strict", "anthropic-strict"] {
+        let rules = provider_rules::profile(name).expect("profile");
+        let once = sanitize(&schema, rules, Slot::Parameters);
+        let twice = sanitize(&once.schema, rules, Slot::Parameters);
+        assert!(!once.report.strict_compatible, "{name}: {}", once.schema);
+        assert_eq!(
+            once.report.strict_compatible, twice.report.strict_compatible,
+            "{name}"
+        );
+    }
+}
