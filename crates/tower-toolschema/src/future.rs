@@ -148,7 +148,7 @@ where
 }
 
 /// One `Bytes` for the whole body: the chunk itself when there is one (no copy).
-fn concat(mut chunks: Vec<Bytes>) -> Bytes {
+pub(crate) fn concat(mut chunks: Vec<Bytes>) -> Bytes {
     match chunks.len() {
         0 => Bytes::new(),
         1 => chunks.pop().unwrap_or_default(),
@@ -219,7 +219,18 @@ where
                                     SanitizeReport::skipped(api, SkipReason::Trailers),
                                 )
                             } else {
-                                let (new, report) = rewrite::process(&config, &ctx, &bytes);
+                                // The original tool schemas, when the response side asks.
+                                #[cfg(feature = "validate")]
+                                let mut tools =
+                                    crate::validate::wants_tools(&parts.extensions).then(Vec::new);
+                                #[cfg(not(feature = "validate"))]
+                                let mut tools: Option<
+                                    Vec<rewrite::OriginalTool>,
+                                > = None;
+                                let (new, report) =
+                                    rewrite::process_with(&config, &ctx, &bytes, tools.as_mut());
+                                #[cfg(feature = "validate")]
+                                crate::validate::record(&parts.extensions, &report, tools);
                                 match new {
                                     Some(new) => {
                                         set_content_length(&mut parts.headers, new.len());
@@ -248,6 +259,9 @@ where
                             )
                         }
                     };
+                    // A skip leaves its reason for the response side (a no-op when recorded).
+                    #[cfg(feature = "validate")]
+                    crate::validate::record(&parts.extensions, &report, None);
                     if let crate::report::Outcome::Skipped(reason) = &report.outcome {
                         tracing::debug!(target: "tower_toolschema", api = api.map(|a| a.name()), "body not rewritten: {reason}");
                         if let Some(response) = policy.on_skip(reason) {

@@ -18,6 +18,10 @@
 //!   [reject](ToolSchemaLayer::reject_invalid) them with a clear 4xx instead.
 //! - Reports what changed: a [`SanitizeReport`] in the request's extensions and `tracing`
 //!   events (debug per change, warn when meaning was lost).
+//! - Optionally (feature `validate`, [`ToolSchemaLayer::validate_tool_calls`]), validates the
+//!   tool calls of non-streaming responses against the original schemas of their request and
+//!   attaches the findings to the response's extensions, never changing the response: see
+//!   the `validate` module.
 //!
 //! # On an axum router (a gateway)
 //! ```
@@ -76,6 +80,10 @@ pub mod shapes;
 #[cfg_attr(docsrs, doc(cfg(feature = "reqwest")))]
 pub mod reqwest;
 
+#[cfg(feature = "validate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "validate")))]
+pub mod validate;
+
 pub use body::ToolSchemaBody;
 pub use cache::CacheConfig;
 pub use config::{Config, DEFAULT_LIMIT, Target};
@@ -84,6 +92,12 @@ pub use layer::ToolSchemaLayer;
 pub use profile::{Profile, Profiles};
 pub use report::SanitizeReport;
 pub use service::ToolSchema;
+#[cfg(feature = "validate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "validate")))]
+pub use validate::{
+    ToolCallFindings, ToolCallsBody, ValidateResponseFuture, ValidateToolCalls,
+    ValidateToolCallsLayer,
+};
 
 /// The error type of [`ToolSchemaBody`].
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;

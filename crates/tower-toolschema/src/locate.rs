@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::shapes::{Api, ApiShape, Encoding, SHAPES, SlotSpec};
+use crate::shapes::{Api, ApiShape, Encoding, SHAPES, SlotRole, SlotSpec};
 
 /// Why a body could not be searched for slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +60,9 @@ pub(crate) struct Located<'a> {
     pub(crate) slots: Vec<Found<'a>>,
     /// The body's top-level `model`, if a string.
     pub(crate) model: Option<Cow<'a, str>>,
+    /// The names of tools declared with no parameters slot (an OpenAI function with no
+    /// `parameters`, an Anthropic server tool), when asked for ([`locate_with`]).
+    pub(crate) tools_without_schema: Vec<&'a RawValue>,
 }
 
 /// Byte range of a borrowed raw value inside `base`.
@@ -206,9 +209,20 @@ fn max_children(node: &Node) -> usize {
 /// eight levels deep, so recursion is bounded by the table, not by the body); every other value
 /// is skipped with `IgnoredAny`, and a slot itself is captured as a borrowed [`RawValue`] (one
 /// scan of its bytes). No key or value off the slot paths is allocated.
+#[cfg(test)]
 pub(crate) fn locate<'a>(
     body: &'a [u8],
     shape: Option<&ApiShape>,
+) -> Result<Located<'a>, LocateError> {
+    locate_with(body, shape, false)
+}
+
+/// [`locate`], and with `tool_names` also the names of the tools declared without a parameters
+/// slot (objects on a tool path with a `name` and no parameters schema under them).
+pub(crate) fn locate_with<'a>(
+    body: &'a [u8],
+    shape: Option<&ApiShape>,
+    tool_names: bool,
 ) -> Result<Located<'a>, LocateError> {
     let c = compiled();
     let root = match shape {
@@ -226,6 +240,7 @@ pub(crate) fn locate<'a>(
         out: Located::default(),
         path: Vec::new(),
         duplicate: None,
+        tool_names,
     };
     let mut de = serde_json::Deserializer::from_slice(body);
     let seed = NodeSeed {
@@ -256,6 +271,18 @@ struct Scan<'a> {
     path: Vec<PathSeg>,
     /// Set (with its pointer) when the scan stopped at a duplicate key on a slot path.
     duplicate: Option<String>,
+    /// Collect the names of tools declared without a parameters slot.
+    tool_names: bool,
+}
+
+/// Whether an object at this trie node declares a tool: a parameters slot is below it through
+/// object keys only (`function.parameters`, `inputSchema.json`).
+fn declares_tool(children: &[(&'static str, Node)]) -> bool {
+    children.iter().any(|(_, c)| match c {
+        Node::Leaf(_, spec) => spec.role == SlotRole::ToolParameters,
+        Node::Object(c) => declares_tool(c),
+        Node::Array(_) => false,
+    })
 }
 
 impl Scan<'_> {
@@ -370,6 +397,15 @@ impl<'de> Visitor<'de> for NodeSeed<'_, 'de> {
                 })?;
                 scan.path.pop();
             }
+        }
+        if scan.tool_names
+            && let Some(n) = name
+            && !scan.out.slots[first..]
+                .iter()
+                .any(|f| f.spec.role == SlotRole::ToolParameters)
+            && declares_tool(children)
+        {
+            scan.out.tools_without_schema.push(n);
         }
         // The closest enclosing `name`/`strict`: deeper objects have filled theirs already.
         for f in &mut scan.out.slots[first..] {
@@ -605,6 +641,28 @@ mod tests {
             located.slots[0].pointer,
             "/response_format/json_schema/schema"
         );
+    }
+
+    #[test]
+    fn tools_declared_without_a_schema_are_named_when_asked() {
+        let body = r#"{"tools":[{"type":"function","function":{"name":"now"}},
+            {"type":"function","function":{"name":"f","parameters":{}}}],
+            "response_format":{"type":"json_schema","json_schema":{"name":"r","schema":{}}}}"#;
+        let names = |want| {
+            locate_with(body.as_bytes(), Some(Api::OpenAiChat.shape()), want)
+                .unwrap()
+                .tools_without_schema
+                .iter()
+                .map(|n| n.get().to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(true), ["\"now\""]);
+        assert!(names(false).is_empty());
+        let body = r#"{"tools":[{"type":"web_search_20250305","name":"web_search"},{"name":"g","input_schema":{}}]}"#;
+        let located =
+            locate_with(body.as_bytes(), Some(Api::AnthropicMessages.shape()), true).unwrap();
+        assert_eq!(located.tools_without_schema.len(), 1);
+        assert_eq!(located.tools_without_schema[0].get(), "\"web_search\"");
     }
 
     #[test]

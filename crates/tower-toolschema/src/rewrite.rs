@@ -121,8 +121,23 @@ pub(crate) fn process(
     ctx: &RequestCtx,
     body: &[u8],
 ) -> (Option<Spliced>, SanitizeReport) {
+    process_with(cfg, ctx, body, None)
+}
+
+/// A tool of the request as it came: its name and the original bytes of its parameters schema
+/// (the JSON text; `None` when it was declared without one).
+pub(crate) type OriginalTool = (String, Option<Bytes>);
+
+/// [`process`], also collecting into `tools` every tool's name and original parameters schema
+/// (copied: the request body is not kept alive for them).
+pub(crate) fn process_with(
+    cfg: &Config,
+    ctx: &RequestCtx,
+    body: &[u8],
+    tools: Option<&mut Vec<OriginalTool>>,
+) -> (Option<Spliced>, SanitizeReport) {
     let api = ctx.shape.map(|s| s.api);
-    let located = match locate::locate(body, ctx.shape) {
+    let located = match locate::locate_with(body, ctx.shape, tools.is_some()) {
         Ok(l) => l,
         Err(LocateError::Invalid(e)) => {
             return (
@@ -138,6 +153,9 @@ pub(crate) fn process(
         }
     };
     let api = api.or_else(|| located.slots.first().map(|f| f.api));
+    if let Some(tools) = tools {
+        collect_tools(&located, tools);
+    }
     let mut edits = Vec::new();
     let mut slots = Vec::with_capacity(located.slots.len());
     for found in &located.slots {
@@ -158,6 +176,32 @@ pub(crate) fn process(
             (Some(out), report(Outcome::Rewritten { before, after }))
         }
         None => (None, report(Outcome::Unchanged)),
+    }
+}
+
+fn collect_tools(located: &locate::Located<'_>, tools: &mut Vec<OriginalTool>) {
+    let name = |raw: &serde_json::value::RawValue| serde_json::from_str::<String>(raw.get()).ok();
+    for found in &located.slots {
+        if found.spec.role != SlotRole::ToolParameters {
+            continue;
+        }
+        let Some(tool) = found.name.and_then(name) else {
+            continue;
+        };
+        let schema = match found.spec.encoding {
+            Encoding::Json | Encoding::JsonObject => {
+                Some(Bytes::copy_from_slice(found.raw.get().as_bytes()))
+            }
+            Encoding::JsonString => serde_json::from_str::<String>(found.raw.get())
+                .ok()
+                .map(Bytes::from),
+        };
+        tools.push((tool, schema));
+    }
+    for raw in &located.tools_without_schema {
+        if let Some(tool) = name(raw) {
+            tools.push((tool, None));
+        }
     }
 }
 

@@ -162,8 +162,10 @@ impl<S, P> ToolSchema<S, P> {
             return ResponseFuture::answered(response);
         }
         let mut req = req.map(ToolSchemaBody::new);
-        req.extensions_mut()
-            .insert(SanitizeReport::skipped(api, reason));
+        let report = SanitizeReport::skipped(api, reason);
+        #[cfg(feature = "validate")]
+        crate::validate::record(req.extensions(), &report, None);
+        req.extensions_mut().insert(report);
         ResponseFuture::called(self.inner.call(req))
     }
 }

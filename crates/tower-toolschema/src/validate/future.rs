@@ -1,0 +1,257 @@
+//! [`ValidateResponseFuture`]: waits for the response, reads an inspectable body, validates its
+//! tool calls, and hands the response on with the very same bytes.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+
+use bytes::Bytes;
+use http::{HeaderMap, Response, header};
+use http_body::Body;
+use pin_project_lite::pin_project;
+
+use super::{Capture, Inspection, NotInspected, ToolCallFindings, ToolCallsBody};
+use crate::BoxError;
+use crate::config::{content_encoding, content_length, is_json};
+use crate::future::concat;
+
+pin_project! {
+    /// The response future of [`ValidateToolCalls`](crate::ValidateToolCalls): the inner
+    /// service's future, then (for an inspectable response) the reading of its body; resolves to
+    /// the response with [`ToolCallFindings`] in its extensions and a [`ToolCallsBody`].
+    ///
+    /// See the [module docs](crate::validate) for an example.
+    pub struct ValidateResponseFuture<F, B> {
+        #[pin]
+        state: State<F, B>,
+    }
+}
+
+pin_project! {
+    #[project = StateProj]
+    enum State<F, B> {
+        Waiting { #[pin] fut: F, capture: Option<Capture>, limit: usize },
+        Reading { read: Option<Read<B>> },
+        Done,
+    }
+}
+
+/// A response body being read.
+struct Read<B> {
+    parts: http::response::Parts,
+    body: Pin<Box<B>>,
+    chunks: Vec<Bytes>,
+    len: usize,
+    trailers: Option<HeaderMap>,
+    limit: usize,
+    capture: Capture,
+}
+
+enum Outcome {
+    Complete,
+    Overflow,
+    Failed(BoxError),
+}
+
+impl<B> Read<B>
+where
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+{
+    fn poll_body(&mut self, cx: &mut Context<'_>) -> Poll<Outcome> {
+        loop {
+            match ready!(self.body.as_mut().poll_frame(cx)) {
+                None => return Poll::Ready(Outcome::Complete),
+                Some(Err(e)) => return Poll::Ready(Outcome::Failed(e.into())),
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(data) => {
+                        self.len = self.len.saturating_add(data.len());
+                        if !data.is_empty() {
+                            self.chunks.push(data);
+                        }
+                        if self.len > self.limit {
+                            return Poll::Ready(Outcome::Overflow);
+                        }
+                    }
+                    Err(frame) => {
+                        if let Ok(t) = frame.into_trailers() {
+                            match &mut self.trailers {
+                                Some(all) => all.extend(t),
+                                None => self.trailers = Some(t),
+                            }
+                        }
+                    }
+                },
+            }
+        }
+    }
+}
+
+impl<F, B> ValidateResponseFuture<F, B> {
+    /// `capture`: `None` when validation is off (the response goes on as it is, no findings).
+    pub(crate) fn new(fut: F, capture: Option<Capture>, limit: usize) -> Self {
+        ValidateResponseFuture {
+            state: State::Waiting {
+                fut,
+                capture,
+                limit,
+            },
+        }
+    }
+}
+
+impl<F, B> fmt::Debug for ValidateResponseFuture<F, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ValidateResponseFuture")
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a response cannot be read, from its headers alone (no buffering then).
+fn precheck<B: Body>(
+    res: &Response<B>,
+    capture: &Capture,
+    limit: usize,
+) -> Result<(), NotInspected> {
+    super::request_tools(capture)?;
+    let headers = res.headers();
+    if let Some(ct) = headers.get(header::CONTENT_TYPE) {
+        let ct = ct.to_str().unwrap_or("(not text)");
+        let mime = ct.split(';').next().unwrap_or("").trim();
+        if mime.eq_ignore_ascii_case("text/event-stream") {
+            return Err(NotInspected::Streaming);
+        }
+        if !is_json(headers) {
+            return Err(NotInspected::NotJson(ct.to_owned()));
+        }
+    }
+    if let Some(enc) = content_encoding(headers) {
+        return Err(NotInspected::Compressed(enc));
+    }
+    let declared = res
+        .body()
+        .size_hint()
+        .exact()
+        .or_else(|| content_length(headers));
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(NotInspected::TooLarge { limit });
+    }
+    Ok(())
+}
+
+fn with_findings<B>(
+    mut parts: http::response::Parts,
+    body: ToolCallsBody<B>,
+    findings: ToolCallFindings,
+) -> Response<ToolCallsBody<B>> {
+    if let Inspection::NotInspected(reason) = &findings.inspection {
+        tracing::debug!(target: "tower_toolschema", "response tool calls {reason}");
+    }
+    parts.extensions.insert(findings);
+    Response::from_parts(parts, body)
+}
+
+impl<F, B, E> Future for ValidateResponseFuture<F, B>
+where
+    F: Future<Output = Result<Response<B>, E>>,
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+{
+    type Output = Result<Response<ToolCallsBody<B>>, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut state = self.project().state;
+        loop {
+            match state.as_mut().project() {
+                StateProj::Done => return Poll::Pending,
+                StateProj::Waiting {
+                    fut,
+                    capture,
+                    limit,
+                } => {
+                    let res = match ready!(fut.poll(cx)) {
+                        Ok(res) => res,
+                        Err(e) => {
+                            state.set(State::Done);
+                            return Poll::Ready(Err(e));
+                        }
+                    };
+                    let limit = *limit;
+                    let Some(capture) = capture.take() else {
+                        state.set(State::Done);
+                        return Poll::Ready(Ok(res.map(ToolCallsBody::new)));
+                    };
+                    if let Err(reason) = precheck(&res, &capture, limit) {
+                        state.set(State::Done);
+                        let (parts, body) = res.into_parts();
+                        let findings = ToolCallFindings::not_inspected(reason);
+                        return Poll::Ready(Ok(with_findings(
+                            parts,
+                            ToolCallsBody::new(body),
+                            findings,
+                        )));
+                    }
+                    let (parts, body) = res.into_parts();
+                    state.set(State::Reading {
+                        read: Some(Read {
+                            parts,
+                            body: Box::pin(body),
+                            chunks: Vec::new(),
+                            len: 0,
+                            trailers: None,
+                            limit,
+                            capture,
+                        }),
+                    });
+                }
+                StateProj::Reading { read } => {
+                    let Some(r) = read.as_mut() else {
+                        return Poll::Pending;
+                    };
+                    let outcome = ready!(r.poll_body(cx));
+                    let Some(Read {
+                        parts,
+                        body,
+                        chunks,
+                        trailers,
+                        limit,
+                        capture,
+                        ..
+                    }) = read.take()
+                    else {
+                        return Poll::Pending;
+                    };
+                    state.set(State::Done);
+                    let (body, findings) = match outcome {
+                        Outcome::Complete => {
+                            let bytes = concat(chunks);
+                            let findings = match super::request_tools(&capture)
+                                .and_then(|tools| super::inspect(&bytes, tools))
+                            {
+                                Ok(calls) => ToolCallFindings {
+                                    inspection: Inspection::Inspected,
+                                    calls,
+                                },
+                                Err(reason) => ToolCallFindings::not_inspected(reason),
+                            };
+                            (ToolCallsBody::full(bytes, trailers), findings)
+                        }
+                        Outcome::Overflow => (
+                            ToolCallsBody::replay(chunks, body),
+                            ToolCallFindings::not_inspected(NotInspected::TooLarge { limit }),
+                        ),
+                        Outcome::Failed(e) => {
+                            let reason = NotInspected::BodyError(e.to_string());
+                            (
+                                ToolCallsBody::failed(chunks, e),
+                                ToolCallFindings::not_inspected(reason),
+                            )
+                        }
+                    };
+                    return Poll::Ready(Ok(with_findings(parts, body, findings)));
+                }
+            }
+        }
+    }
+}
