@@ -16,8 +16,8 @@ use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
 use tower_toolschema::report::Outcome;
-use tower_toolschema::shapes::{Api, SHAPES, SlotRole};
 use tower_toolschema::sanitizer::{SchemaSlot, SlotOutcome, SlotSanitizer};
+use tower_toolschema::shapes::{Api, SHAPES, SlotRole};
 use tower_toolschema::{CacheConfig, Profile, Profiles, ToolSchemaLayer};
 
 /// Input text and the name to call it by in messages (a path, or `<stdin>`).

@@ -2,19 +2,19 @@
 //! standard output; `--report FILE` writes what changed as JSON.
 
 use super::engine::{Applied, ChangeOut, apply, body_config};
-use super::input::read_bytes;
-use super::output::emit_bytes;
-use super::profile::Choice;
-use bytes::Bytes;
-use tower_toolschema::report::Outcome;
-use tower_toolschema::shapes::Api;
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::Document;
+use super::input::read_bytes;
 use super::output::emit;
+use super::output::emit_bytes;
+use super::profile::Choice;
 use super::{InputArgs, ProfileArgs};
+use bytes::Bytes;
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
+use tower_toolschema::report::Outcome;
+use tower_toolschema::shapes::Api;
 
 /// Arguments of `toolschema sanitize`.
 #[derive(Debug, Clone, Args)]

@@ -443,7 +443,10 @@ fn gemini_code_assist_keeps_its_floor() {
     let rules = &Rules::GEMINI_CODE_ASSIST;
     let t = run(rules, &cases());
     let s = pct(t.kept, t.counted);
-    println!("gemini-code-assist soundness {s:.2}% (issue target {}%)", target(rules));
+    println!(
+        "gemini-code-assist soundness {s:.2}% (issue target {}%)",
+        target(rules)
+    );
     assert!(s >= 60.0, "gemini-code-assist soundness fell to {s:.2}%");
 }
 
