@@ -201,14 +201,7 @@ fn max_children(node: &Node) -> usize {
     }
 }
 
-/// Finds the slots of `shape` in `body` (or, with `None`, of every shape in the table: the body
-/// is recognised by its shape).
-///
-/// One pass over the body, O(n) in its length: serde_json's validating scanner reads every byte
-/// once. Values on a slot path are descended into as they are read (the path trie is at most
-/// eight levels deep, so recursion is bounded by the table, not by the body); every other value
-/// is skipped with `IgnoredAny`, and a slot itself is captured as a borrowed [`RawValue`] (one
-/// scan of its bytes). No key or value off the slot paths is allocated.
+/// [`locate_with`] without the names of tools declared without a schema.
 #[cfg(test)]
 pub(crate) fn locate<'a>(
     body: &'a [u8],
@@ -217,8 +210,15 @@ pub(crate) fn locate<'a>(
     locate_with(body, shape, false)
 }
 
-/// [`locate`], and with `tool_names` also the names of the tools declared without a parameters
-/// slot (objects on a tool path with a `name` and no parameters schema under them).
+/// Finds the slots of `shape` in `body` (or, with `None`, of every shape in the table: the body
+/// is recognised by its shape); with `tool_names`, also the names of the tools declared without
+/// a parameters slot (objects on a tool path with a `name` and no parameters schema under them).
+///
+/// One pass over the body, O(n) in its length: serde_json's validating scanner reads every byte
+/// once. Values on a slot path are descended into as they are read (the path trie is at most
+/// eight levels deep, so recursion is bounded by the table, not by the body); every other value
+/// is skipped with `IgnoredAny`, and a slot itself is captured as a borrowed [`RawValue`] (one
+/// scan of its bytes). No key or value off the slot paths is allocated.
 pub(crate) fn locate_with<'a>(
     body: &'a [u8],
     shape: Option<&ApiShape>,

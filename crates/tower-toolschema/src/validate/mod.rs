@@ -5,7 +5,7 @@
 //!
 //! Sanitizing drops the constraints a provider cannot express, so a model may send arguments
 //! the provider accepted but the tool will not; the finding's message (the
-//! [`CallError`](tool_calls::CallError)'s `Display`) is written for the model, to send back as
+//! [`tool_calls::CallError`]'s `Display`) is written for the model, to send back as
 //! the tool result.
 //!
 //! Response shapes read: OpenAI Chat `choices[].message.tool_calls[].function.{name,
