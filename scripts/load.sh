@@ -9,19 +9,21 @@
 #   - fails unless: zero wrk errors, zero verification failures, every request verified, and
 #     RSS at the end within 10 % of RSS after warm-up.
 # Stops everything it started (trap). Environment: CONNECTIONS (200), DURATION (60s), WARMUP
-# (15s), THREADS (2), BODIES (64).
+# (30s), THREADS (2), BODIES (64).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CONNECTIONS=${CONNECTIONS:-200}
 DURATION=${DURATION:-60s}
-WARMUP=${WARMUP:-15s}
+WARMUP=${WARMUP:-30s}
 THREADS=${THREADS:-2}
 BODIES=${BODIES:-64}
 
 command -v wrk >/dev/null || { echo "load: wrk missing (apt-get install -y wrk)" >&2; exit 1; }
 work=$(mktemp -d)
 gw_pid=""
+sampler=""
 cleanup() {
+    [ -n "$sampler" ] && kill "$sampler" 2>/dev/null || true
     [ -n "$gw_pid" ] && kill "$gw_pid" 2>/dev/null && wait "$gw_pid" 2>/dev/null || true
     [ -n "${KEEP:-}" ] && echo "load: kept $work" || rm -rf "$work"
 }
@@ -49,9 +51,15 @@ sleep 1
 rss_warm=$(rss)
 echo "load: RSS after warm-up $rss_warm kB"
 echo "load: measured run $DURATION, $CONNECTIONS connections, $THREADS threads"
+# RSS every 5 s during the run: a plateau, or a leak.
+( while kill -0 "$gw_pid" 2>/dev/null; do rss >>"$work/rss.txt" || break; sleep 5; done ) &
+sampler=$!
 timeout 900 wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 10s --latency -s scripts/load.lua "$url" | tee "$work/run.txt"
+kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+sampler=""
 sleep 1
 rss_end=$(rss)
+echo "load: RSS samples during the run (kB): $(paste -sd' ' "$work/rss.txt")"
 stats=$(curl -s "$url/__stats")
 echo "load: RSS at the end $rss_end kB"
 echo "load: upstream stats $stats"
