@@ -72,6 +72,12 @@ fn provider_error(rules: &Rules, rule: &str) -> Option<&'static str> {
         ("anthropic", "additional-properties") => {
             "For 'object' type, 'additionalProperties' must be explicitly set to false"
         }
+        ("anthropic", "property-key") => {
+            "input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'"
+        }
+        ("openai" | "xai", "pattern-syntax") => {
+            "… is not a 'regex' / regex lookaround is not supported"
+        }
         ("anthropic", "min-items") => "For 'array' type, property 'maxItems' is not supported",
         ("xai", "additional-properties" | "boolean-schema" | "property-named-properties") => {
             "/properties/properties/additionalProperties: property schema 'false' is not supported"
@@ -121,8 +127,40 @@ pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation
     if slot == Slot::Parameters || rules.strict {
         c.root(schema);
     }
+    if slot == Slot::Parameters {
+        c.out.extend(property_keys(schema, rules));
+    }
     schema.walk(&mut c);
     c.out
+}
+
+/// The top-level property keys that break the provider's key rule (Anthropic:
+/// `Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'`).
+pub(crate) fn property_keys(schema: &Schema, rules: &Rules) -> Vec<Violation> {
+    let Some(rule) = &rules.property_keys else {
+        return Vec::new();
+    };
+    let Some(props) = schema.as_object().and_then(SchemaObject::properties) else {
+        return Vec::new();
+    };
+    props
+        .keys()
+        .filter(|k| !rule.accepts(k))
+        .map(|k| {
+            let mut pointer = String::from("/properties");
+            schema_core::pointer::push(&mut pointer, k);
+            Violation {
+                pointer,
+                rule: "property-key",
+                message: format!(
+                    "property key {k:?} must be 1 to {} letters, digits or {:?}; it needs renaming (and mapping back in tool calls)",
+                    rule.max_len,
+                    rule.extra.as_ref()
+                ),
+                provider_error: provider_error(rules, "property-key"),
+            }
+        })
+        .collect()
 }
 
 struct Checker<'r> {
@@ -337,6 +375,16 @@ impl Checker<'_> {
                     "an object property named \"properties\" is misread".to_owned(),
                 );
             }
+        }
+        if let (Some(forbidden), Some(pat)) =
+            (&r.forbidden_pattern_syntax, o.string(Keyword::Pattern))
+            && forbidden.iter().any(|f| pat.contains(f.as_ref()))
+        {
+            self.push(
+                p,
+                "pattern-syntax",
+                format!("pattern {pat:?} uses a construct the provider refuses"),
+            );
         }
         if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format))
             && !allowed.iter().any(|a| a == f)

@@ -26,6 +26,10 @@ pub struct Report {
     /// For strict profiles: whether the result can be sent in strict mode without changing
     /// what it accepts. `false` tells a caller to send it non-strict rather than get a 400.
     pub strict_compatible: bool,
+    /// What the provider will still reject and sanitizing cannot fix without a change the
+    /// caller must undo on the response side (Anthropic property keys that need renaming).
+    /// Not changes: a report with only these is still empty.
+    pub unfixable: Vec<Violation>,
 }
 
 impl Default for Report {
@@ -33,6 +37,7 @@ impl Default for Report {
         Report {
             changes: Vec::new(),
             strict_compatible: true,
+            unfixable: Vec::new(),
         }
     }
 }
@@ -41,6 +46,14 @@ impl Report {
     /// Whether nothing was changed.
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
+    }
+
+    /// Whether `v` (found by [`check`](crate::check) on the result, possibly for another
+    /// profile) is one of the [`unfixable`](Report::unfixable) problems already reported.
+    pub fn is_unfixable(&self, v: &Violation) -> bool {
+        self.unfixable
+            .iter()
+            .any(|u| u.rule == v.rule && u.pointer == v.pointer)
     }
 
     /// How many changes lost meaning.

@@ -268,6 +268,36 @@ pub struct ToolNameRule {
     pub max_len: u32,
 }
 
+/// A rule for the names of a tool's top-level properties (Anthropic:
+/// `Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct PropertyKeyRule {
+    /// Characters allowed besides ASCII letters and digits.
+    pub extra: Cow<'static, str>,
+    /// The longest key accepted.
+    pub max_len: u32,
+}
+
+impl PropertyKeyRule {
+    /// Whether `key` follows the rule.
+    ///
+    /// ```
+    /// use provider_rules::Rules;
+    /// let rule = Rules::ANTHROPIC.property_keys.unwrap();
+    /// assert!(rule.accepts("file.path"));
+    /// assert!(!rule.accepts("$ref"));
+    /// assert!(!rule.accepts(""));
+    /// ```
+    pub fn accepts(&self, key: &str) -> bool {
+        !key.is_empty()
+            && key.chars().count() <= self.max_len as usize
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || self.extra.contains(c))
+    }
+}
+
 /// One provider profile: everything the engine needs to rewrite a schema for it and
 /// everything [`check`](crate::check) needs to predict a rejection. Plain data: a `const`,
 /// derivable with struct update syntax, loadable from TOML or JSON.
@@ -335,6 +365,13 @@ pub struct Rules {
     pub property_named_properties: bool,
     /// String formats kept; `None` keeps every format.
     pub formats: Option<Cow<'static, [Cow<'static, str>]>>,
+    /// Regular-expression constructs the provider refuses in `pattern` (`\p{`, lookaround...);
+    /// a pattern holding one goes to the description. `None`: any pattern.
+    pub forbidden_pattern_syntax: Option<Cow<'static, [Cow<'static, str>]>>,
+    /// The rule for a tool's top-level property names, where the provider has one. Keys are
+    /// not renamed (that needs the response side to map them back): keys that break the rule
+    /// are reported in [`Report::unfixable`](crate::Report::unfixable).
+    pub property_keys: Option<PropertyKeyRule>,
     /// Whether `required` may only name the node's own properties.
     pub required_defined: bool,
     /// What the root of a tool's parameters must be.

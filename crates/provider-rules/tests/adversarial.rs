@@ -36,7 +36,11 @@ fn invariants(name: &str, schema: &Schema) -> usize {
             let text = out.schema.to_json_string();
             largest = largest.max(text.len());
             if out.report.strict_compatible {
-                let v = check_schema(&out.schema, rules, slot);
+                // Property keys needing renaming are reported in `unfixable`, not fixed.
+                let v: Vec<_> = check_schema(&out.schema, rules, slot)
+                    .into_iter()
+                    .filter(|v| !out.report.is_unfixable(v))
+                    .collect();
                 assert!(
                     v.is_empty(),
                     "{name}: {} {slot:?}: check after sanitize: {}",

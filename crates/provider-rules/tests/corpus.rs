@@ -126,7 +126,12 @@ fn every_profile_over_the_corpus() {
                 not_strict += 1;
                 continue;
             }
-            let v = check_schema(&out.schema, rules, *slot);
+            // Property keys that need renaming are reported, not fixed (the response side would
+            // have to map them back).
+            let v: Vec<_> = check_schema(&out.schema, rules, *slot)
+                .into_iter()
+                .filter(|v| !out.report.is_unfixable(v))
+                .collect();
             if !v.is_empty() {
                 failures.push(format!(
                     "{} {name}: check after sanitize: {}\n  in:  {}\n  out: {}",

@@ -5,7 +5,7 @@
 
 mod common;
 use common::{prevents, rewrites, run};
-use provider_rules::{Rules, Slot, profile};
+use provider_rules::{Rules, Slot, check, profile};
 use serde_json::json;
 
 #[test]
@@ -446,4 +446,58 @@ fn every_profile_is_accepted_by_name() {
         provider_rules::profile_names().count(),
         provider_rules::PROFILES.len()
     );
+}
+
+#[test]
+fn unicode_class_pattern_goes_to_the_description_for_openai__is_not_a_regex() {
+    let input =
+        json!({"type": "object", "properties": {"name": {"type": "string", "pattern": "\\p{L}+"}}});
+    assert!(
+        check(&input, &Rules::OPENAI, Slot::Parameters)
+            .iter()
+            .any(|v| v.rule == "pattern-syntax" && v.provider_error.is_some())
+    );
+    let out = common::run(&Rules::OPENAI, Slot::Parameters, &input);
+    assert_eq!(
+        out.schema.to_value()["properties"]["name"],
+        json!({"type": "string", "description": "Must match the regular expression \\p{L}+."})
+    );
+}
+
+#[test]
+fn lookahead_is_kept_for_openai_and_dropped_in_strict_mode__lookaround_is_not_supported() {
+    let input = json!({"type": "object", "properties": {"id": {"type": "string", "pattern": "^(?!a)b"}}, "required": ["id"]});
+    let out = common::run(&Rules::OPENAI, Slot::Parameters, &input);
+    assert_eq!(
+        out.schema.to_value()["properties"]["id"]["pattern"],
+        json!("^(?!a)b")
+    );
+    let strict = common::run(&Rules::OPENAI_STRICT, Slot::Parameters, &input);
+    assert!(
+        strict.schema.to_value()["properties"]["id"]
+            .get("pattern")
+            .is_none()
+    );
+}
+
+#[test]
+fn anthropic_property_keys_that_need_renaming_are_reported_not_renamed__property_keys_should_match_pattern()
+ {
+    let input = json!({"type": "object", "properties": {"$ref": {"type": "string"}, "ok.key-1": {"type": "string"}}});
+    let found = check(&input, &Rules::ANTHROPIC, Slot::Parameters);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].rule, "property-key");
+    assert_eq!(found[0].pointer, "/properties/$ref");
+    let out = provider_rules::sanitize(
+        &schema_core::Schema::from_value(&input),
+        &Rules::ANTHROPIC,
+        Slot::Parameters,
+    );
+    // Nothing to change (the key cannot be renamed here), but the rejection is reported.
+    assert!(out.report.is_empty());
+    assert_eq!(out.report.unfixable.len(), 1);
+    assert!(out.report.is_unfixable(&found[0]));
+    // Nested keys are not checked (only the top-level map is).
+    let nested = json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"$x": {}}}}});
+    assert!(check(&nested, &Rules::ANTHROPIC, Slot::Parameters).is_empty());
 }

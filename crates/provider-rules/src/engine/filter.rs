@@ -143,3 +143,28 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
         }
     }
 }
+
+/// A `pattern` using a construct the provider's regex engine refuses (OpenAI: `... is not a
+/// 'regex'`, `regex lookaround is not supported`) goes to the description.
+pub(crate) fn patterns(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let Some(forbidden) = &cx.rules.forbidden_pattern_syntax else {
+        return;
+    };
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(pattern) = o.string(Keyword::Pattern) else {
+        return;
+    };
+    if !forbidden.iter().any(|f| pattern.contains(f.as_ref())) {
+        return;
+    }
+    if let Some(v) = o.remove(Keyword::Pattern) {
+        cx.lost(
+            p,
+            "pattern-syntax",
+            "a pattern the provider's regex engine refuses was removed",
+            hints::for_keyword(Keyword::Pattern, &v),
+        );
+    }
+}

@@ -79,6 +79,7 @@ const POST: &[Step] = &[
     objects::required,
     objects::additional_properties,
     filter::formats,
+    filter::patterns,
     strict::close_object,
     strict::min_items,
     filter::unsupported_keywords,
@@ -132,6 +133,9 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     out.transform(&mut Pipeline { cx: &mut cx });
     strict::limits(&out, &mut cx);
     let mut report = cx.into_report();
+    if slot == Slot::Parameters {
+        report.unfixable = crate::check::property_keys(&out, rules);
+    }
     // The report is empty exactly when nothing changed.
     if out == *schema {
         report.changes.clear();

@@ -12,6 +12,12 @@ pub(crate) const ANTHROPIC_TOOL_NAMES: ToolNameRule = ToolNameRule {
     max_len: 128,
 };
 
+/// Anthropic's top-level property-key rule, `^[a-zA-Z0-9_.-]{1,64}$`.
+pub(crate) const ANTHROPIC_PROPERTY_KEYS: PropertyKeyRule = PropertyKeyRule {
+    extra: Cow::Borrowed("_.-"),
+    max_len: 64,
+};
+
 impl Rules {
     /// Anthropic non-strict.
     pub const ANTHROPIC: Rules = Rules {
@@ -27,6 +33,9 @@ impl Rules {
             ..Root::OBJECT
         },
         tool_names: ANTHROPIC_TOOL_NAMES,
+        // `tools.77.custom.input_schema.properties: Property keys should match pattern
+        // '^[a-zA-Z0-9_.-]{1,64}$'` (anthropics/claude-code#4668); top-level keys only.
+        property_keys: Some(ANTHROPIC_PROPERTY_KEYS),
         ..Rules::PERMISSIVE
     };
 }

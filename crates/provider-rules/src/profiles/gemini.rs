@@ -109,6 +109,8 @@ impl Rules {
         boolean_schemas: false,
         property_named_properties: true,
         formats: Some(Cow::Borrowed(SCHEMA_PROTO_FORMATS)),
+        forbidden_pattern_syntax: None,
+        property_keys: None,
         // `...parameters.required[0]: property is not defined` (moltis-org/moltis#747).
         required_defined: true,
         // "The schema must describe an object where the properties are the parameters."

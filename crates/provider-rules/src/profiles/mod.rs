@@ -42,6 +42,8 @@ impl Rules {
         boolean_schemas: true,
         property_named_properties: true,
         formats: None,
+        forbidden_pattern_syntax: None,
+        property_keys: None,
         required_defined: false,
         root: Root::ANY,
         strict: false,

@@ -12,6 +12,23 @@ pub(crate) const OPENAI_TOOL_NAMES: ToolNameRule = ToolNameRule {
     max_len: 64,
 };
 
+/// Constructs OpenAI's regex engine refuses: Unicode classes, `'^(?!__.*__$)[^\\p{Cc}…]' is
+/// not a 'regex'` (Alishahryar1/free-claude-code#1730, BerriAI/litellm#40485). Lookahead is
+/// accepted outside strict mode (peers.md §3 #43).
+pub(crate) const OPENAI_FORBIDDEN_PATTERN_SYNTAX: &[Cow<'static, str>] =
+    &[Cow::Borrowed("\\p{"), Cow::Borrowed("\\P{")];
+
+/// Strict mode also refuses lookaround: `Invalid JSON schema: regex lookaround is not
+/// supported. Found at $.properties.email.pattern.` (decolua/9router#1556).
+pub(crate) const OPENAI_STRICT_FORBIDDEN_PATTERN_SYNTAX: &[Cow<'static, str>] = &[
+    Cow::Borrowed("\\p{"),
+    Cow::Borrowed("\\P{"),
+    Cow::Borrowed("(?="),
+    Cow::Borrowed("(?!"),
+    Cow::Borrowed("(?<="),
+    Cow::Borrowed("(?<!"),
+];
+
 impl Rules {
     /// OpenAI non-strict: plain JSON Schema, with the few shapes OpenAI refuses repaired.
     pub const OPENAI: Rules = Rules {
@@ -24,6 +41,7 @@ impl Rules {
             ..Root::OBJECT
         },
         tool_names: OPENAI_TOOL_NAMES,
+        forbidden_pattern_syntax: Some(Cow::Borrowed(OPENAI_FORBIDDEN_PATTERN_SYNTAX)),
         ..Rules::PERMISSIVE
     };
 }

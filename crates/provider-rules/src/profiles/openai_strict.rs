@@ -84,6 +84,9 @@ impl Rules {
             max_string_chars: Some(120_000),
             max_min_items: None,
         },
+        forbidden_pattern_syntax: Some(Cow::Borrowed(
+            super::openai::OPENAI_STRICT_FORBIDDEN_PATTERN_SYNTAX,
+        )),
         ..Rules::OPENAI
     };
 }

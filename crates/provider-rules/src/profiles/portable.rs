@@ -32,6 +32,10 @@ impl Rules {
             rest_extra: Cow::Borrowed("_-"),
             max_len: 64,
         },
+        // What OpenAI's and xAI's regex engines refuse.
+        forbidden_pattern_syntax: Some(Cow::Borrowed(super::xai::XAI_FORBIDDEN_PATTERN_SYNTAX)),
+        // Anthropic's and Bedrock's property-key rule.
+        property_keys: Some(super::anthropic::ANTHROPIC_PROPERTY_KEYS),
         ..Rules::GEMINI
     };
 }

@@ -4,6 +4,21 @@ use crate::rules::*;
 use schema_core::Keyword as K;
 use std::borrow::Cow;
 
+/// "pattern: ECMA-262 subset; no backreferences, `\p{…}`, `\b`, lookaround, inline flags".
+pub(crate) const XAI_FORBIDDEN_PATTERN_SYNTAX: &[Cow<'static, str>] = &[
+    Cow::Borrowed("\\p{"),
+    Cow::Borrowed("\\P{"),
+    Cow::Borrowed("(?="),
+    Cow::Borrowed("(?!"),
+    Cow::Borrowed("(?<="),
+    Cow::Borrowed("(?<!"),
+    Cow::Borrowed("\\b"),
+    Cow::Borrowed("\\1"),
+    Cow::Borrowed("(?i"),
+    Cow::Borrowed("(?m"),
+    Cow::Borrowed("(?s"),
+];
+
 impl Rules {
     /// xAI (Grok).
     pub const XAI: Rules = Rules {
@@ -31,6 +46,7 @@ impl Rules {
             properties: true,
             no_composition: true,
         },
+        forbidden_pattern_syntax: Some(Cow::Borrowed(XAI_FORBIDDEN_PATTERN_SYNTAX)),
         ..Rules::OPENAI
     };
 }
