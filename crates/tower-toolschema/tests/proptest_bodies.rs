@@ -359,7 +359,11 @@ fn slots_pass_check(out: &[u8], report: &SanitizeReport, api: Api) -> Result<(),
             SlotRole::ToolParameters => Slot::Parameters,
             _ => Slot::Schema,
         };
-        let violations = provider_rules::check(schema, rules.rules(), kind);
+        // Property keys needing renaming are reported, never renamed by a request-side layer.
+        let violations: Vec<_> = provider_rules::check(schema, rules.rules(), kind)
+            .into_iter()
+            .filter(|v| v.rule != "property-key")
+            .collect();
         if !violations.is_empty() {
             return Err(format!(
                 "{} at {}: {}\n  schema: {schema}",

@@ -77,11 +77,15 @@ fn slots_pass_check(out: &[u8], report: &SanitizeReport) {
     for slot in &report.slots {
         assert!(slot.error.is_none(), "{}: {:?}", slot.pointer, slot.error);
         let profile = Profile::builtin(&slot.profile).expect("builtin profile");
-        let violations = provider_rules::check(
+        // Property keys needing renaming are reported, never renamed by a request-side layer.
+        let violations: Vec<_> = provider_rules::check(
             at(&v, &slot.pointer),
             profile.rules(),
             engine_slot(slot.role),
-        );
+        )
+        .into_iter()
+        .filter(|v| v.rule != "property-key")
+        .collect();
         assert!(
             violations.is_empty(),
             "{} ({}): {violations:?}",
