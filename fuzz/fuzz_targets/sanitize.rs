@@ -30,7 +30,10 @@ fuzz_target!(|data: &[u8]| {
             out.schema
         );
         if out.report.strict_compatible {
-            let v: Vec<_> = check_schema(&out.schema, rules, slot).into_iter().filter(|v| !out.report.is_unfixable(v)).collect();
+            let v: Vec<_> = check_schema(&out.schema, rules, slot)
+                .into_iter()
+                .filter(|v| !out.report.is_unfixable(v))
+                .collect();
             assert!(
                 v.is_empty(),
                 "{}: check after sanitize: {}\n in: {}\nout: {}",
