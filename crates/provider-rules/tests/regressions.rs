@@ -2,7 +2,7 @@
 //! with the invariants it broke: for every profile and slot, `check_schema(sanitize(x))` empty
 //! (unless not strict-compatible), idempotent, report empty exactly when unchanged.
 
-use provider_rules::{PROFILES, Slot, check_schema, sanitize};
+use provider_rules::{PROFILES, Rules, Slot, check_schema, sanitize};
 use schema_core::Schema;
 
 fn holds(text: &str) {
@@ -86,5 +86,32 @@ fn a_malformed_type_does_not_make_a_node_strict() {
             once.report.strict_compatible, twice.report.strict_compatible,
             "{name}"
         );
+    }
+}
+
+/// Fuzz (sanitize target, anthropic): a root `allOf` of a `$ref` merged beside `properties` in a
+/// document that reads as draft-07 (`definitions`) lost its `properties` on a second pass (a
+/// draft-07 `$ref` ignores its siblings). The result now declares 2020-12.
+#[test]
+fn a_merged_ref_beside_properties_declares_2020_12_and_stays_put() {
+    let input =
+        r##"{"definitions":{"d":{}},"properties":{"a":{}},"allOf":[{"$ref":"#/definitions/d"}]}"##;
+    let schema = Schema::from_str(input).unwrap();
+    for rules in [&Rules::ANTHROPIC, &Rules::BEDROCK] {
+        let once = sanitize(&schema, rules, Slot::Parameters);
+        let twice = sanitize(&once.schema, rules, Slot::Parameters);
+        assert_eq!(twice.schema, once.schema, "{}", rules.name());
+        assert!(
+            twice.report.is_empty(),
+            "{}: {:?}",
+            rules.name(),
+            twice.report.changes
+        );
+        let v = once.schema.to_value();
+        assert!(v["properties"].get("a").is_some(), "{}: {v}", rules.name());
+        if rules.refs == provider_rules::Refs::Keep {
+            // Anthropic keeps the ref; Bedrock inlines it (and needs no declaration).
+            assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
+        }
     }
 }

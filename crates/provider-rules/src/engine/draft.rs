@@ -104,3 +104,58 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         );
     }
 }
+
+/// The 2020-12 dialect URI.
+const DRAFT_2020_URI: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Where the profile wants 2020-12 and the result holds a `$ref` with siblings that validate
+/// (a merged `allOf` puts them there), the document says it is 2020-12: read as draft-07 (its
+/// `$schema`, or `definitions`), those siblings would be ignored, and a second pass would
+/// remove them. One `$schema` at the root; linear in the schema.
+pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
+    use schema_core::{Dialect, Key, Visit};
+    if !cx.rules.draft_2020 || !cx.rules.keywords.contains(Keyword::SchemaUri) {
+        return;
+    }
+    struct RefWithSiblings(bool);
+    impl Visit for RefWithSiblings {
+        fn enter(&mut self, _: &str, s: &Schema) -> bool {
+            if let Some(o) = s.as_object()
+                && o.reference().is_some()
+                && o.entries().iter().any(|e| match e.key {
+                    Key::Known(k) => {
+                        !super::refs::REF_SIBLINGS.contains(&k)
+                            && k != Keyword::Title
+                            && k != Keyword::Examples
+                    }
+                    Key::Other(_) => false,
+                })
+            {
+                self.0 = true;
+            }
+            !self.0
+        }
+    }
+    let mut found = RefWithSiblings(false);
+    schema.walk(&mut found);
+    if !found.0
+        || !matches!(
+            Dialect::detect(schema),
+            Dialect::Draft4 | Dialect::Draft6 | Dialect::Draft7
+        )
+    {
+        return;
+    }
+    if let Some(o) = schema.as_object_mut() {
+        o.insert_at(
+            0,
+            Keyword::SchemaUri,
+            Value::String(DRAFT_2020_URI.to_owned()),
+        );
+        cx.change(
+            "",
+            "draft-2020",
+            "declared 2020-12: a $ref has siblings that apply (they would be ignored in draft-07)",
+        );
+    }
+}

@@ -131,6 +131,7 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     let mut out = schema.clone();
     refs::run(&mut out, &mut cx);
     out.transform(&mut Pipeline { cx: &mut cx });
+    draft::declare_2020(&mut out, &mut cx);
     strict::limits(&out, &mut cx);
     let mut report = cx.into_report();
     if slot == Slot::Parameters {
