@@ -33,6 +33,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod deep;
 mod dialect;
 mod error;
 mod instance;
@@ -42,6 +43,7 @@ pub mod pointer;
 mod refs;
 mod schema;
 mod ser;
+mod types;
 mod walk;
 
 pub use dialect::Dialect;
