@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::CorpusSchema;
+use common::{CorpusSchema, same_tokens};
 use schema_core::{Instance, ParseOptions, Schema};
 
 /// Diagnostics the corpus is known to produce: `(origin suffix, diagnostic text)`.
@@ -60,42 +60,6 @@ fn round_trip(schemas: &[CorpusSchema]) -> Counts {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     c
-}
-
-/// Splits minified JSON into tokens: strings, numbers, literals and punctuation.
-fn tokens(t: &str) -> Vec<&str> {
-    let b = t.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let start = i;
-        match b[i] {
-            b'"' => {
-                i += 1;
-                while b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'{' | b'}' | b'[' | b']' | b':' | b',' => i += 1,
-            _ => {
-                while i < b.len() && !matches!(b[i], b'{' | b'}' | b'[' | b']' | b':' | b',') {
-                    i += 1;
-                }
-            }
-        }
-        out.push(&t[start..i]);
-    }
-    out
-}
-
-/// Same tokens in the same order; number tokens compared as doubles.
-fn same_tokens(a: &str, b: &str) -> bool {
-    let (ta, tb) = (tokens(a), tokens(b));
-    ta.len() == tb.len()
-        && ta.iter().zip(&tb).all(|(x, y)| {
-            x == y || matches!((x.parse::<f64>(), y.parse::<f64>()), (Ok(p), Ok(q)) if p == q)
-        })
 }
 
 #[test]

@@ -4,6 +4,9 @@
 use proptest::prelude::*;
 use schema_core::{Keyword, ParseOptions, Schema, Visit};
 
+mod common;
+use common::same_tokens;
+
 /// A JSON value whose objects keep their key order.
 #[derive(Clone, Debug)]
 enum J {
@@ -159,42 +162,6 @@ fn walked(s: &Schema) -> Vec<String> {
     let mut v = Ptrs(Vec::new());
     s.walk(&mut v);
     v.0
-}
-
-/// Splits compact JSON into tokens: strings, numbers, literals and punctuation.
-fn tokens(t: &str) -> Vec<&str> {
-    let b = t.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let start = i;
-        match b[i] {
-            b'"' => {
-                i += 1;
-                while b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'{' | b'}' | b'[' | b']' | b':' | b',' => i += 1,
-            _ => {
-                while i < b.len() && !matches!(b[i], b'{' | b'}' | b'[' | b']' | b':' | b',') {
-                    i += 1;
-                }
-            }
-        }
-        out.push(&t[start..i]);
-    }
-    out
-}
-
-/// Same tokens in the same order; number tokens compared as doubles.
-fn same_tokens(a: &str, b: &str) -> bool {
-    let (ta, tb) = (tokens(a), tokens(b));
-    ta.len() == tb.len()
-        && ta.iter().zip(&tb).all(|(x, y)| {
-            x == y || matches!((x.parse::<f64>(), y.parse::<f64>()), (Ok(p), Ok(q)) if p == q)
-        })
 }
 
 proptest! {

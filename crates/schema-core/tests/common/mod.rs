@@ -90,3 +90,39 @@ pub fn all() -> Vec<CorpusSchema> {
     v.extend(jsts());
     v
 }
+
+/// Splits minified JSON into tokens: strings, numbers, literals and punctuation.
+pub fn tokens(t: &str) -> Vec<&str> {
+    let b = t.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'{' | b'}' | b'[' | b']' | b':' | b',' => i += 1,
+            _ => {
+                while i < b.len() && !matches!(b[i], b'{' | b'}' | b'[' | b']' | b':' | b',') {
+                    i += 1;
+                }
+            }
+        }
+        out.push(&t[start..i]);
+    }
+    out
+}
+
+/// Same tokens in the same order; number tokens compared as doubles.
+pub fn same_tokens(a: &str, b: &str) -> bool {
+    let (ta, tb) = (tokens(a), tokens(b));
+    ta.len() == tb.len()
+        && ta.iter().zip(&tb).all(|(x, y)| {
+            x == y || matches!((x.parse::<f64>(), y.parse::<f64>()), (Ok(p), Ok(q)) if p == q)
+        })
+}
