@@ -86,6 +86,7 @@ pub(crate) struct Cached {
     pub(crate) json: Option<Vec<u8>>,
     pub(crate) changes: Arc<[Change]>,
     pub(crate) strict_compatible: bool,
+    pub(crate) unfixable: Arc<[String]>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -209,6 +210,7 @@ mod tests {
             json: Some(s.as_bytes().to_vec()),
             changes: Arc::from(Vec::new()),
             strict_compatible: true,
+            unfixable: Arc::from(Vec::new()),
         })
     }
 

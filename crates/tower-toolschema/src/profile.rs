@@ -268,8 +268,11 @@ pub(crate) fn sanitize_with_rules(
     let parsed = schema_core::Schema::from_slice(schema).map_err(|e| e.to_string())?;
     let out = provider_rules::sanitize(&parsed, profile.rules(), engine_slot(slot));
     let strict_compatible = out.report.strict_compatible;
+    let unfixable: Vec<String> = out.report.unfixable.iter().map(|v| v.to_string()).collect();
     if out.report.is_empty() {
-        return Ok(SlotOutcome::unchanged().strict_compatible(strict_compatible));
+        return Ok(SlotOutcome::unchanged()
+            .strict_compatible(strict_compatible)
+            .unfixable(unfixable));
     }
     let changes = out
         .report
@@ -284,7 +287,8 @@ pub(crate) fn sanitize_with_rules(
         .collect();
     Ok(
         SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), changes)
-            .strict_compatible(strict_compatible),
+            .strict_compatible(strict_compatible)
+            .unfixable(unfixable),
     )
 }
 

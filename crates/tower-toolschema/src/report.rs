@@ -59,6 +59,9 @@ pub struct SlotReport {
     pub strict_downgraded: bool,
     /// The tool's name is invalid for the target (reported, not renamed).
     pub tool_name_problem: Option<String>,
+    /// What the target will still reject that sanitizing cannot fix without renaming (property
+    /// keys): reported, like tool names, until the response side maps names back.
+    pub unfixable: Arc<[String]>,
     /// The slot could not be sanitized (not a schema, unparseable); it went on untouched.
     pub error: Option<String>,
 }

@@ -218,6 +218,7 @@ fn sanitize_cached(
                 json: o.json,
                 changes: Arc::from(o.changes),
                 strict_compatible: o.strict_compatible,
+                unfixable: Arc::from(o.unfixable),
             })
     })
 }
@@ -244,6 +245,7 @@ fn process_slot(
         cached: false,
         strict_downgraded: false,
         tool_name_problem: None,
+        unfixable: Arc::from(Vec::new()),
         error: None,
     };
     let Some(range) = range_in(body, found.raw) else {
@@ -285,6 +287,7 @@ fn process_slot(
         Err(e) => report.error = Some(e.clone()),
         Ok(r) => {
             report.changes = Arc::clone(&r.changes);
+            report.unfixable = Arc::clone(&r.unfixable);
             if let Some(json) = &r.json {
                 let bytes = match spec.encoding {
                     Encoding::Json | Encoding::JsonObject => Some(json.clone()),
@@ -319,6 +322,9 @@ fn trace_slot(r: &SlotReport) {
     }
     if let Some(p) = &r.tool_name_problem {
         tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "invalid tool name: {p}");
+    }
+    for p in r.unfixable.iter() {
+        tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "the provider will reject this and it cannot be fixed here: {p}");
     }
     if let Some(e) = &r.error {
         tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, "slot left untouched: {e}");

@@ -54,6 +54,9 @@ pub struct SlotOutcome {
     pub changes: Vec<Change>,
     /// Whether the result satisfies the provider's strict mode.
     pub strict_compatible: bool,
+    /// What the provider will still reject that sanitizing cannot fix without a change the
+    /// caller must undo on the response side (Anthropic property keys that need renaming).
+    pub unfixable: Vec<String>,
 }
 
 impl SlotOutcome {
@@ -65,6 +68,7 @@ impl SlotOutcome {
             json: None,
             changes: Vec::new(),
             strict_compatible: true,
+            unfixable: Vec::new(),
         }
     }
 
@@ -76,6 +80,7 @@ impl SlotOutcome {
             json: Some(json),
             changes,
             strict_compatible: true,
+            unfixable: Vec::new(),
         }
     }
 
@@ -87,6 +92,18 @@ impl SlotOutcome {
     /// ```
     pub fn strict_compatible(mut self, yes: bool) -> Self {
         self.strict_compatible = yes;
+        self
+    }
+
+    /// Sets [`unfixable`](SlotOutcome::unfixable).
+    ///
+    /// ```
+    /// # use tower_toolschema::sanitizer::SlotOutcome;
+    /// let o = SlotOutcome::unchanged().unfixable(vec!["key \"$x\" needs renaming".into()]);
+    /// assert_eq!(o.unfixable.len(), 1);
+    /// ```
+    pub fn unfixable(mut self, problems: Vec<String>) -> Self {
+        self.unfixable = problems;
         self
     }
 }

@@ -123,3 +123,31 @@ fn strict_tools_take_the_strict_profile_or_are_downgraded() {
         report.slots[0].strict_downgraded
     );
 }
+
+#[test]
+fn anthropic_property_keys_needing_renaming_are_reported_and_the_body_goes_on() {
+    // `input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'`:
+    // renaming needs the response side, so the layer reports it and changes nothing else.
+    let body = json!({
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 16,
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [{"name": "q", "input_schema": {"type": "object", "properties": {"$filter": {"type": "string"}}}}]
+    })
+    .to_string();
+    let (out, report) = sanitize_body(
+        ToolSchemaLayer::anthropic().config(),
+        Some(Api::AnthropicMessages),
+        Bytes::from(body.clone()),
+    );
+    assert_eq!(out, body.as_bytes());
+    assert_eq!(report.slots.len(), 1);
+    let slot = &report.slots[0];
+    assert!(slot.changes.is_empty());
+    assert_eq!(slot.unfixable.len(), 1);
+    assert!(
+        slot.unfixable[0].contains("$filter"),
+        "{:?}",
+        slot.unfixable
+    );
+}
