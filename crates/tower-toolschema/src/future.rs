@@ -54,9 +54,13 @@ pub(crate) struct Buffer<S, B, P> {
     policy: P,
 }
 
-enum Outcome {
+/// How reading a body ended.
+pub(crate) enum Outcome {
+    /// The whole body was read.
     Complete,
+    /// It grew past the limit (what was read is kept for a replay).
     Overflow,
+    /// The body failed (the error is forwarded after what was read).
     Failed(BoxError),
 }
 
@@ -66,31 +70,14 @@ where
     B::Error: Into<BoxError>,
 {
     fn poll_body(&mut self, cx: &mut Context<'_>) -> Poll<Outcome> {
-        loop {
-            match ready!(self.body.as_mut().poll_frame(cx)) {
-                None => return Poll::Ready(Outcome::Complete),
-                Some(Err(e)) => return Poll::Ready(Outcome::Failed(e.into())),
-                Some(Ok(frame)) => match frame.into_data() {
-                    Ok(data) => {
-                        self.len = self.len.saturating_add(data.len());
-                        if !data.is_empty() {
-                            self.chunks.push(data);
-                        }
-                        if self.len > self.config.limit {
-                            return Poll::Ready(Outcome::Overflow);
-                        }
-                    }
-                    Err(frame) => {
-                        if let Ok(t) = frame.into_trailers() {
-                            match &mut self.trailers {
-                                Some(all) => all.extend(t),
-                                None => self.trailers = Some(t),
-                            }
-                        }
-                    }
-                },
-            }
-        }
+        poll_frames(
+            self.body.as_mut(),
+            &mut self.chunks,
+            &mut self.len,
+            &mut self.trailers,
+            self.config.limit,
+            cx,
+        )
     }
 }
 
@@ -276,6 +263,47 @@ where
                     state.set(State::Calling { fut });
                 }
             }
+        }
+    }
+}
+
+/// Reads `body`'s frames into `chunks` (data) and `trailers` until it ends, fails, or `len`
+/// passes `limit`. Shared by the request side and the response side (feature `validate`).
+pub(crate) fn poll_frames<B>(
+    mut body: Pin<&mut B>,
+    chunks: &mut Vec<Bytes>,
+    len: &mut usize,
+    trailers: &mut Option<HeaderMap>,
+    limit: usize,
+    cx: &mut Context<'_>,
+) -> Poll<Outcome>
+where
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+{
+    loop {
+        match ready!(body.as_mut().poll_frame(cx)) {
+            None => return Poll::Ready(Outcome::Complete),
+            Some(Err(e)) => return Poll::Ready(Outcome::Failed(e.into())),
+            Some(Ok(frame)) => match frame.into_data() {
+                Ok(data) => {
+                    *len = len.saturating_add(data.len());
+                    if !data.is_empty() {
+                        chunks.push(data);
+                    }
+                    if *len > limit {
+                        return Poll::Ready(Outcome::Overflow);
+                    }
+                }
+                Err(frame) => {
+                    if let Ok(t) = frame.into_trailers() {
+                        match trailers {
+                            Some(all) => all.extend(t),
+                            None => *trailers = Some(t),
+                        }
+                    }
+                }
+            },
         }
     }
 }

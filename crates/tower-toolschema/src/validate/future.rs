@@ -14,7 +14,7 @@ use pin_project_lite::pin_project;
 use super::{Capture, Inspection, NotInspected, ToolCallFindings, ToolCallsBody};
 use crate::BoxError;
 use crate::config::{content_encoding, content_length, is_json};
-use crate::future::concat;
+use crate::future::{Outcome, concat, poll_frames};
 
 pin_project! {
     /// The response future of [`ValidateToolCalls`](crate::ValidateToolCalls): the inner
@@ -48,43 +48,20 @@ struct Read<B> {
     capture: Capture,
 }
 
-enum Outcome {
-    Complete,
-    Overflow,
-    Failed(BoxError),
-}
-
 impl<B> Read<B>
 where
     B: Body<Data = Bytes>,
     B::Error: Into<BoxError>,
 {
     fn poll_body(&mut self, cx: &mut Context<'_>) -> Poll<Outcome> {
-        loop {
-            match ready!(self.body.as_mut().poll_frame(cx)) {
-                None => return Poll::Ready(Outcome::Complete),
-                Some(Err(e)) => return Poll::Ready(Outcome::Failed(e.into())),
-                Some(Ok(frame)) => match frame.into_data() {
-                    Ok(data) => {
-                        self.len = self.len.saturating_add(data.len());
-                        if !data.is_empty() {
-                            self.chunks.push(data);
-                        }
-                        if self.len > self.limit {
-                            return Poll::Ready(Outcome::Overflow);
-                        }
-                    }
-                    Err(frame) => {
-                        if let Ok(t) = frame.into_trailers() {
-                            match &mut self.trailers {
-                                Some(all) => all.extend(t),
-                                None => self.trailers = Some(t),
-                            }
-                        }
-                    }
-                },
-            }
-        }
+        poll_frames(
+            self.body.as_mut(),
+            &mut self.chunks,
+            &mut self.len,
+            &mut self.trailers,
+            self.limit,
+            cx,
+        )
     }
 }
 
