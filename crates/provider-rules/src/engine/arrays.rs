@@ -47,8 +47,10 @@ pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     {
         push(s);
     }
+    // Where "any value" is one type only, the positions' schemas are a better guess for the
+    // items than that type.
     let items = match parts.len() {
-        _ if open_rest => Schema::default(),
+        _ if open_rest && !cx.any_value_lossy() => Schema::default(),
         0 => Schema::default(),
         1 => parts.remove(0),
         _ if unions => {
@@ -108,7 +110,7 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     let items = match mode {
         MissingItems::Empty => Schema::default(),
-        _ => derive_items(o)
+        _ => derive_items(o, cx.any_value_lossy())
             .or_else(|| cx.any_value().cloned())
             .unwrap_or_default(),
     };
@@ -122,13 +124,32 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
 }
 
-/// The item type every array in `enum` agrees on. (Not `contains`: it says one item
-/// matches, not all; not `default`/`examples`: they show one array of many.)
-fn derive_items(o: &SchemaObject) -> Option<Schema> {
+/// The item type every array in `enum` agrees on (not `default`/`examples`: they show one
+/// array of many). Where the profile says "any value" with one type only, the type `contains`
+/// speaks of is the better guess for the items (it says one item matches, not all).
+fn derive_items(o: &SchemaObject, any_value_lossy: bool) -> Option<Schema> {
+    let from_enum = o.enum_values().and_then(items_of);
+    if from_enum.is_some() || !any_value_lossy {
+        return from_enum;
+    }
+    let contains = match o.get(Keyword::Contains) {
+        Some(Value::Schema(s)) => super::types::spoken(s),
+        _ => Vec::new(),
+    };
+    let t = contains
+        .into_iter()
+        .filter(|t| !matches!(t, T::Null | T::Array))
+        .max_by_key(|t| super::types::rank(*t))?;
+    let mut s = SchemaObject::new();
+    s.insert(Keyword::Type, Value::Type(TypeSet::Single(t)));
+    Some(Schema::Object(s))
+}
+
+/// The item type every array among `values` agrees on (other values are ignored), as a
+/// typed schema; `None` when they disagree or the type would need more (arrays of arrays).
+pub(crate) fn items_of(values: &[schema_core::Instance]) -> Option<Schema> {
     let mut types: Vec<T> = Vec::new();
-    // Only `enum` bounds the arrays; a `default` or `examples` shows one of many.
-    let arrays = o.enum_values().into_iter().flatten();
-    for a in arrays {
+    for a in values {
         let Ok(elems) = serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(a.as_json())
         else {
             continue;
@@ -146,7 +167,7 @@ fn derive_items(o: &SchemaObject) -> Option<Schema> {
         types.retain(|t| *t != T::Integer);
     }
     match types.as_slice() {
-        [t] if *t != T::Null && *t != T::Array && *t != T::Object => {
+        [t] if *t != T::Null && *t != T::Array => {
             let mut s = SchemaObject::new();
             s.insert(Keyword::Type, Value::Type(TypeSet::Single(*t)));
             Some(Schema::Object(s))

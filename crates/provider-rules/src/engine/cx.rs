@@ -4,7 +4,7 @@ use crate::Slot;
 use crate::hints;
 use crate::report::{Change, Report};
 use crate::rules::Rules;
-use schema_core::{Keyword, Schema, Value};
+use schema_core::{InstanceType, Keyword, Schema, Value};
 
 /// What the steps share while one schema is sanitized.
 pub(crate) struct Cx<'r> {
@@ -15,6 +15,11 @@ pub(crate) struct Cx<'r> {
     hints: Vec<Vec<String>>,
     /// The profile's any-value schema, parsed once.
     any_value: Option<Schema>,
+    /// Whether that schema is one type only (no union can say "any value").
+    any_value_lossy: bool,
+    /// The types each node on the path spoke of when it was entered, innermost last (kept
+    /// only where "any value" is lossy: see [`Cx::guess`]).
+    guesses: Vec<Vec<InstanceType>>,
     /// How many changes the report held when each node on the path was entered.
     marks: Vec<usize>,
 }
@@ -25,24 +30,51 @@ impl<'r> Cx<'r> {
             .any_value
             .as_deref()
             .and_then(|t| Schema::from_str(t).ok());
+        let any_value_lossy = any_value
+            .as_ref()
+            .and_then(Schema::as_object)
+            .is_some_and(|o| !o.contains(Keyword::AnyOf));
         Cx {
             rules,
             slot,
             report: Report::default(),
             hints: Vec::new(),
             any_value,
+            any_value_lossy,
+            guesses: Vec::new(),
             marks: Vec::new(),
         }
     }
 
-    pub(crate) fn enter(&mut self) {
+    /// Enters `node`: its hints start empty; where "any value" is lossy, the types its
+    /// keywords speak of are kept before the steps rewrite it.
+    pub(crate) fn enter(&mut self, node: &Schema) {
         self.hints.push(Vec::new());
         self.marks.push(self.report.changes.len());
+        if self.any_value_lossy {
+            self.guesses.push(super::types::spoken(node));
+        }
     }
 
     pub(crate) fn leave(&mut self) {
         self.hints.pop();
         self.marks.pop();
+        if self.any_value_lossy {
+            self.guesses.pop();
+        }
+    }
+
+    /// Where the profile cannot say "any value" but with one type, the types the current
+    /// node spoke of as it was entered (its own keywords, then those of its conditional and
+    /// dependent subschemas, then its `const`/`enum` values): the best single type to give
+    /// a node that ends up accepting anything. Empty otherwise.
+    pub(crate) fn guess(&self) -> &[InstanceType] {
+        self.guesses.last().map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Whether the profile's any-value schema is one type (no union to say "any value").
+    pub(crate) fn any_value_lossy(&self) -> bool {
+        self.any_value_lossy
     }
 
     /// How many changes the report holds.

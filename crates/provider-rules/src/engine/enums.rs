@@ -33,8 +33,15 @@ pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         cx.change(p, "const", "const became a one-value enum");
     } else {
-        if !o.contains(Keyword::Type) && t != T::Null {
+        // A null const gets the null type too: where there is none, the null step makes it a
+        // nullable string, which still admits null.
+        if !o.contains(Keyword::Type) {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(t)));
+        }
+        if t == T::Array && !o.contains(Keyword::Items) {
+            if let Some(items) = super::arrays::items_of(std::slice::from_ref(&v)) {
+                o.insert(Keyword::Items, Value::Schema(Box::new(items)));
+            }
         }
         let hint = format!("Must be {}.", hints::short(&v));
         cx.lost(p, "const", "const is not accepted", Some(hint));
@@ -117,6 +124,16 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         _ => true,
     };
     if !type_ok || !values.iter().all(|v| rules.enums.accepts(v.json_type())) || values.is_empty() {
+        // Values of one type keep that type where a node needs one (`{"enum": [1, 2]}` →
+        // `integer`, not any value), as long as a null member is said otherwise.
+        let null_said = !list.iter().any(|v| v.json_type() == JsonType::Null)
+            || matches!(o.get(Keyword::Nullable), Some(Value::Bool(true)));
+        if rules.type_required && o.types().is_none() && null_said {
+            let inferred = super::types::infer(o);
+            if let [t] = inferred.as_slice() {
+                o.insert(Keyword::Type, Value::Type(TypeSet::Single(*t)));
+            }
+        }
         o.remove(Keyword::Enum);
         let hint = format!("Allowed values: {}.", hints::values(&list));
         cx.lost(

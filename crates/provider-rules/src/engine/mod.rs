@@ -96,7 +96,7 @@ struct Pipeline<'a, 'r> {
 
 impl Transform for Pipeline<'_, '_> {
     fn pre(&mut self, pointer: &str, schema: &mut Schema) {
-        self.cx.enter();
+        self.cx.enter(schema);
         // A merge or a collapse can bring up what an earlier step rewrites (a type list, a
         // draft-07 tuple...): the steps run again while they change something (bounded).
         for _ in 0..PRE_ROUNDS {

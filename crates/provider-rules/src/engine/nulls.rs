@@ -9,7 +9,7 @@ use schema_core::{
 };
 
 /// Keywords that stay on the outer node when a node is wrapped into `anyOf`.
-const ANNOTATIONS: &[Keyword] = &[
+pub(crate) const ANNOTATIONS: &[Keyword] = &[
     Keyword::Title,
     Keyword::Description,
     Keyword::Default,

@@ -283,9 +283,64 @@ pub(crate) fn infer(o: &SchemaObject) -> Vec<T> {
     out
 }
 
+/// The types a node speaks of: its `type`, else what its keywords imply ([`infer`]), else
+/// what its conditional, dependent and composed subschemas imply. Read as a node is entered,
+/// before merges and filters remove the keywords that said it.
+pub(crate) fn spoken(node: &Schema) -> Vec<T> {
+    let Some(o) = node.as_object() else {
+        return Vec::new();
+    };
+    if let Some(ts) = o.types() {
+        return ts.as_slice().to_vec();
+    }
+    let mut out = infer(o);
+    if out.is_empty() {
+        use Keyword as K;
+        for kw in [K::If, K::Then, K::Else, K::AllOf, K::AnyOf, K::OneOf] {
+            let subs: &[Schema] = match o.get(kw) {
+                Some(Value::Schema(s)) => std::slice::from_ref(&**s),
+                Some(Value::Schemas(l)) => l,
+                _ => continue,
+            };
+            for s in subs {
+                let Some(so) = s.as_object() else { continue };
+                let ts = match so.types() {
+                    Some(ts) => ts.as_slice().to_vec(),
+                    None => infer(so),
+                };
+                for t in ts {
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Replaces a node that accepts any value by the profile's any-value schema, keeping its
-/// annotations.
+/// annotations. Where that schema is one type only, a node whose keywords spoke of a type
+/// ([`Cx::guess`]) gets that type instead: `{"enum": [1, 2]}` on a profile that takes string
+/// enums only keeps `integer`, not `string`.
 fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let guess = cx
+        .guess()
+        .iter()
+        .copied()
+        .filter(|t| *t != T::Null)
+        .max_by_key(|t| rank(*t));
+    if let Some(t) = guess {
+        node.make_object()
+            .insert(Keyword::Type, Value::Type(TypeSet::Single(t)));
+        cx.lost(
+            p,
+            "any-value",
+            format!("a schema accepting any value got type {t}, the type its keywords spoke of"),
+            Some("Any JSON value.".to_owned()),
+        );
+        return;
+    }
     let Some(any) = cx.any_value().cloned() else {
         return;
     };

@@ -3,11 +3,11 @@
 
 use super::Cx;
 use super::merge::absorb;
-use super::nulls::is_null_branch;
+use super::nulls::{ANNOTATIONS, is_null_branch};
 use super::types::{infer, keyword_fits, rank};
 use crate::hints;
 use crate::rules::Unions;
-use schema_core::{Entry, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
+use schema_core::{Entry, InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// `oneOf` → `anyOf` where `oneOf` is not accepted (Gemini's proto has no `oneOf`; OpenAI
 /// strict: `'oneOf' is not permitted`). The exclusivity of `oneOf` is not kept.
@@ -152,7 +152,8 @@ fn collapse_once(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) -> bool {
     });
     let summary: Vec<String> = rest.iter().map(hints::summarize).collect();
     if let Some(i) = best {
-        let b = rest.swap_remove(i);
+        let mut b = rest.swap_remove(i);
+        widen(&mut b, &rest);
         absorb(o, b);
     }
     if has_null && cx.rules.keywords.contains(Keyword::Nullable) {
@@ -173,6 +174,104 @@ fn collapse_once(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) -> bool {
         );
     }
     true
+}
+
+/// The types a branch admits (all of them when it says none).
+fn branch_types(s: &Schema) -> Option<Vec<TypeSet>> {
+    let o = s.as_object()?;
+    match o.types() {
+        Some(ts) => Some(vec![ts.clone()]),
+        None => {
+            let ts = infer(o);
+            (!ts.is_empty()).then(|| ts.into_iter().map(TypeSet::Single).collect())
+        }
+    }
+}
+
+/// Whether two branches admit a value of a common type (`None`: every type).
+fn overlap(a: &Option<Vec<TypeSet>>, b: &Option<Vec<TypeSet>>) -> bool {
+    let (Some(a), Some(b)) = (a, b) else {
+        return true;
+    };
+    let flat = |l: &Vec<TypeSet>| -> Vec<schema_core::InstanceType> {
+        l.iter()
+            .flat_map(|t| t.as_slice().iter().copied())
+            .collect()
+    };
+    let (a, b) = (flat(a), flat(b));
+    a.iter().any(|x| {
+        b.iter()
+            .any(|y| x == y || matches!((x, y), (T::Integer, T::Number) | (T::Number, T::Integer)))
+    })
+}
+
+/// Keywords that shape a value rather than bound it: the chosen branch keeps them.
+const STRUCTURE: &[Keyword] = &[
+    Keyword::Type,
+    Keyword::Properties,
+    Keyword::Items,
+    Keyword::PrefixItems,
+    Keyword::PropertyOrdering,
+    Keyword::Nullable,
+];
+
+/// The chosen branch of a collapsing union, widened by the other branches that admit values
+/// of its type, so what they accept stays accepted: their object properties join it with
+/// `required` the names all of them require, and a bound or value list (`maxLength`,
+/// `minimum`, `enum`, ...) stays only where every such branch has the same. What a branch of
+/// another type accepts is lost (said in the description by the collapse).
+fn widen(best: &mut Schema, others: &[Schema]) {
+    let mine = branch_types(best);
+    let near: Vec<&Schema> = others
+        .iter()
+        .filter(|b| overlap(&mine, &branch_types(b)))
+        .collect();
+    if near.is_empty() {
+        return;
+    }
+    let Schema::Object(o) = best else { return };
+    // Properties of every object branch, the first one's schema winning.
+    for b in &near {
+        let Some(bp) = b.as_object().and_then(|bo| bo.properties()) else {
+            continue;
+        };
+        let Some(Value::SchemaMap(props)) = o.get_mut(Keyword::Properties) else {
+            continue;
+        };
+        for (k, v) in bp.iter() {
+            if props.get(k).is_none() {
+                props.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let same_everywhere = |e: &Entry| {
+        near.iter().all(|b| {
+            b.as_object()
+                .is_some_and(|bo| bo.entries().iter().any(|x| x == e))
+        })
+    };
+    o.retain(|e| match e.key {
+        Key::Known(Keyword::Required) => {
+            // Kept below, as the names every near branch requires.
+            true
+        }
+        Key::Known(kw) if STRUCTURE.contains(&kw) => true,
+        Key::Known(kw) if ANNOTATIONS.contains(&kw) => true,
+        Key::Other(_) => true,
+        _ => same_everywhere(e),
+    });
+    if let Some(Value::Strings(req)) = o.get_mut(Keyword::Required) {
+        req.retain(|n| {
+            near.iter().all(|b| {
+                b.as_object()
+                    .and_then(|bo| bo.required())
+                    .is_some_and(|r| r.contains(n))
+            })
+        });
+        if req.is_empty() {
+            o.remove(Keyword::Required);
+        }
+    }
 }
 
 /// Where `anyOf` must be the only keyword of its node (Vertex: `When using any_of, it must be
