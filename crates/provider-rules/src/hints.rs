@@ -1,7 +1,7 @@
 //! Hints: the short prose a dropped constraint leaves in `description`, so the model still
 //! sees it ("At least 3 characters.", "Allowed values: 1, 2, 3.", "Format: uri.").
 
-use schema_core::{Instance, Keyword, Schema, SchemaObject, TypeSet, Value};
+use schema_core::{Instance, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// The longest list of values a hint spells out.
 const MAX_VALUES: usize = 40;
@@ -218,6 +218,20 @@ pub(crate) fn summarize(schema: &Schema) -> String {
         let alts: Vec<String> = list.iter().map(summarize_flat).collect();
         push_word(&mut out, &alts.join(" or "));
     }
+    // Bounds in words ("integer at least 2", "at most 2 characters"), a few at most.
+    let bounds = o
+        .entries()
+        .iter()
+        .filter_map(|e| match e.key {
+            Key::Known(kw) if BOUNDS.contains(&kw) => for_keyword(kw, &e.value),
+            _ => None,
+        })
+        .take(MAX_BOUNDS)
+        .map(|b| phrase(&b))
+        .collect::<Vec<_>>();
+    if !bounds.is_empty() {
+        push_word(&mut out, &bounds.join(", "));
+    }
     if out.is_empty() {
         if let Some(r) = o.reference() {
             out = r.rsplit('/').next().unwrap_or(r).to_owned();
@@ -226,6 +240,34 @@ pub(crate) fn summarize(schema: &Schema) -> String {
         }
     }
     truncate(out)
+}
+
+/// Keywords whose hint reads as a bound on the values of a type.
+const BOUNDS: &[Keyword] = &[
+    Keyword::MinLength,
+    Keyword::MaxLength,
+    Keyword::Minimum,
+    Keyword::Maximum,
+    Keyword::ExclusiveMinimum,
+    Keyword::ExclusiveMaximum,
+    Keyword::MultipleOf,
+    Keyword::MinItems,
+    Keyword::MaxItems,
+    Keyword::MinProperties,
+    Keyword::MaxProperties,
+];
+
+/// How many bounds one summary names.
+const MAX_BOUNDS: usize = 2;
+
+/// A hint sentence as a phrase: "At least 2." → "at least 2".
+fn phrase(sentence: &str) -> String {
+    let s = sentence.strip_suffix('.').unwrap_or(sentence);
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 /// [`summarize`] without descending further (for nested parts).

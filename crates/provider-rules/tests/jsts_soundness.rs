@@ -313,8 +313,13 @@ struct Tally {
 }
 
 fn run(rules: &Rules, cases: &[Case]) -> Tally {
+    run_where(rules, cases, |_| true)
+}
+
+/// [`run`] over the cases `keep` accepts.
+fn run_where(rules: &Rules, cases: &[Case], keep: impl Fn(&Case) -> bool) -> Tally {
     let mut t = Tally::default();
-    for case in cases {
+    for case in cases.iter().filter(|c| keep(c)) {
         if case.schema.to_string().contains("localhost:1234") {
             t.skipped += 1;
             continue;
@@ -433,21 +438,55 @@ fn every_profile_keeps_valid_instances_valid() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
-/// Known gap (issue 3 asks for 97 %): Code Assist has no unions and wants a `type` on every
-/// node, so "any value", mixed-type enums and type lists collapse to one type, and the suite is
-/// full of them (every exception is printed by `every_profile_keeps_valid_instances_valid`).
-/// This guards what the dialect reaches today, so a regression fails; raising it needs live
-/// evidence that Code Assist accepts a typeless node or `anyOf`.
+/// Whether a sanitized schema holds an `anyOf` anywhere (keys of property maps included: a
+/// property named `anyOf` only makes this conservative).
+fn has_union(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => o.iter().any(|(k, x)| k == "anyOf" || has_union(x)),
+        Value::Array(a) => a.iter().any(has_union),
+        _ => false,
+    }
+}
+
+/// Known gap (issue 3 asks for 97 % overall): Code Assist has no unions and wants a `type`
+/// on every node, so "any value" (`{}`, `true`, `uniqueItems` alone, an open tuple's rest),
+/// mixed-type enums and type lists collapse to one type, and the suite is full of them (every
+/// exception is printed by `every_profile_keeps_valid_instances_valid`).
+///
+/// So the dialect is measured twice:
+/// - where the union-capable `gemini` profile needs no `anyOf` for a case (its any-value is
+///   an `anyOf` of every type), Code Assist is held to the issue's 97 %: there the dialect
+///   loses nothing to the missing unions and every loss would be ours;
+/// - over every case, a floor guards what one type per node reaches today, so a regression
+///   fails. Raising it needs live evidence that Code Assist accepts a typeless node or `anyOf`.
 #[test]
 fn gemini_code_assist_keeps_its_floor() {
     let rules = &Rules::GEMINI_CODE_ASSIST;
-    let t = run(rules, &cases());
-    let s = pct(t.kept, t.counted);
+    let cases = cases();
+    let all = run(rules, &cases);
+    let s = pct(all.kept, all.counted);
+    let union_free = run_where(rules, &cases, |c| {
+        let g = sanitize(&Schema::from_value(&c.schema), &Rules::GEMINI, Slot::Schema);
+        !has_union(&g.schema.to_value())
+    });
+    let u = pct(union_free.kept, union_free.counted);
     println!(
-        "gemini-code-assist soundness {s:.2}% (issue target {}%)",
+        "gemini-code-assist soundness {s:.2}% overall ({}/{}), {u:.2}% where gemini needs no union ({}/{} over {} schemas; issue target {}%)",
+        all.kept,
+        all.counted,
+        union_free.kept,
+        union_free.counted,
+        union_free.schemas,
         target(rules)
     );
-    assert!(s >= 60.0, "gemini-code-assist soundness fell to {s:.2}%");
+    for e in &union_free.exceptions {
+        println!("    exception without a union: {e}");
+    }
+    assert!(
+        u >= target(rules),
+        "gemini-code-assist soundness where no union is needed fell to {u:.2}%"
+    );
+    assert!(s >= 75.0, "gemini-code-assist soundness fell to {s:.2}%");
 }
 
 #[test]

@@ -134,6 +134,12 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 o.insert(Keyword::Type, Value::Type(TypeSet::Single(*t)));
             }
         }
+        // Arrays that agree on their items' type keep it.
+        if o.types().is_some_and(|t| t.as_slice() == [T::Array]) && !o.contains(Keyword::Items) {
+            if let Some(items) = super::arrays::items_of(&list) {
+                o.insert(Keyword::Items, Value::Schema(Box::new(items)));
+            }
+        }
         o.remove(Keyword::Enum);
         let hint = format!("Allowed values: {}.", hints::values(&list));
         cx.lost(

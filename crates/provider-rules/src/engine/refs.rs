@@ -4,7 +4,9 @@
 
 use super::Cx;
 use crate::rules::Refs;
-use schema_core::{InlineOptions, Key, Keyword, RefIssueKind, Schema, Transform, Value};
+use schema_core::{
+    InlineOptions, Key, Keyword, RefIndex, RefIssueKind, Schema, Transform, TypeSet, Value,
+};
 
 /// Keywords that may stand beside a `$ref` under [`Refs::NoSiblings`].
 pub(crate) const REF_SIBLINGS: &[Keyword] = &[
@@ -121,11 +123,16 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
             );
         }
     }
-    *schema = out.schema;
+    let original = std::mem::replace(schema, out.schema);
     if out.remaining_refs > 0 || has_dynamic_refs(schema) {
-        // What could not be inlined is described instead of referenced.
-        struct Strip(usize);
-        impl Transform for Strip {
+        // What could not be inlined is described instead of referenced. Where the profile
+        // says "any value" with one type only, the description keeps its target's type
+        // (CLIProxyAPI's typed "See: Node" stub): a recursive object stays an object.
+        let index = cx
+            .any_value_lossy()
+            .then(|| (RefIndex::new(&original), &original));
+        struct Strip<'a>(usize, Option<(&'a RefIndex, &'a Schema)>);
+        impl Transform for Strip<'_> {
             fn pre(&mut self, _: &str, s: &mut Schema) {
                 let Some(o) = s.as_object_mut() else { return };
                 // Dynamic references have no static target: described like the rest.
@@ -137,6 +144,13 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
                 };
                 if let Some(Value::String(r)) = r {
                     self.0 += 1;
+                    let target = self.1.and_then(|(i, root)| root.resolve_with(i, &r).ok());
+                    if let (Some(t), None) = (target, o.types()) {
+                        let ts = super::types::spoken(&t);
+                        if let Some(best) = ts.into_iter().max_by_key(|t| super::types::rank(*t)) {
+                            o.insert(Keyword::Type, Value::Type(TypeSet::Single(best)));
+                        }
+                    }
                     let name = r.rsplit('/').next().unwrap_or(&r).to_owned();
                     let text = match o.description() {
                         Some(d) => format!("{d} (See {name}.)"),
@@ -146,7 +160,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
                 }
             }
         }
-        let mut strip = Strip(0);
+        let mut strip = Strip(0, index.as_ref().map(|(i, r)| (i, *r)));
         schema.transform(&mut strip);
         if strip.0 > 0 {
             cx.lost(

@@ -287,6 +287,13 @@ pub(crate) fn infer(o: &SchemaObject) -> Vec<T> {
 /// what its conditional, dependent and composed subschemas imply. Read as a node is entered,
 /// before merges and filters remove the keywords that said it.
 pub(crate) fn spoken(node: &Schema) -> Vec<T> {
+    spoken_within(node, 0)
+}
+
+/// How many levels of composed subschemas [`spoken`] looks into.
+const SPOKEN_DEPTH: usize = 4;
+
+fn spoken_within(node: &Schema, depth: usize) -> Vec<T> {
     let Some(o) = node.as_object() else {
         return Vec::new();
     };
@@ -302,13 +309,11 @@ pub(crate) fn spoken(node: &Schema) -> Vec<T> {
                 Some(Value::Schemas(l)) => l,
                 _ => continue,
             };
+            if depth >= SPOKEN_DEPTH {
+                break;
+            }
             for s in subs {
-                let Some(so) = s.as_object() else { continue };
-                let ts = match so.types() {
-                    Some(ts) => ts.as_slice().to_vec(),
-                    None => infer(so),
-                };
-                for t in ts {
+                for t in spoken_within(s, depth + 1) {
                     if !out.contains(&t) {
                         out.push(t);
                     }
