@@ -236,11 +236,14 @@ pub(crate) fn summarize(schema: &Schema) -> String {
         if let Some(r) = o.reference() {
             out = r.rsplit('/').next().unwrap_or(r).to_owned();
         } else {
-            out = "any value".to_owned();
+            out = ANY_VALUE.to_owned();
         }
     }
     truncate(out)
 }
+
+/// What [`summarize`] says of a schema that says nothing.
+pub(crate) const ANY_VALUE: &str = "any value";
 
 /// Keywords whose hint reads as a bound on the values of a type.
 const BOUNDS: &[Keyword] = &[

@@ -85,7 +85,7 @@ fn conditional_bounds_give_their_type__not_the_any_value_string() {
         CA,
         Slot::Schema,
         json!({"if": {"exclusiveMaximum": 0}, "then": {"minimum": -10}}),
-        json!({"type": "number", "description": "Any JSON value."}),
+        json!({"type": "number", "description": "If the value is less than 0: at least -10."}),
     );
     // Nested in allOf too.
     let out = run(

@@ -423,5 +423,12 @@ fn consequence(s: &Schema) -> String {
             }
         }
     }
+    // A consequence about the value itself (`"then": {"minimum": -10}`) in words.
+    if parts.is_empty() && o.properties().is_none() {
+        let what = hints::summarize(s);
+        if what != hints::ANY_VALUE {
+            parts.push(what);
+        }
+    }
     parts.join(", ")
 }

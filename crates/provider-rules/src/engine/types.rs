@@ -338,11 +338,12 @@ fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if let Some(t) = guess {
         node.make_object()
             .insert(Keyword::Type, Value::Type(TypeSet::Single(t)));
+        // No "Any JSON value." beside a type: the keywords said what the value is meant to be.
         cx.lost(
             p,
             "any-value",
             format!("a schema accepting any value got type {t}, the type its keywords spoke of"),
-            Some("Any JSON value.".to_owned()),
+            None,
         );
         return;
     }
