@@ -26,7 +26,7 @@ fn provider_error(rules: &Rules, rule: &str) -> Option<&'static str> {
         ""
     };
     Some(match (family, rule) {
-        ("gemini", "unknown-keyword" | "unsupported-keyword") => {
+        ("gemini", "unknown-keyword" | "unsupported-keyword" | "bare-properties") => {
             "Invalid JSON payload received. Unknown name \"…\" at '…parameters…': Cannot find field."
         }
         ("gemini", "type-list") => "Proto field is not repeating, cannot start list.",
@@ -42,6 +42,9 @@ fn provider_error(rules: &Rules, rule: &str) -> Option<&'static str> {
             "…items: field predicate failed: $type == Type.ARRAY / …properties: only allowed for OBJECT type"
         }
         ("gemini", "required-undefined") => "…required[0]: property is not defined",
+        ("gemini", "properties-empty") => {
+            "GenerateContentRequest.tools[0].function_declarations[1].parameters.properties: should be non-empty for OBJECT type"
+        }
         ("gemini", "format") => "format: only 'enum' and 'date-time' are supported for STRING type",
         ("gemini", "any-of-alone") => "When using any_of, it must be the only field set.",
         ("gemini", "ref") => {
@@ -122,12 +125,14 @@ pub fn check(schema: &serde_json::Value, rules: &Rules, slot: Slot) -> Vec<Viola
 pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
     let mut c = Checker {
         rules,
+        root_properties: crate::engine::keeps_root_properties(rules, slot),
         out: Vec::new(),
     };
     if slot == Slot::Parameters || rules.strict {
         c.root(schema);
     }
     if slot == Slot::Parameters {
+        c.bare_properties(schema);
         c.out.extend(property_keys(schema, rules));
     }
     schema.walk(&mut c);
@@ -165,6 +170,8 @@ pub(crate) fn property_keys(schema: &Schema, rules: &Rules) -> Vec<Violation> {
 
 struct Checker<'r> {
     rules: &'r Rules,
+    /// Whether the root must have `properties`, even an empty map.
+    root_properties: bool,
     out: Vec<Violation>,
 }
 
@@ -206,6 +213,22 @@ impl Checker<'_> {
                     self.push("", "root-union", format!("{kw} at the root"));
                 }
             }
+        }
+    }
+
+    /// A tool's parameters written as a bare property map lose their properties (Gemini:
+    /// `Unknown name "foo" at '...parameters': Cannot find field.`).
+    fn bare_properties(&mut self, schema: &Schema) {
+        if self.rules.wrap_bare_properties
+            && let Some(o) = schema.as_object()
+            && crate::engine::is_bare_property_map(o)
+        {
+            self.push(
+                "",
+                "bare-properties",
+                "the parameters are a bare map of property schemas, without type \"object\" and properties"
+                    .to_owned(),
+            );
         }
     }
 
@@ -281,6 +304,25 @@ impl Checker<'_> {
                     "enum has an empty string".to_owned(),
                 );
             }
+        }
+        // A root that must have `properties` keeps even an empty map.
+        let empty_accepted = r.empty_properties || (p.is_empty() && self.root_properties);
+        if !empty_accepted
+            && o.schema_map(Keyword::Properties)
+                .is_some_and(schema_core::SchemaMap::is_empty)
+        {
+            self.push(
+                p,
+                "properties-empty",
+                "properties must not be empty (leave it out)".to_owned(),
+            );
+        }
+        if !r.default_beside_any_of && o.contains(Keyword::AnyOf) && o.contains(Keyword::Default) {
+            self.push(
+                p,
+                "default-beside-any-of",
+                "default must not stand beside anyOf".to_owned(),
+            );
         }
         let composed =
             o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) || o.contains(Keyword::AllOf);

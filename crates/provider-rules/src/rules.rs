@@ -374,6 +374,31 @@ pub struct Rules {
     pub property_keys: Option<PropertyKeyRule>,
     /// Whether `required` may only name the node's own properties.
     pub required_defined: bool,
+    /// Whether an object may have an empty `properties` map. When not (Gemini's Schema proto:
+    /// `...parameters.properties: should be non-empty for OBJECT type`), an empty map is
+    /// removed — losslessly: it asserts nothing — except at a root that [`Root::properties`]
+    /// asks a map of. Defaults to `true` (kept).
+    #[serde(default = "yes")]
+    pub empty_properties: bool,
+    /// Whether a tool's parameters written as a bare property map, without the object around
+    /// it (`{"foo": {"type": "string"}}`, sent by malformed MCP servers), are wrapped into
+    /// `{"type": "object", "properties": {...}}` (for [`Slot::Parameters`](crate::Slot)
+    /// only). Without it, the members are unknown keywords and the properties are lost.
+    /// Defaults to `false` (left as they are).
+    #[serde(default)]
+    pub wrap_bare_properties: bool,
+    /// Whether a draft-03 boolean `required` on a property schema (`"foo": {"type":
+    /// "string", "required": true}`) becomes the property's name in its parent's `required`
+    /// list (`required: false` is removed). Without it, the malformed value is dropped and the
+    /// property is no longer required. Defaults to `false` (left as they are).
+    #[serde(default)]
+    pub promote_boolean_required: bool,
+    /// Whether `default` may stand beside `anyOf`. When not (the historical gemini-cli
+    /// sanitizer: "Vertex AI gets confused if both anyOf and default are set"), such a
+    /// `default` is removed and said in the description ("Default: \"x\"."). Defaults to
+    /// `true` (kept).
+    #[serde(default = "yes")]
+    pub default_beside_any_of: bool,
     /// What the root of a tool's parameters must be.
     pub root: Root,
     /// Strict mode: every property required (optional ones made nullable), every object
@@ -385,6 +410,11 @@ pub struct Rules {
     pub tool_names: ToolNameRule,
     /// Whether lost constraints are folded into `description`.
     pub hints: bool,
+}
+
+/// The serde default of the capabilities that are on unless a profile says otherwise.
+fn yes() -> bool {
+    true
 }
 
 impl Rules {

@@ -5,7 +5,7 @@
 
 mod common;
 use common::{prevents, rewrites, run};
-use provider_rules::{Rules, Slot};
+use provider_rules::{Rules, Slot, check};
 use serde_json::json;
 
 const G: &Rules = &Rules::GEMINI;
@@ -475,4 +475,322 @@ fn jsonschema_ref_with_siblings_inlined__ref_set_alongside_unsupported_fields() 
         input,
         json!({"properties": {"q": {"type": "string", "description": "d (At most 3 characters.)"}}, "type": "object"}),
     );
+}
+
+/// The Schema-proto profiles that refuse an empty `properties` (G13).
+const PROTO: [&Rules; 3] = [&Rules::GEMINI, &Rules::GEMINI_CODE_ASSIST, &Rules::VERTEX];
+
+#[test]
+fn empty_root_properties_removed__properties_should_be_non_empty_for_object_type() {
+    // peers §3 #36; G13 (langchain-ai/langchain-google#416, pipecat-ai/pipecat-flows#110).
+    let input = json!({"type": "object", "properties": {}});
+    for rules in PROTO {
+        let v = check(&input, rules, Slot::Parameters);
+        let hit = v
+            .iter()
+            .find(|x| x.rule == "properties-empty")
+            .unwrap_or_else(|| panic!("{}: {v:?}", rules.name()));
+        assert_eq!(hit.pointer, "");
+        assert!(
+            hit.provider_error
+                .is_some_and(|e| e.ends_with("properties: should be non-empty for OBJECT type")),
+            "{hit:?}"
+        );
+        let out = rewrites(
+            rules,
+            Slot::Parameters,
+            input.clone(),
+            json!({"type": "object"}),
+        );
+        // Lossless: an empty map asserts nothing.
+        assert_eq!(out.report.lossy_count(), 0, "{:?}", out.report.changes);
+        assert!(
+            out.report
+                .changes
+                .iter()
+                .any(|c| c.rule == "properties-empty" && c.pointer.is_empty() && !c.lossy),
+            "{:?}",
+            out.report.changes
+        );
+    }
+}
+
+#[test]
+fn empty_nested_properties_removed__properties_should_be_non_empty_for_object_type() {
+    // peers §3 #36 (VAI: a nested empty object becomes `{"type":"object"}`); G13.
+    let input = json!({"type": "object", "properties": {
+        "opts": {"type": "object", "properties": {}, "description": "Options."},
+        "bare": {"properties": {}}
+    }});
+    for rules in PROTO {
+        prevents(
+            rules,
+            Slot::Parameters,
+            input.clone(),
+            "properties-empty",
+            true,
+        );
+        let out = rewrites(
+            rules,
+            Slot::Parameters,
+            input.clone(),
+            json!({"type": "object", "properties": {
+                "opts": {"type": "object", "description": "Options."},
+                "bare": {"type": "object"}
+            }}),
+        );
+        assert_eq!(out.report.lossy_count(), 0, "{:?}", out.report.changes);
+    }
+}
+
+#[test]
+fn empty_properties_kept_where_json_schema_is_sent() {
+    // G13 is the Schema proto's error: `parametersJsonSchema`, OpenAI (which requires the map,
+    // O4) and Anthropic take `{}`.
+    let input =
+        json!({"type": "object", "properties": {"o": {"type": "object", "properties": {}}}});
+    for rules in [&Rules::GEMINI_JSONSCHEMA, &Rules::OPENAI, &Rules::ANTHROPIC] {
+        assert!(
+            check(&input, rules, Slot::Parameters)
+                .iter()
+                .all(|v| v.rule != "properties-empty"),
+            "{}",
+            rules.name()
+        );
+        let out = run(rules, Slot::Parameters, &input);
+        assert_eq!(
+            out.schema.to_value()["properties"]["o"]["properties"],
+            json!({}),
+            "{}",
+            rules.name()
+        );
+    }
+}
+
+#[test]
+fn root_asked_for_properties_keeps_an_empty_map_nested_ones_go__should_be_non_empty() {
+    // A Gemini variant asking for root `properties` (as OpenAI does, and `portable`): the root
+    // map wins (it is what the profile asked for), nested empty maps still go, and the steps do
+    // not fight (idempotence and a clean check, asserted by `run`).
+    let rules = Rules {
+        root: provider_rules::Root {
+            properties: true,
+            ..provider_rules::Root::OBJECT
+        },
+        ..Rules::GEMINI
+    };
+    for input in [
+        json!({}),
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {}}),
+    ] {
+        let out = run(&rules, Slot::Parameters, &input);
+        assert_eq!(
+            out.schema.to_value(),
+            json!({"type": "object", "properties": {}}),
+            "{input}"
+        );
+    }
+    rewrites(
+        &rules,
+        Slot::Parameters,
+        json!({"anyOf": [{"type": "object"}, {"type": "object", "properties": {}}]}),
+        json!({"type": "object", "anyOf": [{"type": "object"}, {"type": "object"}], "properties": {}}),
+    );
+    rewrites(
+        &rules,
+        Slot::Parameters,
+        json!({"type": "object", "properties": {"o": {"type": "object", "properties": {}}}}),
+        json!({"type": "object", "properties": {"o": {"type": "object"}}}),
+    );
+    // The same schema as a response schema has no root rule: its empty map goes.
+    rewrites(
+        &rules,
+        Slot::Schema,
+        json!({"type": "object", "properties": {}}),
+        json!({"type": "object"}),
+    );
+}
+
+#[test]
+fn bare_property_map_wrapped_into_an_object__unknown_name_cannot_find_field() {
+    // peers §3 #37 (CLIProxyAPI `BarePropertyMapNormalized`, `BooleanRequiredPromoted`): the
+    // properties used to come out as `{"type":"object"}`, silently lost.
+    let input = json!({"foo": {"type": "string", "required": true}, "n": {"type": "integer", "description": "N."}});
+    for rules in [G, &Rules::VERTEX, &Rules::GEMINI_CODE_ASSIST] {
+        prevents(
+            rules,
+            Slot::Parameters,
+            input.clone(),
+            "bare-properties",
+            true,
+        );
+        let out = rewrites(
+            rules,
+            Slot::Parameters,
+            input.clone(),
+            json!({"type": "object", "properties": {"foo": {"type": "string"}, "n": {"type": "integer", "description": "N."}}, "required": ["foo"]}),
+        );
+        let rules_seen: Vec<&str> = out.report.changes.iter().map(|c| c.rule).collect();
+        assert!(rules_seen.contains(&"bare-properties"), "{rules_seen:?}");
+        assert!(rules_seen.contains(&"boolean-required"), "{rules_seen:?}");
+        assert_eq!(out.report.lossy_count(), 0, "{:?}", out.report.changes);
+    }
+}
+
+#[test]
+fn bare_property_map_members_are_sanitized_like_properties() {
+    // The wrapped members are walked: a type list splits, a nested draft-03 flag is promoted,
+    // a `$ref` into the wrapped schema resolves.
+    rewrites(
+        G,
+        Slot::Parameters,
+        json!({
+            "a": {"type": ["string", "null"], "required": true},
+            "b": {"type": "object", "properties": {"c": {"type": "string", "required": true}}}
+        }),
+        json!({"type": "object", "properties": {
+            "a": {"type": "string", "nullable": true},
+            "b": {"type": "object", "properties": {"c": {"type": "string"}}, "required": ["c"]}
+        }, "required": ["a"]}),
+    );
+}
+
+#[test]
+fn only_bare_property_maps_are_wrapped() {
+    for input in [
+        // A known keyword at the root: a schema, not a map.
+        json!({"description": "d", "foo": {"type": "string"}}),
+        // A member that is not an object, or has no known keyword.
+        json!({"foo": {"type": "string"}, "bar": 1}),
+        json!({"foo": {"type": "string"}, "x-meta": {"owner": "me"}}),
+        // Nothing at all.
+        json!({}),
+    ] {
+        let out = run(G, Slot::Parameters, &input);
+        assert!(
+            out.report
+                .changes
+                .iter()
+                .all(|c| c.rule != "bare-properties"),
+            "{input}: {:?}",
+            out.report.changes
+        );
+        assert!(
+            check(&input, G, Slot::Parameters)
+                .iter()
+                .all(|v| v.rule != "bare-properties"),
+            "{input}"
+        );
+    }
+    // Outside a tool's parameters (a response schema), the root is left to the other steps.
+    let out = run(
+        G,
+        Slot::Schema,
+        &json!({"foo": {"type": "string", "required": true}}),
+    );
+    assert!(
+        out.report
+            .changes
+            .iter()
+            .all(|c| c.rule != "bare-properties")
+    );
+}
+
+#[test]
+fn boolean_required_promoted_to_the_parent_list__property_required_lost() {
+    // peers §3 #37 (draft-03 `required: true`); the malformed value used to be dropped, and
+    // the property with it no longer required.
+    let input = json!({"type": "object", "properties": {
+        "a": {"type": "string"},
+        "b": {"type": "string", "required": true},
+        "o": {"type": "object", "required": false, "properties": {
+            "x": {"type": "integer", "required": true},
+            "y": {"type": "integer", "required": false}
+        }}
+    }, "required": ["a"]});
+    prevents(
+        G,
+        Slot::Parameters,
+        input.clone(),
+        "malformed-keyword",
+        false,
+    );
+    let out = rewrites(
+        G,
+        Slot::Parameters,
+        input,
+        json!({"type": "object", "properties": {
+            "a": {"type": "string"},
+            "b": {"type": "string"},
+            "o": {"type": "object", "properties": {
+                "x": {"type": "integer"},
+                "y": {"type": "integer"}
+            }, "required": ["x"]}
+        }, "required": ["a", "b"]}),
+    );
+    assert_eq!(out.report.lossy_count(), 0, "{:?}", out.report.changes);
+    let promoted: Vec<&str> = out
+        .report
+        .changes
+        .iter()
+        .filter(|c| c.rule == "boolean-required")
+        .map(|c| c.pointer.as_str())
+        .collect();
+    assert_eq!(promoted, ["", "/properties/o"]);
+}
+
+#[test]
+fn default_beside_any_of_moves_to_the_description__vertex_gets_confused() {
+    // peers §3 #55 (historical gemini-cli: "Vertex AI gets confused if both anyOf and default
+    // are set").
+    let input = json!({"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}], "default": "x"}}});
+    let v = check(&input, G, Slot::Parameters);
+    assert!(
+        v.iter()
+            .any(|x| x.rule == "default-beside-any-of" && x.pointer == "/properties/v"),
+        "{v:?}"
+    );
+    let out = rewrites(
+        G,
+        Slot::Parameters,
+        input,
+        json!({"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "Default: \"x\"."}}}),
+    );
+    assert!(
+        out.report
+            .changes
+            .iter()
+            .any(|c| c.rule == "default-beside-any-of" && c.pointer == "/properties/v"),
+        "{:?}",
+        out.report.changes
+    );
+    // An anyOf written by a step (a type list) loses its default the same way.
+    rewrites(
+        G,
+        Slot::Schema,
+        json!({"type": ["string", "integer"], "default": 3, "description": "N"}),
+        json!({"description": "N (Default: 3.)", "anyOf": [{"type": "string"}, {"type": "integer"}]}),
+    );
+    // A union with null becomes `nullable`: no anyOf is left, the default stays.
+    rewrites(
+        G,
+        Slot::Schema,
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}], "default": "x"}),
+        json!({"default": "x", "type": "string", "nullable": true}),
+    );
+}
+
+#[test]
+fn default_beside_any_of_kept_where_the_pair_is_accepted() {
+    let input = json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "default": "x"});
+    // Vertex moves every sibling into the branches (`anyOf` must stand alone).
+    rewrites(
+        &Rules::VERTEX,
+        Slot::Schema,
+        input.clone(),
+        json!({"anyOf": [{"type": "string", "default": "x"}, {"type": "integer", "default": "x"}]}),
+    );
+    // Plain JSON Schema keeps the pair (`parametersJsonSchema` has no `default` at all).
+    rewrites(&Rules::OPENAI, Slot::Schema, input.clone(), input);
 }

@@ -4,8 +4,9 @@
 //! node before its children (structural rewrites whose results are then walked: merges, splits,
 //! union collapse, tuple folding) and the [`POST`] steps after them (typing, keyword filtering,
 //! hints). Each step is gated by one capability of [`Rules`] and does nothing otherwise, so a
-//! profile is data and the steps never branch on a provider. Two tree-level passes frame the
-//! walk: `$ref` handling before it, limits after it.
+//! profile is data and the steps never branch on a provider. Tree-level passes frame the walk:
+//! wrapping a bare property map, draft-03 `required` and `$ref` handling before it, limits
+//! after it.
 //!
 //! Every step is linear in the size of the node it touches, so the whole engine is linear in
 //! the size of the (inlined) schema.
@@ -26,7 +27,13 @@ mod types;
 mod unions;
 
 pub(crate) use cx::Cx;
+pub(crate) use root::keeps_root_properties;
 pub(crate) use types::{applies_to, node_types};
+
+/// Whether `o` is a bare property map: a tool's parameters without the object around them.
+pub(crate) fn is_bare_property_map(o: &schema_core::SchemaObject) -> bool {
+    root::bare_properties(o).is_some()
+}
 
 /// Keywords that may stand beside a `$ref` where siblings are refused.
 pub(crate) fn ref_siblings() -> &'static [schema_core::Keyword] {
@@ -76,6 +83,7 @@ const POST: &[Step] = &[
     types::infer_missing_type,
     arrays::missing_items,
     types::drop_foreign_keywords,
+    objects::empty_properties,
     objects::required,
     objects::additional_properties,
     filter::formats,
@@ -83,6 +91,7 @@ const POST: &[Step] = &[
     strict::close_object,
     strict::min_items,
     filter::unsupported_keywords,
+    unions::default_beside_any_of,
     cx::fold_hints,
     unions::alone,
 ];
@@ -129,6 +138,8 @@ impl Transform for Pipeline<'_, '_> {
 pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
     let mut out = schema.clone();
+    root::wrap_bare_properties(&mut out, &mut cx);
+    objects::boolean_required(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);
     out.transform(&mut Pipeline { cx: &mut cx });
     draft::declare_2020(&mut out, &mut cx);

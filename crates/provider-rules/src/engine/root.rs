@@ -7,14 +7,18 @@ use super::objects::is_object;
 use super::types::{infer, node_types, unions_allowed};
 use crate::Slot;
 use crate::hints;
-use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value};
+use schema_core::{
+    DiagnosticKind, InstanceType as T, JsonType, Key, Keyword, ParseOptions, Schema, SchemaObject,
+    TypeSet, Value,
+};
 
 /// Shapes the root (gated by [`Root`](crate::Root); for [`Slot::Parameters`], and for every
 /// slot in strict modes): merges root `allOf`; merges the object branches of a root
 /// `anyOf`/`oneOf` into one object (`input_schema does not support oneOf, allOf, or anyOf at
 /// the top level`, anthropics/claude-code#5319) with `required` the names every branch
 /// requires; makes the root `type: "object"` (`input_schema.type: Input should be 'object'`)
-/// with `properties` (`object schema missing properties`).
+/// with `properties` (`object schema missing properties`), which then stays even where the
+/// profile refuses an empty `properties` elsewhere (see [`keeps_root_properties`]).
 pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let root = cx.rules.root;
     if !p.is_empty() || (cx.slot != Slot::Parameters && !cx.rules.strict) {
@@ -173,4 +177,96 @@ fn merge_object_branches(
         "a root union was merged into one object",
         Some(hint),
     );
+}
+
+/// Whether the root must have `properties` (possibly empty) under these rules in this slot:
+/// [`Root::properties`](crate::Root::properties) where the root is shaped. Such a root keeps
+/// an empty map even where [`Rules::empty_properties`](crate::Rules::empty_properties) is off
+/// (`portable`: OpenAI's `object schema missing properties` wins over Gemini's `properties:
+/// should be non-empty for OBJECT type`, which Gemini no longer raises).
+pub(crate) fn keeps_root_properties(rules: &crate::Rules, slot: Slot) -> bool {
+    rules.root.properties && (slot == Slot::Parameters || rules.strict)
+}
+
+/// A tool's parameters written as a bare property map (gated by
+/// [`Rules::wrap_bare_properties`](crate::Rules::wrap_bare_properties); [`Slot::Parameters`]
+/// only): `{"foo": {"type": "string", "required": true}}` becomes `{"type": "object",
+/// "properties": {"foo": {"type": "string"}}, "required": ["foo"]}` (CLIProxyAPI
+/// `BarePropertyMapNormalized`, peers.md §3 #37). Left alone, the members are unknown keywords:
+/// Gemini refuses them (`Unknown name "foo" ... Cannot find field`), the keyword filter drops
+/// them, and the tool loses its parameters. A tree-level pass before `$ref` handling, so a
+/// `$ref` in a member is resolved against the wrapped schema. The members' own draft-03
+/// `required: true` make the `required` list, whether or not the profile promotes them
+/// elsewhere.
+pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
+    if !cx.rules.wrap_bare_properties || cx.slot != Slot::Parameters {
+        return;
+    }
+    let Some(o) = schema.as_object() else { return };
+    let Some(members) = bare_properties(o) else {
+        return;
+    };
+    let count = members.len();
+    let mut cut = false;
+    let mut props = schema_core::SchemaMap::new();
+    for (name, parsed) in members {
+        cut |= parsed
+            .diagnostics
+            .iter()
+            .any(|d| matches!(d.kind, DiagnosticKind::DepthLimit { .. }));
+        props.insert(name, parsed.schema);
+    }
+    let mut wrapped = SchemaObject::new();
+    wrapped.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Object)));
+    wrapped.insert(Keyword::Properties, Value::SchemaMap(props));
+    let promoted = super::objects::promote_boolean_required(&mut wrapped);
+    *schema = Schema::Object(wrapped);
+    cx.change(
+        "",
+        "bare-properties",
+        format!("a bare map of {count} property schemas was wrapped in an object schema"),
+    );
+    if let Some(promoted) = promoted {
+        promoted.report("", cx);
+    }
+    if cut {
+        cx.lost(
+            "",
+            "depth",
+            "property schemas nested deeper than the depth limit were cut",
+            None,
+        );
+    }
+}
+
+/// The members of `o` parsed as property schemas, when `o` is a bare property map: at least
+/// one member, no known keyword, and every member an object with at least one known keyword
+/// (`type`, `description`, `enum`, `properties`, `$ref`...). Each member is parsed one schema
+/// level below the default depth limit, as it would have been under `properties`.
+pub(crate) fn bare_properties(o: &SchemaObject) -> Option<Vec<(String, schema_core::Parsed)>> {
+    if o.is_empty() {
+        return None;
+    }
+    let options = ParseOptions {
+        max_depth: ParseOptions::default().max_depth.saturating_sub(1),
+    };
+    let mut out = Vec::with_capacity(o.len());
+    for e in o.entries() {
+        let (Key::Other(name), Value::Raw(raw)) = (&e.key, &e.value) else {
+            return None;
+        };
+        if raw.json_type() != JsonType::Object {
+            return None;
+        }
+        let parsed = Schema::parse(raw.as_json().as_bytes(), &options).ok()?;
+        let looks_like_a_schema = parsed
+            .schema
+            .as_object()
+            .is_some_and(|m| m.entries().iter().any(|x| matches!(x.key, Key::Known(_))));
+        if !looks_like_a_schema {
+            return None;
+        }
+        out.push((name.to_string(), parsed));
+    }
+    Some(out)
 }

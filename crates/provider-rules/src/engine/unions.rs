@@ -340,3 +340,29 @@ fn push_into_branches(
         }
     }
 }
+
+/// A `default` beside an `anyOf` where the profile refuses the pair (gated by
+/// [`Rules::default_beside_any_of`](crate::Rules::default_beside_any_of)) is removed and said
+/// in the description ("Default: \"x\"."): the historical gemini-cli sanitizer did so because
+/// "Vertex AI gets confused if both anyOf and default are set" (peers.md §3 #55). Runs after
+/// every step that can write an `anyOf` on the node (type lists, any-value schemas).
+pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if cx.rules.default_beside_any_of {
+        return;
+    }
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    if !matches!(o.get(Keyword::AnyOf), Some(Value::Schemas(_))) {
+        return;
+    }
+    let Some(v) = o.remove(Keyword::Default) else {
+        return;
+    };
+    cx.lost(
+        p,
+        "default-beside-any-of",
+        "default removed from beside anyOf",
+        hints::for_keyword(Keyword::Default, &v),
+    );
+}

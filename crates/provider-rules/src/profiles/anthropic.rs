@@ -36,6 +36,11 @@ impl Rules {
         // `tools.77.custom.input_schema.properties: Property keys should match pattern
         // '^[a-zA-Z0-9_.-]{1,64}$'` (anthropics/claude-code#4668); top-level keys only.
         property_keys: Some(ANTHROPIC_PROPERTY_KEYS),
+        // A malformed MCP schema (a bare property map, draft-03 `required: true`) is
+        // repaired rather than forwarded with its properties as unknown keywords (peers.md
+        // §3 #37).
+        wrap_bare_properties: true,
+        promote_boolean_required: true,
         ..Rules::PERMISSIVE
     };
 }

@@ -113,6 +113,18 @@ impl Rules {
         property_keys: None,
         // `...parameters.required[0]: property is not defined` (moltis-org/moltis#747).
         required_defined: true,
+        // `GenerateContentRequest.tools[0].function_declarations[1].parameters.properties:
+        // should be non-empty for OBJECT type` (langchain-ai/langchain-google#416,
+        // pipecat-ai/pipecat-flows#110; peers.md §3 #36, G13).
+        empty_properties: false,
+        // A malformed MCP schema `{"foo": {"type": "string", "required": true}}` would
+        // otherwise lose its properties as unknown keywords (`Unknown name "foo"`) and its
+        // draft-03 `required` (CLIProxyAPI `normalizeMalformedSchemaObjects`; peers.md §3 #37).
+        wrap_bare_properties: true,
+        promote_boolean_required: true,
+        // "Vertex AI gets confused if both anyOf and default are set": the historical
+        // gemini-cli sanitizer removed such a `default` (peers.md §2.6 and §3 #55).
+        default_beside_any_of: false,
         // "The schema must describe an object where the properties are the parameters."
         root: Root::OBJECT,
         strict: false,

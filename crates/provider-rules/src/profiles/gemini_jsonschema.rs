@@ -60,6 +60,13 @@ impl Rules {
         boolean_schemas: true,
         formats: None,
         required_defined: false,
+        // JSON Schema: an empty `properties` is fine (providers.md §8, G-J); G13 is the
+        // Schema proto's error.
+        empty_properties: true,
+        // gemini-cli's anyOf-and-default rule was for the Schema proto `parameters`; it went
+        // away when gemini-cli moved to `parametersJsonSchema` (#5330). (`default` is not in
+        // the list above anyway.)
+        default_beside_any_of: true,
         // "The schema must describe an object where the properties are the parameters."
         root: Root::OBJECT,
         ..Rules::GEMINI

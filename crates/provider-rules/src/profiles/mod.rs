@@ -45,6 +45,10 @@ impl Rules {
         forbidden_pattern_syntax: None,
         property_keys: None,
         required_defined: false,
+        empty_properties: true,
+        wrap_bare_properties: false,
+        promote_boolean_required: false,
+        default_beside_any_of: true,
         root: Root::ANY,
         strict: false,
         limits: Limits {

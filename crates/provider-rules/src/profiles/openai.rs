@@ -42,6 +42,11 @@ impl Rules {
         },
         tool_names: OPENAI_TOOL_NAMES,
         forbidden_pattern_syntax: Some(Cow::Borrowed(OPENAI_FORBIDDEN_PATTERN_SYNTAX)),
+        // A malformed MCP schema (a bare property map, draft-03 `required: true`) is
+        // repaired rather than forwarded with its properties as unknown keywords (peers.md
+        // §3 #37).
+        wrap_bare_properties: true,
+        promote_boolean_required: true,
         ..Rules::PERMISSIVE
     };
 }

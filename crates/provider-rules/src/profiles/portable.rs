@@ -21,9 +21,10 @@ impl Rules {
             properties: true,
             no_composition: true,
         },
-        // Gemini's `type: must be specified` and `items: missing field`, with null as a branch.
+        // Gemini's `type: must be specified` and `items: missing field`, with null as a branch;
+        // objects without an empty `properties` (G13).
         any_value: Some(Cow::Borrowed(
-            r#"{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object","properties":{}},{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object","properties":{}},{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object","properties":{}},{"type":"array","items":{"type":"string"}},{"type":"null"}]}},{"type":"null"}]}},{"type":"null"}]}"#,
+            r#"{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object"},{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object"},{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"object"},{"type":"array","items":{"type":"string"}},{"type":"null"}]}},{"type":"null"}]}},{"type":"null"}]}"#,
         )),
         // The strictest of the name rules: Gemini's first character, OpenAI's charset.
         tool_names: ToolNameRule {
@@ -36,6 +37,10 @@ impl Rules {
         forbidden_pattern_syntax: Some(Cow::Borrowed(super::xai::XAI_FORBIDDEN_PATTERN_SYNTAX)),
         // Anthropic's and Bedrock's property-key rule.
         property_keys: Some(super::anthropic::ANTHROPIC_PROPERTY_KEYS),
+        // Gemini's `properties: should be non-empty for OBJECT type` (G13) is inherited: nested
+        // empty maps are dropped. At the root, OpenAI's `object schema missing properties`
+        // (`root.properties`) wins; Gemini no longer raises G13 there (providers.md §8: "was
+        // REJ (2025-03), later OK"). Gemini's `default` beside `anyOf` rule is inherited too.
         ..Rules::GEMINI
     };
 }

@@ -14,6 +14,10 @@ impl Rules {
         // `When using any_of, it must be the only field set.` (vercel/ai#19000; LiteLLM
         // moves siblings into the branches, BerriAI/litellm#11164).
         unions: Unions::Alone,
+        // `default` never stands beside `anyOf` here: it moves into the branches with the
+        // other siblings, and Vertex documents `default` (providers.md §8). Whether Vertex
+        // wants it inside a branch is not known (LiteLLM keeps only title/description there).
+        default_beside_any_of: true,
         // Vertex's `Type` has no NULL.
         null_type: false,
         // Vertex wants `ref`/`defs` without `$`; inlining avoids both spellings.
