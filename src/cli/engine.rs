@@ -5,8 +5,7 @@ use super::error::CliError;
 use super::input::{Document, Encoding, Item, Kind, raw_ranges, render_like, splice};
 use super::profile::Choice;
 use bytes::Bytes;
-use provider_rules::{Rules, Slot, Violation, check, check_tool_name, sanitize};
-use schema_core::Schema;
+use provider_rules::{Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice};
 use serde::Serialize;
 use tower_toolschema::{Config, Target};
 
@@ -72,18 +71,15 @@ fn changes_of(report: &provider_rules::Report) -> Vec<ChangeOut> {
         .collect()
 }
 
-/// Parses a slot's schema text.
-fn parse_schema(item: &Item) -> Result<Schema, String> {
-    Schema::from_str(&item.schema).map_err(|e| format!("not a readable schema: {e}"))
-}
-
-/// Sanitizes one slot with `rules`: the result, and the new schema text when it changed.
+/// Sanitizes one slot with `rules`: the result, and the new schema text when it changed. The
+/// schema text is read by schema-core's streaming parser (any nesting depth; what it cuts at
+/// its depth limit is in the report), as the layer does for request bodies.
 pub fn sanitize_item(
     item: &Item,
     rules: &Rules,
 ) -> Result<(provider_rules::Sanitized, Option<String>), String> {
-    let schema = parse_schema(item)?;
-    let out = sanitize(&schema, rules, item.slot);
+    let out = sanitize_slice(item.schema.as_bytes(), rules, item.slot)
+        .map_err(|e| format!("not a readable schema: {e}"))?;
     let after = (!out.report.is_empty()).then(|| out.schema.to_json_string());
     Ok((out, after))
 }
@@ -216,14 +212,20 @@ pub struct Finding {
     pub violation: Violation,
 }
 
-/// Checks a slot's schema text against `rules`.
+/// Checks a slot's schema text against `rules` (read by schema-core's streaming parser: any
+/// nesting depth, no `serde_json::Value` and its 128-level limit).
 pub fn check_item(item: &Item, rules: &Rules) -> Vec<Violation> {
-    match serde_json::from_str::<serde_json::Value>(&item.schema) {
-        Ok(v) => check(&v, rules, item.slot),
+    check_text(&item.schema, rules, item.slot)
+}
+
+/// Checks schema text against `rules`.
+fn check_text(text: &str, rules: &Rules, slot: Slot) -> Vec<Violation> {
+    match check_slice(text.as_bytes(), rules, slot) {
+        Ok(found) => found,
         Err(e) => vec![Violation {
             pointer: String::new(),
             rule: "malformed",
-            message: format!("the schema is not valid JSON: {e}"),
+            message: format!("the schema is not readable: {e}"),
             provider_error: None,
         }],
     }
@@ -321,7 +323,7 @@ pub fn evaluate(item: &Item, rules: &Rules) -> Eval {
         }
         Ok((out, _)) => {
             eval.changes = changes_of(&out.report);
-            eval.after = check(&out.schema.to_value(), rules, item.slot);
+            eval.after = check_text(&out.schema.to_json_string(), rules, item.slot);
             eval.after.extend(name);
         }
     }

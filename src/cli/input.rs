@@ -87,10 +87,29 @@ pub fn parse_json<'a>(name: &str, text: &'a str) -> Result<&'a RawValue, CliErro
     serde_json::from_str::<&RawValue>(text).map_err(|e| json_error(name, &e))
 }
 
-/// Parses `text` as a `serde_json::Value` (for checks and validation, where key order does not
-/// matter), or the error with line and column.
+/// Parses `text` as a `serde_json::Value` (for validation, where key order does not matter),
+/// or the error with line and column.
+///
+/// A `Value` is built, cloned and dropped by recursion, one call per level, so the depth is
+/// bounded first (by a scan that does not recurse): up to [`schema_core::MAX_VALUE_DEPTH`]
+/// JSON levels (a schema of 200 levels of `properties` takes 401) is read; deeper is an error
+/// saying so, not a stack overflow, and not "invalid JSON" (serde_json's own limit, 128 levels,
+/// refuses valid schemas of 64 levels).
 pub fn parse_value(name: &str, text: &str) -> Result<serde_json::Value, CliError> {
-    serde_json::from_str(text).map_err(|e| json_error(name, &e))
+    // Invalid JSON is said so first, at its position (this check does not recurse).
+    parse_json(name, text)?;
+    let depth = schema_core::nesting(text);
+    if depth > schema_core::MAX_VALUE_DEPTH {
+        return Err(CliError::usage(format!(
+            "{name}: nested too deep (more than {} levels of arrays and objects; {depth} found)",
+            schema_core::MAX_VALUE_DEPTH
+        )));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut de).map_err(|e| json_error(name, &e))?;
+    de.end().map_err(|e| json_error(name, &e))?;
+    Ok(value)
 }
 
 /// What kind of document the input is.

@@ -6,8 +6,8 @@ use crate::engine::{applies_to, node_types};
 use crate::report::Violation;
 use crate::rules::*;
 use schema_core::{
-    DiagnosticKind, InstanceType as T, Key, Keyword, Location, ParseOptions, Schema, SchemaObject,
-    TypeSet, Value, Visit,
+    DiagnosticKind, InstanceType as T, Key, Keyword, Location, ParseOptions, Parsed, Schema,
+    SchemaError, SchemaObject, TypeSet, Value, Visit,
 };
 
 /// The provider's own error text for a rule, where public 400s show it
@@ -47,6 +47,8 @@ fn provider_error(rules: &Rules, rule: &str) -> Option<&'static str> {
         }
         ("gemini", "format") => "format: only 'enum' and 'date-time' are supported for STRING type",
         ("gemini", "any-of-alone") => "When using any_of, it must be the only field set.",
+        // gemini-cli matches it in `geminiChat.ts::isSchemaDepthError`; the limit is not known.
+        ("gemini", "depth") => "maximum schema depth exceeded",
         ("gemini", "ref") => {
             "reference to undefined schema / $ref 'X' was set alongside unsupported fields"
         }
@@ -101,23 +103,75 @@ fn provider_error(rules: &Rules, rule: &str) -> Option<&'static str> {
 /// assert!(check(&v, &Rules::OPENAI, Slot::Parameters).is_empty());
 /// ```
 pub fn check(schema: &serde_json::Value, rules: &Rules, slot: Slot) -> Vec<Violation> {
-    let parsed = Schema::parse_value(schema, &ParseOptions::default());
+    check_parsed(
+        &Schema::parse_value(schema, &ParseOptions::default()),
+        rules,
+        slot,
+    )
+}
+
+/// [`check`] on JSON bytes, at any nesting depth: the schema is read by schema-core's
+/// streaming parser, which never recurses past its depth limit, rather than into a
+/// `serde_json::Value` (whose reader refuses more than 128 JSON levels: 64 levels of
+/// `properties` already). A subschema past the limit is a `depth` violation.
+///
+/// The error is the parser's: the bytes are not JSON.
+///
+/// ```
+/// use provider_rules::{check_slice, Rules, Slot};
+/// let mut text = String::from(r#"{"type":"string"}"#);
+/// for _ in 0..70 {
+///     text = format!(r#"{{"type":"object","properties":{{"a":{text}}}}}"#);
+/// }
+/// // Valid JSON, 141 JSON levels deep: read, and found too deep.
+/// let found = check_slice(text.as_bytes(), &Rules::GEMINI, Slot::Parameters)?;
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].rule, "depth");
+/// assert_eq!(found[0].pointer, "/properties/a".repeat(65));
+/// assert_eq!(found[0].provider_error, Some("maximum schema depth exceeded"));
+/// assert!(check_slice(b"{\"type\": }", &Rules::GEMINI, Slot::Parameters).is_err());
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+pub fn check_slice(bytes: &[u8], rules: &Rules, slot: Slot) -> Result<Vec<Violation>, SchemaError> {
+    Ok(check_parsed(
+        &Schema::parse(bytes, &ParseOptions::default())?,
+        rules,
+        slot,
+    ))
+}
+
+/// [`check`] on what the parser made of a schema: its diagnostics, then the walk.
+fn check_parsed(parsed: &Parsed, rules: &Rules, slot: Slot) -> Vec<Violation> {
     let mut out = Vec::new();
+    let mut cuts = std::collections::HashSet::new();
     for d in &parsed.diagnostics {
-        let rule = match d.kind {
+        let (rule, message) = match d.kind {
             DiagnosticKind::WrongType { .. } => continue, // reported by the walk, per keyword
-            DiagnosticKind::DepthLimit { .. } => "depth",
-            DiagnosticKind::NotASchema { .. } => "root",
-            _ => "malformed",
+            DiagnosticKind::DepthLimit { limit } => {
+                cuts.insert(d.pointer.as_str());
+                (
+                    "depth",
+                    format!(
+                        "the schema nests deeper than {limit} levels here (sanitizing cuts the subtree)"
+                    ),
+                )
+            }
+            DiagnosticKind::NotASchema { .. } => ("root", d.to_string()),
+            _ => ("malformed", d.to_string()),
         };
         out.push(Violation {
             pointer: d.pointer.clone(),
             rule,
-            message: d.to_string(),
+            message,
             provider_error: provider_error(rules, rule),
         });
     }
-    out.extend(check_schema(&parsed.schema, rules, slot));
+    // The `{}` the parser left where it cut is not the input's: nothing to say about it.
+    out.extend(
+        check_schema(&parsed.schema, rules, slot)
+            .into_iter()
+            .filter(|v| !cuts.contains(&v.pointer.as_str())),
+    );
     out
 }
 

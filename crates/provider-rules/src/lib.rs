@@ -36,6 +36,7 @@
 
 mod check;
 mod config;
+mod depth;
 mod engine;
 mod hints;
 mod names;
@@ -43,14 +44,14 @@ mod profiles;
 mod report;
 mod rules;
 
-pub use check::{check, check_schema};
+pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use names::{ToolNames, check_tool_name};
 pub use profiles::{PROFILES, profile, profile_names};
 pub use report::{Change, Report, Sanitized, Violation};
 pub use rules::*;
 
-use schema_core::Schema;
+use schema_core::{ParseOptions, Schema, SchemaError};
 
 /// Where a schema sits, which decides whether the root rules apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -69,7 +70,12 @@ pub enum Slot {
 /// names and their order are kept. What the provider cannot express is folded into
 /// `description` (when `rules.hints`), and every change is in the report, which is empty
 /// exactly when the output equals the input. For every profile,
-/// `check(sanitize(x).schema)` is empty.
+/// `check(sanitize(x).schema)` is empty. The output nests at most 64 schema levels (what the
+/// parser keeps, and what `check` accepts): where the engine's rewriting would go deeper (the
+/// profile's any-value alternatives below a node at level 60...), the subtree is replaced by a
+/// schema that does not describe it, and the report says so (rule `depth`, lossy).
+///
+/// For JSON bytes, [`sanitize_slice`] also reports what the parser cut.
 ///
 /// ```
 /// use provider_rules::{sanitize, Rules, Slot};
@@ -80,5 +86,45 @@ pub enum Slot {
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    engine::run(schema, rules, slot)
+    let mut out = engine::run(schema, rules, slot);
+    depth::cap(&mut out, rules, slot);
+    out
+}
+
+/// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive
+/// (a request body's slot, a file), at any nesting depth.
+///
+/// The parser keeps 64 schema levels ([`ParseOptions`]'s default) and cuts what is deeper
+/// (without recursing into it, so no input can exhaust the stack); each cut is in the report
+/// as a lossy change with rule `depth` at the pointer of the cut subtree, and the subtree's
+/// place says so in its description (`"Nested deeper than 64 levels; not described."`, when the
+/// profile has [`hints`](Rules::hints)). Where the profile's rewriting of the cut place would
+/// itself go past the limit (Gemini's any-value alternatives take 6 levels), the cut is made
+/// higher up and reported there instead. The output passes [`check`], and sanitizing it again
+/// changes nothing.
+///
+/// The error is the parser's: the bytes are not JSON.
+///
+/// ```
+/// use provider_rules::{check, sanitize_slice, Rules, Slot};
+/// // 70 levels of objects: the parser keeps 64.
+/// let mut text = String::from(r#"{"type":"string"}"#);
+/// for _ in 0..70 {
+///     text = format!(r#"{{"type":"object","properties":{{"a":{text}}}}}"#);
+/// }
+/// let out = sanitize_slice(text.as_bytes(), &Rules::OPENAI, Slot::Parameters)?;
+/// let cut = out.report.changes.iter().find(|c| c.rule == "depth").expect("reported");
+/// assert!(cut.lossy);
+/// assert_eq!(cut.pointer, "/properties/a".repeat(64));
+/// assert!(out.schema.to_json_string().contains("Nested deeper than 64 levels; not described."));
+/// // What comes out is within the limit, so the provider's check passes ...
+/// assert!(check(&out.schema.to_value(), &Rules::OPENAI, Slot::Parameters).is_empty());
+/// // ... and a second pass is a no-op.
+/// let again = sanitize_slice(out.schema.to_json_string().as_bytes(), &Rules::OPENAI, Slot::Parameters)?;
+/// assert!(again.report.is_empty());
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+pub fn sanitize_slice(bytes: &[u8], rules: &Rules, slot: Slot) -> Result<Sanitized, SchemaError> {
+    let parsed = Schema::parse(bytes, &ParseOptions::default())?;
+    Ok(depth::sanitize_parsed(parsed, rules, slot))
 }

@@ -33,9 +33,74 @@ impl Schema {
     }
 
     /// The schema as a `serde_json::Value` (object key order then follows serde_json's `Map`).
+    ///
+    /// Schemas up to [`MAX_VALUE_DEPTH`] JSON levels deep are converted (64 schema levels of
+    /// `properties` take 129); deeper ones, which a `Value` cannot hold safely (its reader,
+    /// `Clone` and `Drop` recurse once per level), give `Value::Null`.
+    ///
+    /// ```
+    /// let mut text = String::from("{}");
+    /// for _ in 0..64 {
+    ///     text = format!(r#"{{"properties":{{"a":{text}}}}}"#);
+    /// }
+    /// let s = schema_core::Schema::from_str(&text)?;
+    /// assert_eq!(s.to_value().to_string(), text);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
     pub fn to_value(&self) -> serde_json::Value {
-        serde_json::from_str(&self.to_json_string()).unwrap_or(serde_json::Value::Null)
+        let text = self.to_json_string();
+        if nesting(&text) > MAX_VALUE_DEPTH {
+            return serde_json::Value::Null;
+        }
+        let mut de = serde_json::Deserializer::from_str(&text);
+        // Bounded above: serde_json's own limit (128) is below what a parsed schema can take.
+        de.disable_recursion_limit();
+        match serde::Deserialize::deserialize(&mut de) {
+            Ok(v) if de.end().is_ok() => v,
+            _ => serde_json::Value::Null,
+        }
     }
+}
+
+/// The deepest JSON nesting [`Schema::to_value`] converts: a `serde_json::Value` that deep is
+/// built, cloned and dropped (each recursing once per level) well within a 2 MiB thread stack,
+/// also in debug builds.
+pub const MAX_VALUE_DEPTH: usize = 512;
+
+/// The deepest nesting of arrays and objects in JSON text (`0` for a scalar), counted in one
+/// pass without recursion, so it is safe on any input; for text that is not JSON, a count of
+/// its unmatched brackets outside strings.
+///
+/// ```
+/// assert_eq!(schema_core::nesting(r#"{"a":[1,{"b":"[[["}],"c":{}}"#), 3);
+/// assert_eq!(schema_core::nesting("1"), 0);
+/// assert_eq!(schema_core::nesting(&"[".repeat(1_000_000)), 1_000_000);
+/// ```
+pub fn nesting(json: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for b in json.bytes() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
 }
 
 impl std::fmt::Display for Schema {

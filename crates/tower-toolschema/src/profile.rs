@@ -265,8 +265,9 @@ pub(crate) fn sanitize_with_rules(
     profile: &Profile,
     slot: SchemaSlot,
 ) -> Result<SlotOutcome, String> {
-    let parsed = schema_core::Schema::from_slice(schema).map_err(|e| e.to_string())?;
-    let out = provider_rules::sanitize(&parsed, profile.rules(), engine_slot(slot));
+    // Parsed and sanitized in one step, so what the parser cut at its depth limit is reported.
+    let out = provider_rules::sanitize_slice(schema, profile.rules(), engine_slot(slot))
+        .map_err(|e| e.to_string())?;
     let strict_compatible = out.report.strict_compatible;
     let unfixable: Vec<String> = out.report.unfixable.iter().map(|v| v.to_string()).collect();
     if out.report.is_empty() {
