@@ -38,10 +38,11 @@ pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if !o.contains(Keyword::Type) {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(t)));
         }
-        if t == T::Array && !o.contains(Keyword::Items) {
-            if let Some(items) = super::arrays::items_of(std::slice::from_ref(&v)) {
-                o.insert(Keyword::Items, Value::Schema(Box::new(items)));
-            }
+        if t == T::Array
+            && !o.contains(Keyword::Items)
+            && let Some(items) = super::arrays::items_of(std::slice::from_ref(&v))
+        {
+            o.insert(Keyword::Items, Value::Schema(Box::new(items)));
         }
         let hint = format!("Must be {}.", hints::short(&v));
         cx.lost(p, "const", "const is not accepted", Some(hint));
@@ -135,10 +136,11 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             }
         }
         // Arrays that agree on their items' type keep it.
-        if o.types().is_some_and(|t| t.as_slice() == [T::Array]) && !o.contains(Keyword::Items) {
-            if let Some(items) = super::arrays::items_of(&list) {
-                o.insert(Keyword::Items, Value::Schema(Box::new(items)));
-            }
+        if o.types().is_some_and(|t| t.as_slice() == [T::Array])
+            && !o.contains(Keyword::Items)
+            && let Some(items) = super::arrays::items_of(&list)
+        {
+            o.insert(Keyword::Items, Value::Schema(Box::new(items)));
         }
         o.remove(Keyword::Enum);
         let hint = format!("Allowed values: {}.", hints::values(&list));
