@@ -347,7 +347,10 @@ pub struct Rules {
     /// Whether every node needs a `type` (inferred from its keywords when missing).
     pub type_required: bool,
     /// The schema (JSON text) put where a node accepts any value but the provider needs a
-    /// type; `None` leaves such nodes as they are.
+    /// type; `None` leaves such nodes as they are. When it is one type (no `anyOf` of
+    /// alternatives), it is the last resort: a node whose keywords spoke of a type as it was
+    /// entered (`enum`/`const` values, `if`/`then`/`else`, `contains`, a tuple's positions)
+    /// keeps that type, and an open tuple folds to its positions.
     pub any_value: Option<Cow<'static, str>>,
     /// Whether the schema must be valid JSON Schema 2020-12: draft-07 tuples become
     /// `prefixItems`, `additionalItems` becomes `items`, draft-04 boolean exclusive bounds

@@ -16,7 +16,8 @@ impl Rules {
         // No NULL type: a null-only node becomes a nullable string (gemini-cli#21094: Code
         // Assist 400 on `["array","null"]`).
         null_type: false,
-        // With no unions, "any value" can only be said in words.
+        // With no unions, "any value" can only be said in words; a node whose keywords
+        // speak of a type keeps that type instead (`Rules::any_value`).
         any_value: Some(Cow::Borrowed(r#"{"type":"string"}"#)),
         ..Rules::GEMINI
     };
