@@ -55,5 +55,5 @@ pub use refs::{InlineOptions, Inlined, RefError, RefIndex, RefIssue, RefIssueKin
 pub use schema::{
     Dependency, Entry, InstanceType, Key, Schema, SchemaMap, SchemaObject, TypeSet, Value,
 };
-pub use ser::{MAX_VALUE_DEPTH, nesting, pretty};
+pub use ser::{MAX_VALUE_DEPTH, PRETTY_MAX_INDENT, nesting, pretty};
 pub use walk::{Location, MAX_WALK_DEPTH, Transform, Visit};

@@ -334,7 +334,12 @@ pub(crate) fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// Re-indents compact JSON text (two spaces), keeping key order. Linear, never recursive.
+/// How many levels [`pretty`] indents; deeper lines stay at this indentation, so the output
+/// stays linear in the input however deep it nests.
+pub const PRETTY_MAX_INDENT: usize = 40;
+
+/// Re-indents compact JSON text (two spaces), keeping key order. Linear, never recursive:
+/// lines deeper than [`PRETTY_MAX_INDENT`] levels are indented as that level.
 ///
 /// ```
 /// assert_eq!(schema_core::pretty(r#"{"a":[1,{}],"b":"x,y"}"#),
@@ -348,7 +353,7 @@ pub fn pretty(compact: &str) -> String {
     let mut chars = compact.chars().peekable();
     let newline = |out: &mut String, indent: usize| {
         out.push('\n');
-        for _ in 0..indent {
+        for _ in 0..indent.min(PRETTY_MAX_INDENT) {
             out.push_str("  ");
         }
     };
@@ -417,6 +422,20 @@ impl<'de> serde::Deserialize<'de> for Schema {
 #[cfg(test)]
 mod tests {
     use super::push_json_string;
+
+    #[test]
+    fn pretty_output_stays_linear_in_deep_input() {
+        let n = 20_000;
+        let text = format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let out = super::pretty(&text);
+        // Each level opens and closes one line of at most PRETTY_MAX_INDENT * 2 spaces.
+        let bound = 2 * n * (2 * super::PRETTY_MAX_INDENT + 2) + 16;
+        assert!(out.len() <= bound, "{} > {bound}", out.len());
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&super::pretty("[[1,2],{\"a\":[]}]")).ok(),
+            serde_json::from_str::<serde_json::Value>("[[1,2],{\"a\":[]}]").ok()
+        );
+    }
 
     #[test]
     fn strings_are_escaped_exactly_as_serde_json_escapes_them() {
