@@ -212,21 +212,10 @@ pub(crate) fn minify(text: &str) -> String {
 /// Appends `text` without its whitespace outside strings.
 pub(crate) fn minify_into(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut strings = crate::scan::Strings::default();
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-        } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+        if strings.structural(b) && matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
             // ASCII whitespace: `run..i` ends on a char boundary.
             out.push_str(&text[run..i]);
             run = i + 1;

@@ -41,6 +41,7 @@ mod keyword;
 mod parse;
 pub mod pointer;
 mod refs;
+mod scan;
 mod schema;
 mod ser;
 mod types;

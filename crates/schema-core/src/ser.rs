@@ -78,20 +78,12 @@ pub const MAX_VALUE_DEPTH: usize = 512;
 /// ```
 pub fn nesting(json: &str) -> usize {
     let (mut depth, mut max) = (0usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
+    let mut strings = crate::scan::Strings::default();
     for b in json.bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
+        if !strings.structural(b) {
             continue;
         }
         match b {
-            b'"' => in_string = true,
             b'{' | b'[' => {
                 depth += 1;
                 max = max.max(depth);
@@ -348,8 +340,7 @@ pub const PRETTY_MAX_INDENT: usize = 40;
 pub fn pretty(compact: &str) -> String {
     let mut out = String::with_capacity(compact.len() * 2);
     let mut indent = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut strings = crate::scan::Strings::default();
     let mut chars = compact.chars().peekable();
     let newline = |out: &mut String, indent: usize| {
         out.push('\n');
@@ -358,22 +349,12 @@ pub fn pretty(compact: &str) -> String {
         }
     };
     while let Some(c) = chars.next() {
-        if in_string {
+        let byte = if c.is_ascii() { c as u8 } else { 0x80 };
+        if !strings.structural(byte) {
             out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
             continue;
         }
         match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
             '{' | '[' => {
                 out.push(c);
                 if matches!(chars.peek(), Some('}') | Some(']')) {
