@@ -5,27 +5,10 @@
 //! Invariants checked on each: no panic, `check_schema(sanitize(x))` empty unless the report
 //! says not strict-compatible, idempotent.
 
-use std::sync::mpsc;
-use std::time::Duration;
-
+mod common;
+use common::bounded;
 use provider_rules::{PROFILES, Refs, Rules, Slot, check_schema, sanitize};
 use schema_core::{ParseOptions, Schema};
-
-/// Runs `f` on a fresh thread (default stack) and waits at most `secs` seconds for it.
-fn bounded<T: Send + 'static>(name: &str, secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::Builder::new()
-        .name(name.to_owned())
-        .spawn(move || {
-            let _ = tx.send(f());
-        })
-        .expect("spawn");
-    match rx.recv_timeout(Duration::from_secs(secs)) {
-        Ok(v) => v,
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{name}: no answer within {secs} s (hang)"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{name}: the worker panicked"),
-    }
-}
 
 /// Every profile × slot: the invariants; returns the largest output (serialized) seen.
 fn invariants(name: &str, schema: &Schema) -> usize {

@@ -2,31 +2,14 @@
 //! rule `depth`) and hinted in the description, the output stays within the limit, passes
 //! `check` for every profile, and a second pass is a no-op (peers.md §3 case #54).
 
-use std::sync::mpsc;
-use std::time::Duration;
-
+mod common;
+use common::bounded;
 use provider_rules::{
     PROFILES, Rules, Sanitized, Slot, check, check_slice, sanitize, sanitize_slice,
 };
 use schema_core::{DiagnosticKind, ParseOptions, Schema};
 
 const HINT: &str = "Nested deeper than 64 levels; not described.";
-
-/// Runs `f` on a fresh thread (default 2 MiB stack) and waits at most `secs` seconds for it.
-fn bounded<T: Send + 'static>(name: &str, secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::Builder::new()
-        .name(name.to_owned())
-        .spawn(move || {
-            let _ = tx.send(f());
-        })
-        .expect("spawn");
-    match rx.recv_timeout(Duration::from_secs(secs)) {
-        Ok(v) => v,
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{name}: no answer within {secs} s (hang)"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{name}: the worker panicked"),
-    }
-}
 
 /// `levels` objects, each holding the next as property `a`, around a string.
 fn nested_objects(levels: usize) -> String {
