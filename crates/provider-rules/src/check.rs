@@ -532,7 +532,7 @@ impl Checker<'_> {
                 );
             }
         }
-        if r.strict && is_object {
+        if r.strict && r.all_required && is_object {
             let names: Vec<&String> = o
                 .properties()
                 .map(|m| m.keys().collect())

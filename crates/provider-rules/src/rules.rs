@@ -404,9 +404,15 @@ pub struct Rules {
     pub default_beside_any_of: bool,
     /// What the root of a tool's parameters must be.
     pub root: Root,
-    /// Strict mode: every property required (optional ones made nullable), every object
-    /// closed.
+    /// Strict mode: every object closed, every node typed; see also
+    /// [`all_required`](Rules::all_required).
     pub strict: bool,
+    /// In strict mode, whether every property must be listed in `required`, optional ones
+    /// made nullable so a call can send `null` instead (OpenAI: `'required' is required to be
+    /// supplied and to be an array including every key in properties`). Anthropic's strict
+    /// mode keeps optional properties. Defaults to `true`.
+    #[serde(default = "yes")]
+    pub all_required: bool,
     /// Size limits.
     pub limits: Limits,
     /// The tool-name rule.

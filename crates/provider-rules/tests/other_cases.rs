@@ -664,3 +664,21 @@ fn boolean_required_stays_with_its_branch_when_a_root_union_merges__top_level_an
     );
     assert_eq!(out.schema.to_value()["required"], json!(["a"]));
 }
+
+#[test]
+fn anthropic_strict_keeps_optional_properties__sixteen_union_parameters() {
+    // providers.md §5.3: Anthropic's strict subset has `required`, and limits optional
+    // parameters (24 per request) and union-typed ones (16): making an optional property
+    // required and nullable, as OpenAI strict needs, would turn each into a union.
+    let input = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a"]});
+    rewrites(
+        &Rules::ANTHROPIC_STRICT,
+        Slot::Parameters,
+        input.clone(),
+        json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a"], "additionalProperties": false}),
+    );
+    let openai = run(&Rules::OPENAI_STRICT, Slot::Parameters, &input);
+    let v = openai.schema.to_value();
+    assert_eq!(v["required"], json!(["a", "b"]));
+    assert_eq!(v["properties"]["b"]["type"], json!(["integer", "null"]));
+}

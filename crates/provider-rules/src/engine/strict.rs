@@ -6,10 +6,11 @@ use super::objects::is_object;
 use crate::hints;
 use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
 
-/// In strict mode every object lists every property in `required` (OpenAI: `'required' is
-/// required to be supplied and to be an array including every key in properties`); a property
-/// that was optional becomes nullable, so a call that omitted it can send `null` instead.
-/// A node with no type is not strict-compatible.
+/// In strict mode every object has `properties`, loses properties whose schema is `false`, and
+/// where [`all_required`](crate::Rules::all_required) lists every property in `required`
+/// (OpenAI: `'required' is required to be supplied and to be an array including every key in
+/// properties`); a property that was optional becomes nullable, so a call that omitted it can
+/// send `null` instead. A node with no type is not strict-compatible.
 pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if !cx.rules.strict {
         return;
@@ -43,7 +44,8 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         .map(|m| m.keys().cloned().collect())
         .unwrap_or_default();
     let required: Vec<String> = o.required().map(<[String]>::to_vec).unwrap_or_default();
-    if names.iter().all(|n| required.contains(n)) && required.len() == names.len() {
+    let all_required = cx.rules.all_required;
+    if all_required && names.iter().all(|n| required.contains(n)) && required.len() == names.len() {
         return;
     }
     let mut made_nullable = Vec::new();
@@ -62,7 +64,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             if matches!(s, Schema::Bool(true)) {
                 untyped.push(name.clone());
             }
-            if required.contains(name) {
+            if required.contains(name) || !all_required {
                 s.make_object();
                 continue;
             }
@@ -77,8 +79,10 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             made_nullable.push(name.clone());
         }
     }
-    let names: Vec<String> = names.into_iter().filter(|n| !banned.contains(n)).collect();
-    o.insert(Keyword::Required, Value::Strings(names));
+    if all_required {
+        let names: Vec<String> = names.into_iter().filter(|n| !banned.contains(n)).collect();
+        o.insert(Keyword::Required, Value::Strings(names));
+    }
     if !banned.is_empty() {
         let list: Vec<String> = banned.iter().map(|n| format!("\"{n}\"")).collect();
         cx.lost(

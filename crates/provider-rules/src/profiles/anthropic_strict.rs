@@ -55,6 +55,10 @@ impl Rules {
             ..Rules::PERMISSIVE.limits
         },
         strict: true,
+        // Optional properties are part of the subset ("`required` and `additionalProperties`"
+        // supported; "Complexity limits per request: … 24 optional parameters, 16 parameters
+        // with union types"): making them required and nullable would turn each into a union.
+        all_required: false,
         ..Rules::ANTHROPIC
     };
 }

@@ -128,6 +128,7 @@ impl Rules {
         // "The schema must describe an object where the properties are the parameters."
         root: Root::OBJECT,
         strict: false,
+        all_required: true,
         limits: Rules::PERMISSIVE.limits,
         tool_names: GEMINI_TOOL_NAMES,
         hints: true,

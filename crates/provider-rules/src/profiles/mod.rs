@@ -51,6 +51,7 @@ impl Rules {
         default_beside_any_of: true,
         root: Root::ANY,
         strict: false,
+        all_required: true,
         limits: Limits {
             max_depth: None,
             max_properties: None,
