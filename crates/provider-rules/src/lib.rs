@@ -36,6 +36,7 @@
 
 mod check;
 mod config;
+mod cost;
 mod depth;
 mod engine;
 mod hints;
@@ -46,6 +47,7 @@ mod rules;
 
 pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
+pub use cost::{StrictCost, strict_cost};
 pub use names::{ToolNames, check_tool_name};
 pub use profiles::{PROFILES, profile, profile_names};
 pub use report::{Change, Report, Sanitized, Violation};

@@ -238,6 +238,21 @@ impl Root {
     };
 }
 
+/// Limits over all the strict schemas of one request (`None`: no limit known), which only a
+/// caller that sees the whole request can count (the layer does: a strict tool that would go
+/// over is sent non-strict). Anthropic: "Complexity limits per request (combined across all
+/// strict schemas): 20 strict tools, 24 optional parameters, 16 parameters with union types".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(default, rename_all = "kebab-case")]
+pub struct RequestLimits {
+    /// Strict tools per request.
+    pub strict_tools: Option<u32>,
+    /// Optional parameters (properties not required, at any depth) over all strict schemas.
+    pub optional_parameters: Option<u32>,
+    /// Parameters whose schema is a union (`anyOf`, a type list) over all strict schemas.
+    pub union_parameters: Option<u32>,
+}
+
 /// Size limits a provider enforces (`None`: no limit known).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(default, rename_all = "kebab-case")]
@@ -415,6 +430,9 @@ pub struct Rules {
     pub all_required: bool,
     /// Size limits.
     pub limits: Limits,
+    /// Limits over all the strict schemas of one request.
+    #[serde(default)]
+    pub request_limits: RequestLimits,
     /// The tool-name rule.
     pub tool_names: ToolNameRule,
     /// Whether lost constraints are folded into `description`.

@@ -87,6 +87,7 @@ pub(crate) struct Cached {
     pub(crate) changes: Arc<[Change]>,
     pub(crate) strict_compatible: bool,
     pub(crate) unfixable: Arc<[String]>,
+    pub(crate) strict_cost: provider_rules::StrictCost,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -211,6 +212,7 @@ mod tests {
             changes: Arc::from(Vec::new()),
             strict_compatible: true,
             unfixable: Arc::from(Vec::new()),
+            strict_cost: provider_rules::StrictCost::default(),
         })
     }
 

@@ -270,10 +270,16 @@ pub(crate) fn sanitize_with_rules(
         .map_err(|e| e.to_string())?;
     let strict_compatible = out.report.strict_compatible;
     let unfixable: Vec<String> = out.report.unfixable.iter().map(|v| v.to_string()).collect();
+    let cost = if profile.rules().request_limits.is_limited() {
+        provider_rules::strict_cost(&out.schema)
+    } else {
+        provider_rules::StrictCost::default()
+    };
     if out.report.is_empty() {
         return Ok(SlotOutcome::unchanged()
             .strict_compatible(strict_compatible)
-            .unfixable(unfixable));
+            .unfixable(unfixable)
+            .strict_cost(cost));
     }
     let changes = out
         .report
@@ -289,7 +295,8 @@ pub(crate) fn sanitize_with_rules(
     Ok(
         SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), changes)
             .strict_compatible(strict_compatible)
-            .unfixable(unfixable),
+            .unfixable(unfixable)
+            .strict_cost(cost),
     )
 }
 

@@ -54,9 +54,15 @@ pub struct SlotReport {
     pub changes: Arc<[Change]>,
     /// Whether the result came from the sanitized-slot cache.
     pub cached: bool,
-    /// The tool asked for strict mode, its schema cannot be made strict-compatible, so it was
-    /// sent with `strict: false` under the non-strict profile.
+    /// The tool asked for strict mode but could not have it, so it was sent with
+    /// `strict: false` under the non-strict profile: its schema cannot be made
+    /// strict-compatible, or the request's strict tools together would go over the provider's
+    /// request-wide limits ([`strict_over_request_limits`](SlotReport::strict_over_request_limits)).
     pub strict_downgraded: bool,
+    /// The strict downgrade was for the request-wide limits (Anthropic: 20 strict tools, 24
+    /// optional and 16 union-typed parameters over all strict schemas): the earlier strict
+    /// tools used the budget up.
+    pub strict_over_request_limits: bool,
     /// The tool's name is invalid for the target (reported, not renamed).
     pub tool_name_problem: Option<String>,
     /// What the target will still reject that sanitizing cannot fix without renaming (property

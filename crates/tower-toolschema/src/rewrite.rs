@@ -158,9 +158,17 @@ pub(crate) fn process_with(
     }
     let mut edits = Vec::new();
     let mut slots = Vec::with_capacity(located.slots.len());
+    let mut budget = StrictBudget::default();
     for found in &located.slots {
         let profiles = cfg.profiles_for(found.api, located.model.as_deref(), ctx.host.as_deref());
-        slots.push(process_slot(cfg, &profiles, body, found, &mut edits));
+        slots.push(process_slot(
+            cfg,
+            &profiles,
+            body,
+            found,
+            &mut edits,
+            &mut budget,
+        ));
     }
     let report = |outcome| SanitizeReport {
         api,
@@ -219,8 +227,33 @@ fn sanitize_cached(
                 changes: Arc::from(o.changes),
                 strict_compatible: o.strict_compatible,
                 unfixable: Arc::from(o.unfixable),
+                strict_cost: o.strict_cost,
             })
     })
+}
+
+/// What the strict slots of one request have spent so far of the request-wide limits.
+#[derive(Default)]
+struct StrictBudget {
+    tools: u32,
+    cost: provider_rules::StrictCost,
+}
+
+impl StrictBudget {
+    /// Spends `cost` for one more strict tool if `limits` admit it; `false` (nothing spent)
+    /// when it would go over.
+    fn spend(
+        &mut self,
+        limits: &provider_rules::RequestLimits,
+        cost: provider_rules::StrictCost,
+    ) -> bool {
+        let (tools, total) = (self.tools.saturating_add(1), self.cost.plus(cost));
+        if !limits.admits(tools, total) {
+            return false;
+        }
+        (self.tools, self.cost) = (tools, total);
+        true
+    }
 }
 
 fn process_slot(
@@ -229,6 +262,7 @@ fn process_slot(
     body: &[u8],
     found: &Found<'_>,
     edits: &mut Vec<Edit>,
+    budget: &mut StrictBudget,
 ) -> SlotReport {
     let spec = found.spec;
     let tool = found
@@ -244,6 +278,7 @@ fn process_slot(
         changes: Arc::from(Vec::new()),
         cached: false,
         strict_downgraded: false,
+        strict_over_request_limits: false,
         tool_name_problem: None,
         unfixable: Arc::from(Vec::new()),
         error: None,
@@ -264,8 +299,16 @@ fn process_slot(
     };
     let slot = schema_slot(spec.role);
     let (mut result, mut cached) = sanitize_cached(cfg, profile, slot, &schema);
-    if strict && result.as_ref().as_ref().is_ok_and(|r| !r.strict_compatible) {
+    // A tool that would take the request over the provider's request-wide strict limits is
+    // sent non-strict, like one that cannot be made strict (the earlier tools keep theirs).
+    let over_limits = strict
+        && spec.role == SlotRole::ToolParameters
+        && result.as_ref().as_ref().is_ok_and(|r| {
+            r.strict_compatible && !budget.spend(&profile.rules().request_limits, r.strict_cost)
+        });
+    if strict && (over_limits || result.as_ref().as_ref().is_ok_and(|r| !r.strict_compatible)) {
         // Cannot be made strict: send it non-strict, under the non-strict profile.
+        report.strict_over_request_limits = over_limits;
         profile = &profiles.native;
         (result, cached) = sanitize_cached(cfg, profile, slot, &schema);
         if let Some(flag) = found.strict.and_then(|s| range_in(body, s)) {
@@ -317,7 +360,9 @@ fn trace_slot(r: &SlotReport) {
             tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, pointer = %c.pointer, rule = c.rule, profile = %r.profile, "schema rewritten: {}", c.message);
         }
     }
-    if r.strict_downgraded {
+    if r.strict_over_request_limits {
+        tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "the request's strict tools go over the provider's request-wide limits; sent with strict: false");
+    } else if r.strict_downgraded {
         tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "schema cannot be made strict-compatible; sent with strict: false");
     }
     if let Some(p) = &r.tool_name_problem {

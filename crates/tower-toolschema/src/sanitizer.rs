@@ -57,6 +57,10 @@ pub struct SlotOutcome {
     /// What the provider will still reject that sanitizing cannot fix without a change the
     /// caller must undo on the response side (Anthropic property keys that need renaming).
     pub unfixable: Vec<String>,
+    /// What the result spends of the provider's request-wide strict limits
+    /// ([`provider_rules::RequestLimits`]): counted by the default sanitizer where the profile
+    /// has such limits, zero otherwise.
+    pub strict_cost: provider_rules::StrictCost,
 }
 
 impl SlotOutcome {
@@ -69,6 +73,7 @@ impl SlotOutcome {
             changes: Vec::new(),
             strict_compatible: true,
             unfixable: Vec::new(),
+            strict_cost: provider_rules::StrictCost::default(),
         }
     }
 
@@ -81,6 +86,7 @@ impl SlotOutcome {
             changes,
             strict_compatible: true,
             unfixable: Vec::new(),
+            strict_cost: provider_rules::StrictCost::default(),
         }
     }
 
@@ -104,6 +110,19 @@ impl SlotOutcome {
     /// ```
     pub fn unfixable(mut self, problems: Vec<String>) -> Self {
         self.unfixable = problems;
+        self
+    }
+
+    /// Sets [`strict_cost`](SlotOutcome::strict_cost).
+    ///
+    /// ```
+    /// # use tower_toolschema::sanitizer::SlotOutcome;
+    /// use provider_rules::StrictCost;
+    /// let cost = StrictCost { optional_parameters: 3, union_parameters: 1 };
+    /// assert_eq!(SlotOutcome::unchanged().strict_cost(cost).strict_cost, cost);
+    /// ```
+    pub fn strict_cost(mut self, cost: provider_rules::StrictCost) -> Self {
+        self.strict_cost = cost;
         self
     }
 }

@@ -151,3 +151,89 @@ fn anthropic_property_keys_needing_renaming_are_reported_and_the_body_goes_on() 
         slot.unfixable
     );
 }
+
+/// An Anthropic body with `n` strict tools, tool `i` having `optional(i)` optional parameters.
+fn anthropic_strict_body(n: usize, optional: impl Fn(usize) -> usize) -> Bytes {
+    let tools: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut props = serde_json::Map::new();
+            props.insert("q".into(), json!({"type": "string"}));
+            for k in 0..optional(i) {
+                props.insert(format!("o{k}"), json!({"type": "integer"}));
+            }
+            json!({"name": format!("t{i}"), "strict": true,
+                   "input_schema": {"type": "object", "properties": props, "required": ["q"], "additionalProperties": false}})
+        })
+        .collect();
+    let body = json!({"model": "claude-x", "max_tokens": 8, "messages": [], "tools": tools});
+    Bytes::from(body.to_string())
+}
+
+#[test]
+fn anthropic_strict_tools_over_the_request_limits_go_non_strict() {
+    // providers.md §5.3: "Complexity limits per request (combined across all strict
+    // schemas): 20 strict tools, 24 optional parameters, 16 parameters with union types".
+    let (out, report) = sanitize_body(
+        ToolSchemaLayer::anthropic().config(),
+        Some(Api::AnthropicMessages),
+        anthropic_strict_body(22, |_| 0),
+    );
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    for (i, slot) in report.slots.iter().enumerate() {
+        let over = i >= 20;
+        assert_eq!(
+            (slot.strict_downgraded, slot.strict_over_request_limits),
+            (over, over),
+            "tool {i}"
+        );
+        assert_eq!(v["tools"][i]["strict"], Value::Bool(!over), "tool {i}");
+        assert_eq!(
+            slot.profile,
+            if over {
+                "anthropic"
+            } else {
+                "anthropic-strict"
+            }
+        );
+    }
+}
+
+#[test]
+fn anthropic_strict_optional_parameters_share_one_budget() {
+    // 10 + 10 optional parameters fit in 24; the third tool's 10 would make 30: it goes
+    // non-strict, and the fourth (4 more: 24) still fits.
+    let counts = [10, 10, 10, 4];
+    let (out, report) = sanitize_body(
+        ToolSchemaLayer::anthropic().config(),
+        Some(Api::AnthropicMessages),
+        anthropic_strict_body(4, |i| counts[i]),
+    );
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    let strict: Vec<bool> = (0..4)
+        .map(|i| v["tools"][i]["strict"] == Value::Bool(true))
+        .collect();
+    assert_eq!(strict, [true, true, false, true]);
+    assert!(report.slots[2].strict_over_request_limits);
+    // Only the flag changed in the downgraded tool: its schema was already fine.
+    assert_eq!(
+        v["tools"][2]["input_schema"]["properties"]
+            .as_object()
+            .map(|m| m.len()),
+        Some(11)
+    );
+}
+
+#[test]
+fn openai_strict_has_no_request_wide_limits() {
+    let tools: Vec<Value> = (0..25)
+        .map(|i| json!({"type": "function", "function": {"name": format!("t{i}"), "strict": true,
+            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": false}}}))
+        .collect();
+    let body = json!({"model": "gpt-x", "messages": [], "tools": tools});
+    let (_, report) = sanitize_body(
+        ToolSchemaLayer::openai().config(),
+        Some(Api::OpenAiChat),
+        Bytes::from(body.to_string()),
+    );
+    assert!(report.slots.iter().all(|s| !s.strict_downgraded));
+}

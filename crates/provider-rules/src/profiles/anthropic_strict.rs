@@ -59,6 +59,13 @@ impl Rules {
         // supported; "Complexity limits per request: … 24 optional parameters, 16 parameters
         // with union types"): making them required and nullable would turn each into a union.
         all_required: false,
+        // "Complexity limits per request (combined across all strict schemas): 20 strict
+        // tools, 24 optional parameters, 16 parameters with union types" (providers.md §5.3).
+        request_limits: RequestLimits {
+            strict_tools: Some(20),
+            optional_parameters: Some(24),
+            union_parameters: Some(16),
+        },
         ..Rules::ANTHROPIC
     };
 }

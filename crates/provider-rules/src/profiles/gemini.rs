@@ -129,6 +129,11 @@ impl Rules {
         root: Root::OBJECT,
         strict: false,
         all_required: true,
+        request_limits: RequestLimits {
+            strict_tools: None,
+            optional_parameters: None,
+            union_parameters: None,
+        },
         limits: Rules::PERMISSIVE.limits,
         tool_names: GEMINI_TOOL_NAMES,
         hints: true,

@@ -52,6 +52,11 @@ impl Rules {
         root: Root::ANY,
         strict: false,
         all_required: true,
+        request_limits: RequestLimits {
+            strict_tools: None,
+            optional_parameters: None,
+            union_parameters: None,
+        },
         limits: Limits {
             max_depth: None,
             max_properties: None,
