@@ -46,6 +46,18 @@ pub(crate) fn hint(limit: usize) -> String {
 /// See [`crate::sanitize_slice`]: sanitizes a parsed schema, reporting the subtrees its parser
 /// cut at the depth limit.
 pub(crate) fn sanitize_parsed(parsed: Parsed, rules: &Rules, slot: Slot) -> Sanitized {
+    // A root that is not a schema (`[1]`, `"x"`) was read as `{}`: the result replaces it,
+    // and says so (otherwise an empty report would send the non-schema on, which the
+    // provider refuses: `check` names it).
+    let not_a_schema = parsed.diagnostics.iter().find_map(|d| match d.kind {
+        DiagnosticKind::NotASchema { .. } => Some(Change {
+            pointer: d.pointer.clone(),
+            rule: "root",
+            message: d.to_string(),
+            lossy: true,
+        }),
+        _ => None,
+    });
     let cuts: Vec<(String, usize)> = parsed
         .diagnostics
         .into_iter()
@@ -61,6 +73,9 @@ pub(crate) fn sanitize_parsed(parsed: Parsed, rules: &Rules, slot: Slot) -> Sani
         });
     }
     let mut out = crate::sanitize(&schema, rules, slot);
+    if let Some(c) = not_a_schema {
+        out.report.changes.insert(0, c);
+    }
     if cuts.is_empty() {
         return out;
     }

@@ -115,3 +115,38 @@ fn a_merged_ref_beside_properties_declares_2020_12_and_stays_put() {
         }
     }
 }
+
+/// A root that is not a schema (`[1]`, `"x"`, `3`) was read as `{}` and, where `{}` needed no
+/// change, went on as it was with an empty report, while `check` names it: sanitize's output
+/// must pass check. Now it is replaced and reported as a lossy `root` change.
+#[test]
+fn a_non_schema_root_is_replaced_and_reported() {
+    for text in ["[1]", "\"x\"", "3", "null"] {
+        for rules in provider_rules::PROFILES {
+            for slot in [Slot::Schema, Slot::Parameters] {
+                let out = provider_rules::sanitize_slice(text.as_bytes(), rules, slot)
+                    .expect("valid JSON");
+                assert!(
+                    out.report
+                        .changes
+                        .iter()
+                        .any(|c| c.rule == "root" && c.lossy && c.pointer.is_empty()),
+                    "{} {slot:?} {text}: {:?}",
+                    rules.name(),
+                    out.report.changes
+                );
+                let v = out.schema.to_value();
+                assert!(v.is_object(), "{} {text}: {v}", rules.name());
+                let found: Vec<_> = provider_rules::check(&v, rules, slot)
+                    .into_iter()
+                    .filter(|x| !out.report.is_unfixable(x))
+                    .collect();
+                assert!(
+                    !out.report.strict_compatible || found.is_empty(),
+                    "{} {slot:?} {text}: {found:?}",
+                    rules.name()
+                );
+            }
+        }
+    }
+}
