@@ -108,15 +108,30 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if o.contains(Keyword::Items) || o.contains(Keyword::PrefixItems) {
         return;
     }
+    let derived = match mode {
+        MissingItems::Empty => None,
+        _ => derive_items(o, cx.any_value_lossy()),
+    };
+    // Where "any value" is one type, items of that type reject what the array accepted.
+    let narrowed = mode != MissingItems::Empty && derived.is_none() && cx.any_value_lossy();
     let items = match mode {
         MissingItems::Empty => Schema::default(),
-        _ => derive_items(o, cx.any_value_lossy())
+        _ => derived
             .or_else(|| cx.any_value().cloned())
             .unwrap_or_default(),
     };
     let untyped = items.is_empty_schema();
     o.insert(Keyword::Items, Value::Schema(Box::new(items)));
-    cx.change(p, "items-missing", "an array without items got one");
+    if narrowed {
+        cx.lost(
+            p,
+            "items-missing",
+            "an array of any values got items of one type",
+            Some("Items may be any JSON value.".to_owned()),
+        );
+    } else {
+        cx.change(p, "items-missing", "an array without items got one");
+    }
     // The new `items` is not walked: an untyped array cannot be strict (pydantic-ai
     // test_transformer_untyped_array_not_strict_compatible).
     if untyped && cx.rules.strict {
