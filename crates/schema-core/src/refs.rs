@@ -277,6 +277,9 @@ pub enum RefIssueKind {
     Budget,
     /// Expanding it would nest deeper than allowed; it was replaced by a placeholder.
     Depth,
+    /// It was inlined, but a sibling keyword replaced a different value of its target's (in
+    /// 2020-12 both applied; one node keeps the sibling's).
+    SiblingOverride,
 }
 
 /// The result of [`Schema::inline_refs`].
@@ -547,8 +550,54 @@ impl Inliner<'_> {
             return expanded;
         }
         let siblings = self.expand(&Schema::Object(siblings), p, depth, is_root);
+        if overrides(&expanded, &siblings) {
+            self.issue(p, reference, RefIssueKind::SiblingOverride);
+        }
         merge(expanded, siblings)
     }
+}
+
+/// Keywords a `$ref`'s sibling may replace on its target without changing what is accepted.
+const ANNOTATIONS: &[Keyword] = &[
+    Keyword::Title,
+    Keyword::Description,
+    Keyword::Default,
+    Keyword::Examples,
+    Keyword::Example,
+    Keyword::Comment,
+    Keyword::Deprecated,
+    Keyword::ReadOnly,
+    Keyword::WriteOnly,
+    Keyword::Id,
+    Keyword::Anchor,
+    Keyword::SchemaUri,
+];
+
+/// Whether merging `siblings` over `target` ([`merge`]) replaces a different value of the
+/// target's that constrains instances: a keyword, or a property both describe.
+fn overrides(target: &Schema, siblings: &Schema) -> bool {
+    let (Some(t), Some(sib)) = (target.as_object(), siblings.as_object()) else {
+        return false;
+    };
+    sib.entries().iter().any(|e| {
+        let Some(mine) = t.entries().iter().find(|x| x.key == e.key) else {
+            return false;
+        };
+        match (&e.key, &e.value, &mine.value) {
+            (Key::Known(kw), _, _) if ANNOTATIONS.contains(kw) => false,
+            (Key::Known(Keyword::Required), Value::Strings(_), Value::Strings(_)) => false,
+            // A narrower type is the conjunction already (`integer` over `number`).
+            (Key::Known(Keyword::Type), Value::Type(a), Value::Type(b)) => {
+                !a.as_slice().iter().all(|t| b.allows(*t))
+            }
+            // A property both describe: the sibling's schema replaces the target's.
+            (Key::Known(_), Value::SchemaMap(a), Value::SchemaMap(b)) => a
+                .iter()
+                .any(|(k, s)| b.get(k).is_some_and(|x| x != s && overrides(x, s))),
+            (Key::Other(_), _, _) => false,
+            _ => e.value != mine.value,
+        }
+    })
 }
 
 fn siblings_of(o: &SchemaObject) -> SchemaObject {

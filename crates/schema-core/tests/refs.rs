@@ -383,3 +383,40 @@ fn inline_is_a_no_op_without_refs_and_has_refs_tells() {
     assert_eq!(kept.schema, root);
     assert!(schema(r##"{"anyOf":[{"$ref":"#"}]}"##).has_refs());
 }
+
+#[test]
+fn a_sibling_replacing_a_different_constraint_is_an_issue() {
+    // 2020-12 applies a `$ref` and its siblings both; one merged node keeps the sibling's
+    // value only, so the caller must hear that meaning was lost.
+    for (text, overridden) in [
+        (
+            r##"{"$defs":{"b":{"prefixItems":[true,{"type":"string"}]}},"$ref":"#/$defs/b","prefixItems":[{"type":"string"}]}"##,
+            true,
+        ),
+        (
+            r##"{"$defs":{"b":{"minimum":1}},"properties":{"n":{"$ref":"#/$defs/b","minimum":5}}}"##,
+            true,
+        ),
+        (
+            r##"{"$defs":{"b":{"properties":{"x":{"type":"string","maxLength":3}}}},"$ref":"#/$defs/b","properties":{"x":{"type":"string","maxLength":9}}}"##,
+            true,
+        ),
+        // Annotations, a narrower type, united `required` and new properties lose nothing.
+        (
+            r##"{"$defs":{"b":{"type":"number","description":"theirs","required":["a"]}},"$ref":"#/$defs/b","type":"integer","description":"mine","required":["b"]}"##,
+            false,
+        ),
+        (
+            r##"{"$defs":{"b":{"properties":{"x":{}}}},"$ref":"#/$defs/b","properties":{"y":{}}}"##,
+            false,
+        ),
+    ] {
+        let out = schema(text).inline_refs(&InlineOptions::default());
+        let found = out
+            .issues
+            .iter()
+            .any(|i| i.kind == RefIssueKind::SiblingOverride);
+        assert_eq!(found, overridden, "{text}: {:?}", out.issues);
+        assert_eq!(out.remaining_refs, 0, "{text}");
+    }
+}
