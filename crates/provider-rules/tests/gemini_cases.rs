@@ -430,6 +430,48 @@ fn exclusive_minimum_becomes_inclusive_with_hint__unknown_name_exclusive_minimum
 }
 
 #[test]
+fn integer_exclusive_bound_becomes_the_next_integer__unknown_name_exclusive_minimum() {
+    // On integers `> 0` is `>= 1`: nothing is lost, no hint.
+    for (input, expected) in [
+        (
+            json!({"type": "integer", "exclusiveMinimum": 0}),
+            json!({"type": "integer", "minimum": 1}),
+        ),
+        (
+            json!({"type": "integer", "exclusiveMaximum": 5.5}),
+            json!({"type": "integer", "maximum": 5}),
+        ),
+        // An inclusive bound already tighter implies the exclusive one.
+        (
+            json!({"type": "integer", "exclusiveMaximum": 5, "maximum": 3}),
+            json!({"type": "integer", "maximum": 3}),
+        ),
+        (
+            json!({"type": "integer", "exclusiveMaximum": 5, "maximum": 9}),
+            json!({"type": "integer", "maximum": 4}),
+        ),
+        (
+            json!({"type": "number", "exclusiveMinimum": 5, "minimum": 7}),
+            json!({"type": "number", "minimum": 7}),
+        ),
+    ] {
+        let out = rewrites(G, Slot::Schema, input, expected);
+        assert!(
+            out.report.changes.iter().all(|c| !c.lossy),
+            "{:?}",
+            out.report.changes
+        );
+    }
+    // On numbers the inclusive bound is the nearest the proto can say.
+    rewrites(
+        G,
+        Slot::Schema,
+        json!({"type": "number", "exclusiveMinimum": 5, "minimum": 2}),
+        json!({"type": "number", "minimum": 5, "description": "Greater than 5."}),
+    );
+}
+
+#[test]
 fn vertex_any_of_stands_alone__any_of_must_be_the_only_field() {
     // peers §3 #18 (LiteLLM moves siblings into the branches).
     let input = json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "d"}}});

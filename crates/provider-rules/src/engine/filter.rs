@@ -3,7 +3,8 @@
 
 use super::Cx;
 use crate::hints;
-use schema_core::{Key, Keyword, Schema, Value};
+use crate::rules::Rules;
+use schema_core::{InstanceType, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// Keywords whose loss changes nothing an instance is validated against.
 fn is_annotation(kw: Keyword) -> bool {
@@ -113,16 +114,13 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
                 );
             }
             Key::Known(kw) => {
-                let inclusive = match kw {
-                    Keyword::ExclusiveMinimum => Some(Keyword::Minimum),
-                    Keyword::ExclusiveMaximum => Some(Keyword::Maximum),
-                    _ => None,
-                };
-                if let (Some(inc), Value::Number(_) | Value::Instance(_)) = (inclusive, &value)
-                    && rules.keywords.contains(inc)
-                    && !o.contains(inc)
-                {
-                    o.insert(inc, value.clone());
+                if inclusive_bound(o, kw, &value, rules) {
+                    cx.change(
+                        p,
+                        "exclusive-bound",
+                        format!("{kw} became the inclusive bound that says the same"),
+                    );
+                    continue;
                 }
                 let hint = hints::for_keyword(kw, &value);
                 if is_annotation(kw) && hint.is_none() {
@@ -142,6 +140,61 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
             }
         }
     }
+}
+
+/// The largest integer below which every integer an `f64` holds is exact (2^53).
+const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// Where `exclusiveMinimum`/`exclusiveMaximum` (`kw`, dropped with `value`) is refused, writes
+/// the inclusive bound the provider accepts, the tighter of it and one already there. `true`
+/// when nothing is lost: on integers the next integer says the same (`> 0.5` is `>= 1`), and an
+/// inclusive bound already tighter implies the exclusive one. Otherwise the inclusive bound
+/// is the nearest the provider can say and the caller hints the rest ("Greater than 0.").
+fn inclusive_bound(o: &mut SchemaObject, kw: Keyword, value: &Value, rules: &Rules) -> bool {
+    let (inc, up) = match kw {
+        Keyword::ExclusiveMinimum => (Keyword::Minimum, 1.0),
+        Keyword::ExclusiveMaximum => (Keyword::Maximum, -1.0),
+        _ => return false,
+    };
+    if !rules.keywords.contains(inc) {
+        return false;
+    }
+    let Value::Number(n) = value else {
+        // A number kept as written (`1e2`, a bignum): the inclusive bound, as it was.
+        if matches!(value, Value::Instance(_)) && !o.contains(inc) {
+            o.insert(inc, value.clone());
+        }
+        return false;
+    };
+    let Some(x) = n.as_f64() else { return false };
+    let integers = matches!(o.types(), Some(TypeSet::Single(InstanceType::Integer)));
+    let exact = integers && x.abs() < EXACT_INTEGERS;
+    let existing = match o.get(inc) {
+        Some(Value::Number(e)) => e.as_f64(),
+        Some(_) => return false,
+        None => None,
+    };
+    // The tighter of the existing inclusive bound and the new one (`up`: 1 for a minimum).
+    // On integers: the smallest integer above `x` (the largest below, for a maximum).
+    let candidate = match (exact, up > 0.0) {
+        (true, true) => x.floor() + 1.0,
+        (true, false) => x.ceil() - 1.0,
+        (false, _) => x,
+    };
+    if let Some(e) = existing {
+        let implied = (e - x) * up > 0.0;
+        if implied || (e - candidate) * up >= 0.0 {
+            return implied || exact;
+        }
+    }
+    let number = if exact {
+        // `candidate` is integral and within ±2^53: the cast is exact.
+        serde_json::Number::from(candidate as i64)
+    } else {
+        n.clone()
+    };
+    o.insert(inc, Value::Number(number));
+    exact
 }
 
 /// A `pattern` using a construct the provider's regex engine refuses (OpenAI: `... is not a
