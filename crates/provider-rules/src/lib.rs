@@ -85,7 +85,7 @@ pub enum Slot {
 /// let s = schema_core::Schema::from_str(r#"{"type":"object","properties":{"n":{"type":"integer","enum":[1,2,3]}}}"#)?;
 /// let out = sanitize(&s, &Rules::GEMINI, Slot::Parameters);
 /// assert_eq!(out.schema.to_json_string(),
-///     r#"{"type":"object","properties":{"n":{"type":"integer","description":"Allowed values: 1, 2, 3."}}}"#);
+///     r#"{"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":3,"description":"Allowed values: 1, 2, 3."}}}"#);
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {

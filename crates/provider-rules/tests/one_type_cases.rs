@@ -21,14 +21,14 @@ fn enum_of_numbers_keeps_its_type__valid_numbers_stay_valid() {
             rules,
             Slot::Schema,
             json!({"enum": [1, 2, 3]}),
-            json!({"type": "integer", "description": "Allowed values: 1, 2, 3."}),
+            json!({"type": "integer", "minimum": 1, "maximum": 3, "description": "Allowed values: 1, 2, 3."}),
         );
     }
     rewrites(
         CA,
         Slot::Schema,
         json!({"enum": [1.5, 2]}),
-        json!({"type": "number", "description": "Allowed values: 1.5, 2."}),
+        json!({"type": "number", "minimum": 1.5, "maximum": 2, "description": "Allowed values: 1.5, 2."}),
     );
 }
 
@@ -38,7 +38,7 @@ fn enum_with_null_keeps_its_type_and_null__null_stays_valid() {
         CA,
         Slot::Schema,
         json!({"enum": [6, null]}),
-        json!({"nullable": true, "type": "integer", "description": "Allowed values: 6, null."}),
+        json!({"nullable": true, "type": "integer", "minimum": 6, "maximum": 6, "description": "Allowed values: 6, null."}),
     );
 }
 
