@@ -150,3 +150,25 @@ fn a_non_schema_root_is_replaced_and_reported() {
         }
     }
 }
+
+/// Fuzz (sanitize target, xai): a node with both `$ref` and `$dynamicRef` that could not be
+/// inlined lost only `$ref` on the first pass, so a second pass changed the output.
+#[test]
+fn every_reference_keyword_of_an_uninlined_node_goes_at_once() {
+    let input = serde_json::json!({
+        "$ref": "list",
+        "$defs": {"list": {"$id": "list", "type": "array",
+            "items": {"$dynamicRef": "#nowhere", "$ref": "missing)"}}}
+    });
+    for rules in PROFILES {
+        let once = sanitize(&Schema::from_value(&input), rules, Slot::Schema);
+        let twice = sanitize(&once.schema, rules, Slot::Schema);
+        assert_eq!(twice.schema, once.schema, "{}", rules.name());
+        assert!(
+            twice.report.is_empty(),
+            "{}: {:?}",
+            rules.name(),
+            twice.report.changes
+        );
+    }
+}

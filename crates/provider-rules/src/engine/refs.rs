@@ -139,14 +139,16 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
         impl Transform for Strip<'_> {
             fn pre(&mut self, _: &str, s: &mut Schema) {
                 let Some(o) = s.as_object_mut() else { return };
-                // Dynamic references have no static target: described like the rest.
-                let r = match o.remove(Keyword::Ref) {
-                    Some(v) => Some(v),
-                    None => o
-                        .remove(Keyword::DynamicRef)
-                        .or_else(|| o.remove(Keyword::RecursiveRef)),
-                };
-                if let Some(Value::String(r)) = r {
+                // Dynamic references have no static target: described like the rest. Every
+                // reference keyword of the node goes (fuzz: `$ref` beside `$dynamicRef` left
+                // the second for a second pass); the first one names the target.
+                let mut first = None;
+                for kw in [Keyword::Ref, Keyword::DynamicRef, Keyword::RecursiveRef] {
+                    if let Some(v) = o.remove(kw) {
+                        first = first.or(Some(v));
+                    }
+                }
+                if let Some(Value::String(r)) = first {
                     self.0 += 1;
                     let target = self.1.and_then(|(i, root)| root.resolve_with(i, &r).ok());
                     if let (Some(t), None) = (target, o.types()) {
