@@ -6,7 +6,7 @@
 //! says not strict-compatible, idempotent.
 
 mod common;
-use common::bounded;
+use common::{bounded, nested};
 use provider_rules::{PROFILES, Refs, Rules, Slot, check_schema, sanitize};
 use schema_core::{ParseOptions, Schema};
 
@@ -65,14 +65,7 @@ fn million_deep_nesting_in_a_schema() {
             (r#"{"anyOf":["#, "]}"),
             (r#"{"not":"#, "}"),
         ] {
-            let mut text = String::with_capacity(DEPTH * (open.len() + close.len()) + 2);
-            for _ in 0..DEPTH {
-                text.push_str(open);
-            }
-            text.push_str("{}");
-            for _ in 0..DEPTH {
-                text.push_str(close);
-            }
+            let text = nested(open, close, DEPTH, "{}");
             // Cut at the depth limit and reported, never recursed on.
             let parsed = Schema::parse(text.as_bytes(), &ParseOptions::default()).expect("parses");
             assert!(

@@ -3,7 +3,7 @@
 //! `check` for every profile, and a second pass is a no-op (peers.md §3 case #54).
 
 mod common;
-use common::bounded;
+use common::{bounded, nested};
 use provider_rules::{
     PROFILES, Rules, Sanitized, Slot, check, check_slice, sanitize, sanitize_slice,
 };
@@ -279,14 +279,7 @@ fn a_million_levels_are_cut_without_recursion() {
             (r#"{"type":"object","properties":{"a":"#, "}}"),
             (r#"{"anyOf":["#, "]}"),
         ] {
-            let mut text = String::with_capacity(DEPTH * (open.len() + close.len()) + 2);
-            for _ in 0..DEPTH {
-                text.push_str(open);
-            }
-            text.push_str("{}");
-            for _ in 0..DEPTH {
-                text.push_str(close);
-            }
+            let text = nested(open, close, DEPTH, "{}");
             for rules in [&Rules::GEMINI, &Rules::OPENAI, &Rules::ANTHROPIC] {
                 let out = sanitize_slice(text.as_bytes(), rules, Slot::Schema).expect("json");
                 assert!(!depth_changes(&out).is_empty(), "{open}: not reported");

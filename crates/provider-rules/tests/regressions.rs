@@ -2,6 +2,8 @@
 //! with the invariants it broke: for every profile and slot, `check_schema(sanitize(x))` empty
 //! (unless not strict-compatible), idempotent, report empty exactly when unchanged.
 
+mod common;
+use common::twice;
 use provider_rules::{PROFILES, Rules, Slot, check_schema, sanitize};
 use schema_core::Schema;
 
@@ -98,15 +100,7 @@ fn a_merged_ref_beside_properties_declares_2020_12_and_stays_put() {
         r##"{"definitions":{"d":{}},"properties":{"a":{}},"allOf":[{"$ref":"#/definitions/d"}]}"##;
     let schema = Schema::from_str(input).unwrap();
     for rules in [&Rules::ANTHROPIC, &Rules::BEDROCK] {
-        let once = sanitize(&schema, rules, Slot::Parameters);
-        let twice = sanitize(&once.schema, rules, Slot::Parameters);
-        assert_eq!(twice.schema, once.schema, "{}", rules.name());
-        assert!(
-            twice.report.is_empty(),
-            "{}: {:?}",
-            rules.name(),
-            twice.report.changes
-        );
+        let once = twice(rules, Slot::Parameters, &schema);
         let v = once.schema.to_value();
         assert!(v["properties"].get("a").is_some(), "{}: {v}", rules.name());
         if rules.refs == provider_rules::Refs::Keep {
@@ -161,14 +155,6 @@ fn every_reference_keyword_of_an_uninlined_node_goes_at_once() {
             "items": {"$dynamicRef": "#nowhere", "$ref": "missing)"}}}
     });
     for rules in PROFILES {
-        let once = sanitize(&Schema::from_value(&input), rules, Slot::Schema);
-        let twice = sanitize(&once.schema, rules, Slot::Schema);
-        assert_eq!(twice.schema, once.schema, "{}", rules.name());
-        assert!(
-            twice.report.is_empty(),
-            "{}: {:?}",
-            rules.name(),
-            twice.report.changes
-        );
+        twice(rules, Slot::Schema, &Schema::from_value(&input));
     }
 }

@@ -96,3 +96,37 @@ pub fn prevents(
     rejects(rules, slot, &input, rule, provider_error);
     run(rules, slot, &input)
 }
+
+/// `open` `depth` times, then `inner`, then `close` `depth` times: a schema nested that deep,
+/// built without recursion.
+pub fn nested(open: &str, close: &str, depth: usize, inner: &str) -> String {
+    let mut text = String::with_capacity(depth * (open.len() + close.len()) + inner.len());
+    for _ in 0..depth {
+        text.push_str(open);
+    }
+    text.push_str(inner);
+    for _ in 0..depth {
+        text.push_str(close);
+    }
+    text
+}
+
+/// Sanitizes `schema` twice and asserts the second pass changes and reports nothing; returns
+/// the first result.
+pub fn twice(rules: &Rules, slot: Slot, schema: &Schema) -> Sanitized {
+    let once = sanitize(schema, rules, slot);
+    let again = sanitize(&once.schema, rules, slot);
+    assert_eq!(
+        again.schema,
+        once.schema,
+        "{}: not idempotent",
+        rules.name()
+    );
+    assert!(
+        again.report.is_empty(),
+        "{}: second pass reported {:?}",
+        rules.name(),
+        again.report.changes
+    );
+    once
+}
