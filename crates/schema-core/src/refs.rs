@@ -13,7 +13,7 @@
 
 use crate::keyword::Keyword;
 use crate::pointer;
-use crate::schema::{Key, Schema, SchemaObject, Value};
+use crate::schema::{Key, Schema, SchemaMap, SchemaObject, Value};
 use crate::walk::Visit;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -277,9 +277,6 @@ pub enum RefIssueKind {
     Budget,
     /// Expanding it would nest deeper than allowed; it was replaced by a placeholder.
     Depth,
-    /// It was inlined, but a sibling keyword replaced a different value of its target's (in
-    /// 2020-12 both applied; one node keeps the sibling's).
-    SiblingOverride,
 }
 
 /// The result of [`Schema::inline_refs`].
@@ -294,7 +291,8 @@ pub struct Inlined {
 }
 
 impl Schema {
-    /// Inlines local `$ref`s, merging each target with the reference's siblings (siblings win;
+    /// Inlines local `$ref`s, merging each target with the reference's siblings (siblings win,
+    /// a different constraint of the target's they replace staying as an `allOf` branch;
     /// `properties` maps are merged and `required` lists united).
     ///
     /// ```
@@ -550,10 +548,21 @@ impl Inliner<'_> {
             return expanded;
         }
         let siblings = self.expand(&Schema::Object(siblings), p, depth, is_root);
-        if overrides(&expanded, &siblings) {
-            self.issue(p, reference, RefIssueKind::SiblingOverride);
+        // 2020-12 applies a `$ref` and its siblings both: where a sibling replaces a different
+        // constraint of the target's, the target's stays as an `allOf` branch.
+        let replaced = overridden(&expanded, &siblings);
+        let mut merged = merge(expanded, siblings);
+        if !replaced.is_empty() {
+            let o = merged.make_object();
+            let branch = Schema::Object(replaced);
+            match o.schemas_mut(Keyword::AllOf) {
+                Some(list) => list.push(branch),
+                None => {
+                    o.insert(Keyword::AllOf, Value::Schemas(vec![branch]));
+                }
+            }
         }
-        merge(expanded, siblings)
+        merged
     }
 }
 
@@ -573,31 +582,44 @@ const ANNOTATIONS: &[Keyword] = &[
     Keyword::SchemaUri,
 ];
 
-/// Whether merging `siblings` over `target` ([`merge`]) replaces a different value of the
-/// target's that constrains instances: a keyword, or a property both describe.
-fn overrides(target: &Schema, siblings: &Schema) -> bool {
+/// The entries of `target` that merging `siblings` over it ([`merge`]) replaces with a
+/// different constraint: keywords, and (as a map of just those) properties both describe.
+/// Annotations, a narrower `type` (`integer` over `number`: the conjunction already) and
+/// `required` (united by the merge) lose nothing.
+fn overridden(target: &Schema, siblings: &Schema) -> SchemaObject {
+    let mut out = SchemaObject::new();
     let (Some(t), Some(sib)) = (target.as_object(), siblings.as_object()) else {
-        return false;
+        return out;
     };
-    sib.entries().iter().any(|e| {
+    for e in sib.entries() {
         let Some(mine) = t.entries().iter().find(|x| x.key == e.key) else {
-            return false;
+            continue;
         };
         match (&e.key, &e.value, &mine.value) {
-            (Key::Known(kw), _, _) if ANNOTATIONS.contains(kw) => false,
-            (Key::Known(Keyword::Required), Value::Strings(_), Value::Strings(_)) => false,
-            // A narrower type is the conjunction already (`integer` over `number`).
-            (Key::Known(Keyword::Type), Value::Type(a), Value::Type(b)) => {
-                !a.as_slice().iter().all(|t| b.allows(*t))
+            (Key::Known(kw), _, _) if ANNOTATIONS.contains(kw) => {}
+            (Key::Known(Keyword::Required), Value::Strings(_), Value::Strings(_)) => {}
+            (Key::Other(_), _, _) => {}
+            (Key::Known(Keyword::Type), Value::Type(a), Value::Type(b))
+                if a.as_slice().iter().all(|t| b.allows(*t)) => {}
+            (Key::Known(kw), Value::SchemaMap(a), Value::SchemaMap(b)) => {
+                let kept: SchemaMap = a
+                    .iter()
+                    .filter_map(|(k, s)| {
+                        let x = b.get(k)?;
+                        (x != s && !overridden(x, s).is_empty()).then(|| (k.clone(), x.clone()))
+                    })
+                    .collect();
+                if !kept.is_empty() {
+                    out.insert(*kw, Value::SchemaMap(kept));
+                }
             }
-            // A property both describe: the sibling's schema replaces the target's.
-            (Key::Known(_), Value::SchemaMap(a), Value::SchemaMap(b)) => a
-                .iter()
-                .any(|(k, s)| b.get(k).is_some_and(|x| x != s && overrides(x, s))),
-            (Key::Other(_), _, _) => false,
-            _ => e.value != mine.value,
+            _ if e.value != mine.value => {
+                out.insert_key(mine.key.clone(), mine.value.clone());
+            }
+            _ => {}
         }
-    })
+    }
+    out
 }
 
 fn siblings_of(o: &SchemaObject) -> SchemaObject {

@@ -385,38 +385,35 @@ fn inline_is_a_no_op_without_refs_and_has_refs_tells() {
 }
 
 #[test]
-fn a_sibling_replacing_a_different_constraint_is_an_issue() {
-    // 2020-12 applies a `$ref` and its siblings both; one merged node keeps the sibling's
-    // value only, so the caller must hear that meaning was lost.
-    for (text, overridden) in [
+fn a_sibling_replacing_a_different_constraint_keeps_the_target_s_in_all_of() {
+    // 2020-12 applies a `$ref` and its siblings both: what the siblings replace stays as an
+    // `allOf` branch, so the merged node means what the pair meant.
+    for (text, expected) in [
         (
             r##"{"$defs":{"b":{"prefixItems":[true,{"type":"string"}]}},"$ref":"#/$defs/b","prefixItems":[{"type":"string"}]}"##,
-            true,
+            r#"{"prefixItems":[{"type":"string"}],"allOf":[{"prefixItems":[true,{"type":"string"}]}]}"#,
         ),
         (
             r##"{"$defs":{"b":{"minimum":1}},"properties":{"n":{"$ref":"#/$defs/b","minimum":5}}}"##,
-            true,
+            r#"{"properties":{"n":{"minimum":5,"allOf":[{"minimum":1}]}}}"#,
         ),
         (
-            r##"{"$defs":{"b":{"properties":{"x":{"type":"string","maxLength":3}}}},"$ref":"#/$defs/b","properties":{"x":{"type":"string","maxLength":9}}}"##,
-            true,
+            r##"{"$defs":{"b":{"properties":{"x":{"type":"string","maxLength":3},"y":{}}}},"$ref":"#/$defs/b","properties":{"x":{"type":"string","maxLength":9}}}"##,
+            r#"{"properties":{"x":{"type":"string","maxLength":9},"y":{}},"allOf":[{"properties":{"x":{"type":"string","maxLength":3}}}]}"#,
         ),
         // Annotations, a narrower type, united `required` and new properties lose nothing.
         (
             r##"{"$defs":{"b":{"type":"number","description":"theirs","required":["a"]}},"$ref":"#/$defs/b","type":"integer","description":"mine","required":["b"]}"##,
-            false,
+            r#"{"type":"integer","description":"mine","required":["a","b"]}"#,
         ),
         (
             r##"{"$defs":{"b":{"properties":{"x":{}}}},"$ref":"#/$defs/b","properties":{"y":{}}}"##,
-            false,
+            r#"{"properties":{"x":{},"y":{}}}"#,
         ),
     ] {
         let out = schema(text).inline_refs(&InlineOptions::default());
-        let found = out
-            .issues
-            .iter()
-            .any(|i| i.kind == RefIssueKind::SiblingOverride);
-        assert_eq!(found, overridden, "{text}: {:?}", out.issues);
+        assert!(out.issues.is_empty(), "{text}: {:?}", out.issues);
         assert_eq!(out.remaining_refs, 0, "{text}");
+        assert_eq!(out.schema.to_json_string(), expected, "{text}");
     }
 }

@@ -113,10 +113,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
                 issue.reference
             ),
             RefIssueKind::Depth => format!("{} not inlined: too deep", issue.reference),
-            RefIssueKind::SiblingOverride => format!(
-                "{} inlined, but its siblings replaced different values of its target (both applied)",
-                issue.reference
-            ),
+
             _ => format!("{} not inlined", issue.reference),
         };
         cx.lost(&issue.pointer, "ref-inline", what, None);
