@@ -208,3 +208,24 @@ fn recursion_stub_keeps_its_target_type() {
             .is_some_and(|d| d.contains("Recursive"))
     );
 }
+
+#[test]
+fn collapsed_union_joins_the_value_lists_of_its_branches() {
+    let out = run(
+        CA,
+        Slot::Schema,
+        &json!({"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "string", "enum": ["c"]}]}),
+    );
+    assert_eq!(out.schema.to_value()["enum"], json!(["a", "b", "c"]));
+    // A branch without a list admits every string: no list is left.
+    let out = run(
+        CA,
+        Slot::Schema,
+        &json!({"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "string"}]}),
+    );
+    assert!(
+        out.schema.to_value().get("enum").is_none(),
+        "{}",
+        out.schema
+    );
+}

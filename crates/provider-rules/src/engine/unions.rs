@@ -244,6 +244,38 @@ fn widen(best: &mut Schema, others: &[Schema]) {
             }
         }
     }
+    let enum_joined = join_enums(o, &near);
+    keep_shared(o, &near, enum_joined);
+}
+
+/// Value lists of branches of one type join (`"a"|"b"` or `"c"` is `"a"|"b"|"c"`) when every
+/// such branch has one; `false` (nothing done) otherwise.
+fn join_enums(o: &mut SchemaObject, near: &[&Schema]) -> bool {
+    let Some(Value::Instances(mine)) = o.get_mut(Keyword::Enum) else {
+        return false;
+    };
+    let lists: Option<Vec<&Vec<schema_core::Instance>>> = near
+        .iter()
+        .map(
+            |b| match b.as_object().and_then(|bo| bo.get(Keyword::Enum)) {
+                Some(Value::Instances(l)) => Some(l),
+                _ => None,
+            },
+        )
+        .collect();
+    let Some(lists) = lists else { return false };
+    for v in lists.into_iter().flatten() {
+        if !mine.contains(v) {
+            mine.push(v.clone());
+        }
+    }
+    true
+}
+
+/// The rest of [`widen`]: constraints kept only where every near branch has the same
+/// (`enum_joined`: the enum already holds every branch's values), `required` the names all of
+/// them require.
+fn keep_shared(o: &mut SchemaObject, near: &[&Schema], enum_joined: bool) {
     let same_everywhere = |e: &Entry| {
         near.iter().all(|b| {
             b.as_object()
@@ -257,6 +289,7 @@ fn widen(best: &mut Schema, others: &[Schema]) {
         }
         Key::Known(kw) if STRUCTURE.contains(&kw) => true,
         Key::Known(kw) if ANNOTATIONS.contains(&kw) => true,
+        Key::Known(Keyword::Enum) if enum_joined => true,
         Key::Other(_) => true,
         _ => same_everywhere(e),
     });
