@@ -405,6 +405,12 @@ pub struct Rules {
     /// Defaults to `false` (left as they are).
     #[serde(default)]
     pub wrap_bare_properties: bool,
+    /// Whether a `properties` map with members that are not schemas (`{"q": "string"}`,
+    /// `{"n": 5}`) is repaired member by member: a JSON type name becomes `{"type": ...}`,
+    /// anything else a described any-value schema, the valid members stay. Without it, the
+    /// whole map is malformed and every property is lost. Defaults to `false` (left as is).
+    #[serde(default)]
+    pub repair_property_maps: bool,
     /// Whether a draft-03 boolean `required` on a property schema (`"foo": {"type":
     /// "string", "required": true}`) becomes the property's name in its parent's `required`
     /// list (`required: false` is removed). Without it, the malformed value is dropped and the

@@ -682,3 +682,36 @@ fn anthropic_strict_keeps_optional_properties__sixteen_union_parameters() {
     assert_eq!(v["required"], json!(["a", "b"]));
     assert_eq!(v["properties"]["b"]["type"], json!(["integer", "null"]));
 }
+
+#[test]
+fn property_map_with_non_schema_members_keeps_its_valid_members__invalid_value_object() {
+    // 9router#2489 (Antigravity): `Invalid value at '...parameters.properties[6].value'
+    // (...Schema), "object"`. A hand-written `"x": "object"` used to make the whole map
+    // malformed, so every property was lost.
+    let input = json!({"type": "object", "properties": {"x": "object", "y": {"type": "string"}, "z": 5}, "required": ["y"]});
+    for rules in provider_rules::PROFILES {
+        let out = run(rules, Slot::Parameters, &input);
+        let v = out.schema.to_value();
+        let props = v["properties"].as_object().expect("properties kept");
+        let names: Vec<&str> = props.keys().map(String::as_str).collect();
+        assert_eq!(names, ["x", "y", "z"], "{}: {v}", rules.name());
+        // Strict modes make the optional `x` nullable: a type list with null.
+        let typed = |s: &serde_json::Value, t: &str| {
+            s["type"] == t
+                || s["type"]
+                    .as_array()
+                    .is_some_and(|l| l.contains(&serde_json::Value::from(t)))
+        };
+        assert!(typed(&props["x"], "object"), "{}: {v}", rules.name());
+        assert!(typed(&props["y"], "string"), "{}: {v}", rules.name());
+        assert!(
+            out.report
+                .changes
+                .iter()
+                .any(|c| c.rule == "property-map-repaired" && c.lossy),
+            "{}: {:?}",
+            rules.name(),
+            out.report.changes
+        );
+    }
+}

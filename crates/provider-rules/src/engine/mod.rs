@@ -20,6 +20,7 @@ mod filter;
 mod merge;
 mod nulls;
 mod objects;
+mod property_maps;
 mod refs;
 mod root;
 mod strict;
@@ -139,6 +140,7 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
     let mut out = schema.clone();
     root::wrap_bare_properties(&mut out, &mut cx);
+    property_maps::repair(&mut out, &mut cx);
     objects::boolean_required(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);
     out.transform(&mut Pipeline { cx: &mut cx });

@@ -121,6 +121,10 @@ impl Rules {
         // otherwise lose its properties as unknown keywords (`Unknown name "foo"`) and its
         // draft-03 `required` (CLIProxyAPI `normalizeMalformedSchemaObjects`; peers.md §3 #37).
         wrap_bare_properties: true,
+        // A property map with a non-schema member (`"q": "string"`, hand-written MCP
+        // servers; 9router#2489: `Invalid value at '...parameters.properties[6].value'
+        // (...Schema), "object"`) keeps its valid members.
+        repair_property_maps: true,
         promote_boolean_required: true,
         // "Vertex AI gets confused if both anyOf and default are set": the historical
         // gemini-cli sanitizer removed such a `default` (peers.md §2.6 and §3 #55).

@@ -46,6 +46,10 @@ impl Rules {
         // repaired rather than forwarded with its properties as unknown keywords (peers.md
         // §3 #37).
         wrap_bare_properties: true,
+        // A property map with a non-schema member (`"q": "string"`, hand-written MCP
+        // servers; 9router#2489: `Invalid value at '...parameters.properties[6].value'
+        // (...Schema), "object"`) keeps its valid members.
+        repair_property_maps: true,
         promote_boolean_required: true,
         ..Rules::PERMISSIVE
     };
