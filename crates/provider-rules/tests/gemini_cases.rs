@@ -851,13 +851,31 @@ fn default_beside_any_of_moves_to_the_description__vertex_gets_confused() {
 #[test]
 fn default_beside_any_of_kept_where_the_pair_is_accepted() {
     let input = json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "default": "x"});
-    // Vertex moves every sibling into the branches (`anyOf` must stand alone).
+    // Vertex moves every sibling into the branches it belongs to (`anyOf` must stand alone).
     rewrites(
         &Rules::VERTEX,
         Slot::Schema,
         input.clone(),
-        json!({"anyOf": [{"type": "string", "default": "x"}, {"type": "integer", "default": "x"}]}),
+        json!({"anyOf": [{"type": "string", "default": "x"}, {"type": "integer"}]}),
     );
     // Plain JSON Schema keeps the pair (`parametersJsonSchema` has no `default` at all).
     rewrites(&Rules::OPENAI, Slot::Schema, input.clone(), input);
+}
+
+#[test]
+fn vertex_default_goes_to_the_branches_its_value_belongs_to__any_of_must_be_the_only_field() {
+    // `anyOf` stands alone on Vertex: its siblings move into the branches, but `"x"` is no
+    // default of an integer branch.
+    rewrites(
+        &Rules::VERTEX,
+        Slot::Schema,
+        json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "default": "x"}),
+        json!({"anyOf": [{"type": "string", "default": "x"}, {"type": "integer"}]}),
+    );
+    rewrites(
+        &Rules::VERTEX,
+        Slot::Schema,
+        json!({"anyOf": [{"type": "string"}, {"type": "number"}], "default": 3}),
+        json!({"anyOf": [{"type": "string"}, {"type": "number", "default": 3}]}),
+    );
 }

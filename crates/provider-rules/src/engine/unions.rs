@@ -367,6 +367,14 @@ fn push_into_branches(
             {
                 continue;
             }
+            // A `default` or `example` goes to the branches its value belongs to (`"x"` is no
+            // default of an integer branch).
+            if let (Key::Known(Keyword::Default | Keyword::Example), Value::Instance(i), Some(t)) =
+                (&e.key, &e.value, t)
+                && !TypeSet::Single(t).allows(super::types::instance_type(i.json_type()))
+            {
+                continue;
+            }
             if !bo.entries().iter().any(|x| x.key == e.key) {
                 bo.insert_key(e.key.clone(), e.value.clone());
             }
