@@ -1,8 +1,9 @@
 //! Profiles as configuration: [`Rules`] to and from TOML or JSON, derived from a built-in
 //! with `extends = "gemini"` plus overrides — providers change their minds.
 
-use crate::profiles::profile;
-use crate::rules::Rules;
+use crate::providers::{profile, profile_names};
+use crate::rules::{AdditionalProperties, NullStyle, Refs, Rules, Tuples, Unions};
+use schema_core::Keyword as K;
 
 /// Why a profile could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +21,13 @@ pub enum RulesError {
     /// A field has the wrong name or value.
     #[error("invalid profile: {0}")]
     Invalid(String),
+    /// Two fields say contradictory things, or a field's value is not what it must be
+    /// (`any-value` that is not a JSON Schema).
+    #[error("contradictory profile {0:?}: {1}")]
+    Contradiction(String, String),
+    /// The profile cannot be written in the format (a TOML limitation).
+    #[error("cannot write the profile: {0}")]
+    Write(String),
 }
 
 impl Rules {
@@ -64,9 +72,7 @@ impl Rules {
             Some(serde_json::Value::String(name)) => Some(profile(&name).ok_or_else(|| {
                 RulesError::UnknownBase(
                     name.clone(),
-                    crate::profiles::profile_names()
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    profile_names().collect::<Vec<_>>().join(", "),
                 )
             })?),
             Some(_) => {
@@ -80,27 +86,100 @@ impl Rules {
             Some(base) => {
                 let mut b =
                     serde_json::to_value(base).map_err(|e| RulesError::Invalid(e.to_string()))?;
+                // The loaded profile keeps its family: the built-in at the root of the chain.
+                if let Some(o) = b.as_object_mut() {
+                    o.insert("extends".to_owned(), base.base().into());
+                }
                 merge(&mut b, v);
                 b
             }
         };
-        serde_json::from_value(merged).map_err(|e| RulesError::Invalid(e.to_string()))
+        let rules: Rules =
+            serde_json::from_value(merged).map_err(|e| RulesError::Invalid(e.to_string()))?;
+        rules.validate()?;
+        Ok(rules)
+    }
+
+    /// Checks that no two fields contradict each other and that `any-value` is a JSON
+    /// Schema (what [`Rules::from_toml`] and [`Rules::from_json`] run on what they load).
+    ///
+    /// ```
+    /// use provider_rules::{Rules, RulesError};
+    /// assert!(Rules::GEMINI.validate().is_ok());
+    /// // Vertex's anyOf-alone rule on a profile without anyOf.
+    /// let err = Rules::from_toml(r#"
+    ///     extends = "gemini-code-assist"
+    ///     unions = "alone"
+    /// "#).unwrap_err();
+    /// assert!(matches!(err, RulesError::Contradiction(..)));
+    /// assert!(err.to_string().contains("anyOf"));
+    /// let err = Rules::from_toml(r#"
+    ///     extends = "gemini"
+    ///     any-value = "{not json"
+    /// "#).unwrap_err();
+    /// assert!(err.to_string().contains("any-value"));
+    /// ```
+    pub fn validate(&self) -> Result<(), RulesError> {
+        let bad = |why: String| Err(RulesError::Contradiction(self.name().to_owned(), why));
+        let needs = |kw: K| self.keywords.contains(kw);
+        if let Some(text) = self.any_value.as_deref()
+            && let Err(e) = schema_core::Schema::from_str(text)
+        {
+            return bad(format!("any-value is not a JSON Schema: {e}"));
+        }
+        if self.unions == Unions::Alone && !needs(K::AnyOf) {
+            return bad(
+                "unions = \"alone\" but anyOf is not in keywords (without anyOf, unions collapse)"
+                    .to_owned(),
+            );
+        }
+        match self.null_style {
+            NullStyle::Nullable if !needs(K::Nullable) => {
+                return bad("null-style = \"nullable\" but nullable is not in keywords".to_owned());
+            }
+            NullStyle::AnyOf if !needs(K::AnyOf) => {
+                return bad("null-style = \"any-of\" but anyOf is not in keywords".to_owned());
+            }
+            _ => {}
+        }
+        if self.tuples == Tuples::PrefixItems && !needs(K::PrefixItems) {
+            return bad("tuples = \"prefix-items\" but prefixItems is not in keywords".to_owned());
+        }
+        if self.refs != Refs::Inline && !needs(K::Ref) {
+            return bad(
+                "refs are kept but $ref is not in keywords (use refs = \"inline\")".to_owned(),
+            );
+        }
+        if self.strict && self.additional_properties != AdditionalProperties::ForceFalse {
+            return bad(
+                "strict = true needs additional-properties = \"force-false\" (strict modes close every object)"
+                    .to_owned(),
+            );
+        }
+        Ok(())
     }
 
     /// The profile as TOML.
     ///
     /// ```
-    /// let text = provider_rules::Rules::GEMINI.to_toml();
+    /// let text = provider_rules::Rules::GEMINI.to_toml()?;
     /// assert!(text.contains("name = \"gemini\""));
-    /// assert_eq!(provider_rules::Rules::from_toml(&text).unwrap(), provider_rules::Rules::GEMINI);
+    /// assert_eq!(provider_rules::Rules::from_toml(&text)?, provider_rules::Rules::GEMINI);
+    /// # Ok::<(), provider_rules::RulesError>(())
     /// ```
-    pub fn to_toml(&self) -> String {
-        toml::to_string(self).unwrap_or_default()
+    pub fn to_toml(&self) -> Result<String, RulesError> {
+        toml::to_string(self).map_err(|e| RulesError::Write(e.to_string()))
     }
 
     /// The profile as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+    ///
+    /// ```
+    /// let text = provider_rules::Rules::OPENAI.to_json()?;
+    /// assert_eq!(provider_rules::Rules::from_json(&text)?, provider_rules::Rules::OPENAI);
+    /// # Ok::<(), provider_rules::RulesError>(())
+    /// ```
+    pub fn to_json(&self) -> Result<String, RulesError> {
+        serde_json::to_string_pretty(self).map_err(|e| RulesError::Write(e.to_string()))
     }
 }
 

@@ -17,11 +17,11 @@
 //! So the output has no object subschema past the limit: `check` finds no `depth` in it, and a
 //! second run parses it whole and changes nothing.
 
-use crate::Slot;
 use crate::engine;
 use crate::hints;
 use crate::report::{Change, Sanitized};
 use crate::rules::Rules;
+use crate::slot::Slot;
 use schema_core::{
     DiagnosticKind, Keyword, ParseOptions, Parsed, Schema, SchemaObject, Transform, Value, Visit,
 };
@@ -41,6 +41,13 @@ pub(crate) fn limit() -> usize {
 /// The hint a cut subtree leaves in its description.
 pub(crate) fn hint(limit: usize) -> String {
     format!("Nested deeper than {limit} levels; not described.")
+}
+
+/// [`crate::sanitize`]: the engine's passes, then the [`cap`] on what they made too deep.
+pub(crate) fn sanitize(schema: &schema_core::Schema, rules: &Rules, slot: Slot) -> Sanitized {
+    let mut out = engine::run(schema, rules, slot);
+    cap(&mut out, rules, slot);
+    out
 }
 
 /// See [`crate::sanitize_slice`]: sanitizes a parsed schema, reporting the subtrees its parser
@@ -72,7 +79,7 @@ pub(crate) fn sanitize_parsed(parsed: Parsed, rules: &Rules, slot: Slot) -> Sani
             cuts: cuts.iter().map(|(p, l)| (p.as_str(), *l)).collect(),
         });
     }
-    let mut out = crate::sanitize(&schema, rules, slot);
+    let mut out = sanitize(&schema, rules, slot);
     if let Some(c) = not_a_schema {
         out.report.changes.insert(0, c);
     }
@@ -225,7 +232,7 @@ pub(crate) fn cap(out: &mut Sanitized, rules: &Rules, slot: Slot) {
     out.report.changes.append(&mut pass.changes);
     out.report.strict_compatible &= pass.strict_compatible;
     if slot == Slot::Parameters {
-        out.report.unfixable = crate::check::property_keys(&out.schema, rules);
+        out.report.unfixable = crate::keys::property_keys(&out.schema, rules);
     }
 }
 

@@ -41,31 +41,28 @@ mod cost;
 mod depth;
 mod engine;
 mod hints;
+mod keys;
 mod names;
-mod profiles;
+mod providers;
 mod report;
 mod rules;
+mod slot;
+mod traits;
 
 pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
 pub use names::{ToolNames, check_tool_name};
-pub use profiles::{PROFILES, profile, profile_names};
+pub use providers::registry::Carries;
+pub use providers::{
+    ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names, provider,
+    provider_names,
+};
 pub use report::{Change, Report, Sanitized, Violation};
 pub use rules::*;
+pub use slot::Slot;
 
 use schema_core::{ParseOptions, Schema, SchemaError};
-
-/// Where a schema sits, which decides whether the root rules apply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Slot {
-    /// A tool's input schema: the root must be what the provider wants of parameters
-    /// (usually an object).
-    Parameters,
-    /// A standalone schema: a tool's output or a structured-output response format.
-    Schema,
-}
 
 /// Rewrites `schema` into what the provider described by `rules` accepts.
 ///
@@ -89,9 +86,7 @@ pub enum Slot {
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    let mut out = engine::run(schema, rules, slot);
-    depth::cap(&mut out, rules, slot);
-    out
+    depth::sanitize(schema, rules, slot)
 }
 
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive

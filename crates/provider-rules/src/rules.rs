@@ -90,7 +90,7 @@ pub enum TypeLists {
     /// Kept as a list.
     Keep,
     /// One type per node: `null` becomes the profile's [`NullStyle`], several other types
-    /// become an `anyOf` of typed branches (or collapse when [`Unions::Collapse`]).
+    /// become an `anyOf` of typed branches (or collapse where `anyOf` is not accepted).
     Split,
 }
 
@@ -106,7 +106,8 @@ pub enum NullStyle {
     AnyOf,
 }
 
-/// What may stand in `anyOf`/`oneOf`.
+/// What may stand beside `anyOf`. Where `anyOf` is not an accepted keyword at all, unions
+/// collapse to their best branch instead (see [`Rules::collapses_unions`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Unions {
@@ -114,18 +115,6 @@ pub enum Unions {
     Keep,
     /// `anyOf` must be the only keyword of its node: siblings move into each branch (Vertex).
     Alone,
-    /// No unions at all: they collapse to the best branch, the rest goes to the description.
-    Collapse,
-}
-
-/// What is done with `allOf`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum AllOf {
-    /// Kept.
-    Keep,
-    /// Merged into the node; what cannot be merged goes to the description.
-    Merge,
 }
 
 /// Which enum values are accepted.
@@ -165,6 +154,23 @@ pub enum Refs {
     NoSiblings,
     /// Every local `$ref` is inlined; recursion is unrolled a bounded number of times.
     Inline,
+}
+
+impl Refs {
+    /// The keywords that may stand beside a `$ref` under [`Refs::NoSiblings`] (Gemini's
+    /// JSON-Schema slots: "If `$ref` is set on a sub-schema, no other properties, except for
+    /// than those starting as a `$`, may be set"; the errors allow `description`, `default`).
+    pub const SIBLINGS: &'static [Keyword] = &[
+        Keyword::Ref,
+        Keyword::Description,
+        Keyword::Default,
+        Keyword::Defs,
+        Keyword::Definitions,
+        Keyword::Id,
+        Keyword::SchemaUri,
+        Keyword::Comment,
+        Keyword::Anchor,
+    ];
 }
 
 /// How tuples (`prefixItems`, draft-07 `items: [...]`) are written.
@@ -331,6 +337,11 @@ impl PropertyKeyRule {
 pub struct Rules {
     /// The profile's name (`gemini`, `openai-strict`, ...).
     pub name: Cow<'static, str>,
+    /// The built-in profile a custom one derives from (`extends = "gemini"` in TOML), which
+    /// gives it its provider: that provider's error texts, slot routing and companions
+    /// ([`Rules::base`]). `None` for the built-ins themselves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<Cow<'static, str>>,
     /// The keywords the provider accepts; any other is removed (its meaning goes to the
     /// description when `hints` is on).
     pub keywords: KeywordSet,
@@ -342,10 +353,8 @@ pub struct Rules {
     pub null_style: NullStyle,
     /// Whether a node whose only type is `null` is accepted.
     pub null_type: bool,
-    /// What unions may look like.
+    /// What may stand beside `anyOf` (where `anyOf` is accepted at all).
     pub unions: Unions,
-    /// What is done with `allOf`.
-    pub all_of: AllOf,
     /// Which enum values are accepted.
     pub enums: Enums,
     /// Whether `""` may be an enum member.
@@ -454,5 +463,59 @@ impl Rules {
     /// The profile's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The built-in profile this one is or derives from: [`extends`](Rules::extends), else
+    /// the profile's own name. The registry finds its provider by it
+    /// ([`family`](crate::family)).
+    ///
+    /// ```
+    /// use provider_rules::Rules;
+    /// assert_eq!(Rules::VERTEX.base(), "vertex");
+    /// let corp = Rules::from_toml("extends = \"vertex\"\nname = \"corp\"")?;
+    /// assert_eq!(corp.base(), "vertex");
+    /// # Ok::<(), provider_rules::RulesError>(())
+    /// ```
+    pub fn base(&self) -> &str {
+        self.extends.as_deref().unwrap_or(&self.name)
+    }
+
+    /// Whether the root must have `properties` (possibly empty) under these rules in this
+    /// slot: [`Root::properties`] where the root is shaped. Such a root keeps an empty map
+    /// even where [`Rules::empty_properties`] is off (`portable`: OpenAI's `object schema
+    /// missing properties` wins over Gemini's `properties: should be non-empty for OBJECT
+    /// type`, which Gemini no longer raises).
+    ///
+    /// ```
+    /// use provider_rules::{Rules, Slot};
+    /// assert!(Rules::OPENAI.keeps_root_properties(Slot::Parameters));
+    /// assert!(!Rules::OPENAI.keeps_root_properties(Slot::Schema));
+    /// ```
+    pub fn keeps_root_properties(&self, slot: crate::slot::Slot) -> bool {
+        self.root.properties && (slot == crate::slot::Slot::Parameters || self.strict)
+    }
+
+    /// Whether `allOf` is merged into its node: exactly where it is not an accepted keyword
+    /// (Gemini: `Unknown name "allOf"`; OpenAI strict: "Composition: allOf ... not supported").
+    ///
+    /// ```
+    /// use provider_rules::Rules;
+    /// assert!(Rules::GEMINI.merges_all_of());
+    /// assert!(!Rules::ANTHROPIC.merges_all_of());
+    /// ```
+    pub fn merges_all_of(&self) -> bool {
+        !self.keywords.contains(schema_core::Keyword::AllOf)
+    }
+
+    /// Whether unions collapse to their best branch (the rest said in the description):
+    /// exactly where `anyOf` is not an accepted keyword (Code Assist).
+    ///
+    /// ```
+    /// use provider_rules::Rules;
+    /// assert!(Rules::GEMINI_CODE_ASSIST.collapses_unions());
+    /// assert!(!Rules::GEMINI.collapses_unions());
+    /// ```
+    pub fn collapses_unions(&self) -> bool {
+        !self.keywords.contains(schema_core::Keyword::AnyOf)
     }
 }

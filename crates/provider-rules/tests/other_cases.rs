@@ -605,7 +605,7 @@ fn profiles_without_the_new_fields_still_load() {
     // A complete profile written before `empty-properties`, `wrap-bare-properties`,
     // `promote-boolean-required` and `default-beside-any-of` existed loads with the old
     // behaviour.
-    let mut v: serde_json::Value = serde_json::from_str(&Rules::GEMINI.to_json()).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&Rules::GEMINI.to_json().unwrap()).unwrap();
     let obj = v.as_object_mut().unwrap();
     for k in [
         "empty-properties",
@@ -626,7 +626,7 @@ fn profiles_without_the_new_fields_still_load() {
     assert!(r.wrap_bare_properties);
     assert!(!r.default_beside_any_of);
     assert_eq!(
-        Rules::from_toml(&Rules::GEMINI.to_toml()).unwrap(),
+        Rules::from_toml(&Rules::GEMINI.to_toml().unwrap()).unwrap(),
         Rules::GEMINI
     );
 }

@@ -36,6 +36,7 @@
 mod deep;
 mod dialect;
 mod error;
+mod facts;
 mod instance;
 mod keyword;
 mod parse;

@@ -1,13 +1,11 @@
 //! [`check`]: what a provider would reject, predicted from its [`Rules`] — a linter on its own,
 //! and the proof that [`sanitize`](crate::sanitize) did its job.
 
-mod errors;
-
 use crate::Slot;
-use crate::engine::{applies_to, node_types};
+use crate::keys::property_keys;
+use crate::providers::provider_error;
 use crate::report::Violation;
 use crate::rules::*;
-use errors::provider_error;
 use schema_core::{
     DiagnosticKind, InstanceType as T, Key, Keyword, Location, ParseOptions, Parsed, Schema,
     SchemaError, SchemaObject, TypeSet, Value, Visit,
@@ -101,7 +99,7 @@ fn check_parsed(parsed: &Parsed, rules: &Rules, slot: Slot) -> Vec<Violation> {
 pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
     let mut c = Checker {
         rules,
-        root_properties: crate::engine::keeps_root_properties(rules, slot),
+        root_properties: rules.keeps_root_properties(slot),
         out: Vec::new(),
     };
     if slot == Slot::Parameters || rules.strict {
@@ -113,35 +111,6 @@ pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation
     }
     schema.walk(&mut c);
     c.out
-}
-
-/// The top-level property keys that break the provider's key rule (Anthropic:
-/// `Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'`).
-pub(crate) fn property_keys(schema: &Schema, rules: &Rules) -> Vec<Violation> {
-    let Some(rule) = &rules.property_keys else {
-        return Vec::new();
-    };
-    let Some(props) = schema.as_object().and_then(SchemaObject::properties) else {
-        return Vec::new();
-    };
-    props
-        .keys()
-        .filter(|k| !rule.accepts(k))
-        .map(|k| {
-            let mut pointer = String::from("/properties");
-            schema_core::pointer::push(&mut pointer, k);
-            Violation {
-                pointer,
-                rule: "property-key",
-                message: format!(
-                    "property key {k:?} must be 1 to {} letters, digits or {:?}; it needs renaming (and mapping back in tool calls)",
-                    rule.max_len,
-                    rule.extra.as_ref()
-                ),
-                provider_error: provider_error(rules, "property-key"),
-            }
-        })
-        .collect()
 }
 
 struct Checker<'r> {
@@ -197,7 +166,7 @@ impl Checker<'_> {
     fn bare_properties(&mut self, schema: &Schema) {
         if self.rules.wrap_bare_properties
             && let Some(o) = schema.as_object()
-            && crate::engine::is_bare_property_map(o)
+            && o.bare_properties().is_some()
         {
             self.push(
                 "",
@@ -230,7 +199,7 @@ impl Checker<'_> {
                 _ => {}
             }
         }
-        let types = node_types(o);
+        let types = o.declared_types();
         if r.type_lists == TypeLists::Split && matches!(o.types(), Some(TypeSet::List(_))) {
             self.push(
                 p,
@@ -322,7 +291,7 @@ impl Checker<'_> {
             for e in o.entries() {
                 if let Key::Known(kw) = e.key
                     && kw != Keyword::Format
-                    && applies_to(kw).is_some_and(|ts| !ts.contains(t))
+                    && kw.applies_to().is_some_and(|ts| !ts.contains(t))
                 {
                     self.push(
                         p,
@@ -382,7 +351,7 @@ impl Checker<'_> {
                 .and_then(|m| m.get("properties"))
                 .and_then(Schema::as_object)
         {
-            let t = node_types(inner);
+            let t = inner.declared_types();
             if t.contains(&T::Object)
                 || inner.properties().is_some()
                 || inner.contains(Keyword::AdditionalProperties)
@@ -414,7 +383,7 @@ impl Checker<'_> {
                 Refs::Inline => self.push(p, "ref", "$ref is not accepted".to_owned()),
                 Refs::NoSiblings => {
                     let extra = o.entries().iter().any(|e| match e.key {
-                        Key::Known(k) => !crate::engine::ref_siblings().contains(&k),
+                        Key::Known(k) => !Refs::SIBLINGS.contains(&k),
                         Key::Other(_) => true,
                     });
                     if extra {

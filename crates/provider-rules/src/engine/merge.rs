@@ -3,7 +3,7 @@
 
 use super::Cx;
 use crate::hints;
-use crate::rules::AllOf;
+
 use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// How many nested `allOf` levels one node merges.
@@ -22,10 +22,10 @@ pub(crate) fn absorb(dst: &mut SchemaObject, src: Schema) {
 /// Merges `allOf` branches into the node as a conjunction: types intersected, properties
 /// merged, `required` united, the tighter bound kept, enums intersected. What cannot be said
 /// in one node (two different patterns, two unions) goes to the description.
-/// Gated by [`AllOf::Merge`]. Prevents `Unknown name "allOf"` (Gemini), `allOf` not supported
+/// Gated by [`Rules::merges_all_of`](crate::Rules::merges_all_of). Prevents `Unknown name "allOf"` (Gemini), `allOf` not supported
 /// (OpenAI strict).
 pub(crate) fn all_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.all_of != AllOf::Merge && cx.rules.keywords.contains(Keyword::AllOf) {
+    if !cx.rules.merges_all_of() {
         return;
     }
     let Some(o) = node.as_object_mut() else {

@@ -28,18 +28,6 @@ mod types;
 mod unions;
 
 pub(crate) use cx::Cx;
-pub(crate) use root::keeps_root_properties;
-pub(crate) use types::{applies_to, node_types};
-
-/// Whether `o` is a bare property map: a tool's parameters without the object around them.
-pub(crate) fn is_bare_property_map(o: &schema_core::SchemaObject) -> bool {
-    root::bare_properties(o).is_some()
-}
-
-/// Keywords that may stand beside a `$ref` where siblings are refused.
-pub(crate) fn ref_siblings() -> &'static [schema_core::Keyword] {
-    refs::REF_SIBLINGS
-}
 
 use crate::Slot;
 use crate::report::{Change, Sanitized};
@@ -148,7 +136,7 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     strict::limits(&out, &mut cx);
     let mut report = cx.into_report();
     if slot == Slot::Parameters {
-        report.unfixable = crate::check::property_keys(&out, rules);
+        report.unfixable = crate::keys::property_keys(&out, rules);
     }
     // The report is empty exactly when nothing changed.
     if out == *schema {

@@ -253,11 +253,9 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
 /// parameters.properties: should be non-empty for OBJECT type` (langchain-ai/langchain-google#416,
 /// pipecat-ai/pipecat-flows#110; peers.md §3 #36). Runs after the type is inferred, so a
 /// typeless `{"properties": {}}` still says it is an object. A root that must have
-/// `properties` keeps its map ([`keeps_root_properties`](super::keeps_root_properties)).
+/// `properties` keeps its map ([`Rules::keeps_root_properties`](crate::Rules::keeps_root_properties)).
 pub(crate) fn empty_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.empty_properties
-        || (p.is_empty() && super::keeps_root_properties(cx.rules, cx.slot))
-    {
+    if cx.rules.empty_properties || (p.is_empty() && cx.rules.keeps_root_properties(cx.slot)) {
         return;
     }
     let Some(o) = node.as_object_mut() else {

@@ -9,17 +9,7 @@ use schema_core::{
 };
 
 /// Keywords that may stand beside a `$ref` under [`Refs::NoSiblings`].
-pub(crate) const REF_SIBLINGS: &[Keyword] = &[
-    Keyword::Ref,
-    Keyword::Description,
-    Keyword::Default,
-    Keyword::Defs,
-    Keyword::Definitions,
-    Keyword::Id,
-    Keyword::SchemaUri,
-    Keyword::Comment,
-    Keyword::Anchor,
-];
+pub(crate) const REF_SIBLINGS: &[Keyword] = Refs::SIBLINGS;
 
 /// How many `$ref`s with siblings one schema inlines at most.
 const MAX_SIBLING_INLINES: usize = 1_000;

@@ -8,8 +8,7 @@ use super::types::{infer, node_types, unions_allowed};
 use crate::Slot;
 use crate::hints;
 use schema_core::{
-    DiagnosticKind, InstanceType as T, JsonType, Key, Keyword, ParseOptions, Schema, SchemaObject,
-    TypeSet, Value,
+    DiagnosticKind, InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value,
 };
 
 /// Shapes the root (gated by [`Root`](crate::Root); for [`Slot::Parameters`], and for every
@@ -18,7 +17,7 @@ use schema_core::{
 /// the top level`, anthropics/claude-code#5319) with `required` the names every branch
 /// requires; makes the root `type: "object"` (`input_schema.type: Input should be 'object'`)
 /// with `properties` (`object schema missing properties`), which then stays even where the
-/// profile refuses an empty `properties` elsewhere (see [`keeps_root_properties`]).
+/// profile refuses an empty `properties` elsewhere (see [`Rules::keeps_root_properties`](crate::Rules::keeps_root_properties)).
 pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let root = cx.rules.root;
     if !p.is_empty() || (cx.slot != Slot::Parameters && !cx.rules.strict) {
@@ -179,15 +178,6 @@ fn merge_object_branches(
     );
 }
 
-/// Whether the root must have `properties` (possibly empty) under these rules in this slot:
-/// [`Root::properties`](crate::Root::properties) where the root is shaped. Such a root keeps
-/// an empty map even where [`Rules::empty_properties`](crate::Rules::empty_properties) is off
-/// (`portable`: OpenAI's `object schema missing properties` wins over Gemini's `properties:
-/// should be non-empty for OBJECT type`, which Gemini no longer raises).
-pub(crate) fn keeps_root_properties(rules: &crate::Rules, slot: Slot) -> bool {
-    rules.root.properties && (slot == Slot::Parameters || rules.strict)
-}
-
 /// A tool's parameters written as a bare property map (gated by
 /// [`Rules::wrap_bare_properties`](crate::Rules::wrap_bare_properties); [`Slot::Parameters`]
 /// only): `{"foo": {"type": "string", "required": true}}` becomes `{"type": "object",
@@ -203,7 +193,7 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
         return;
     }
     let Some(o) = schema.as_object() else { return };
-    let Some(members) = bare_properties(o) else {
+    let Some(members) = o.bare_properties() else {
         return;
     };
     let count = members.len();
@@ -237,36 +227,4 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
             None,
         );
     }
-}
-
-/// The members of `o` parsed as property schemas, when `o` is a bare property map: at least
-/// one member, no known keyword, and every member an object with at least one known keyword
-/// (`type`, `description`, `enum`, `properties`, `$ref`...). Each member is parsed one schema
-/// level below the default depth limit, as it would have been under `properties`.
-pub(crate) fn bare_properties(o: &SchemaObject) -> Option<Vec<(String, schema_core::Parsed)>> {
-    if o.is_empty() {
-        return None;
-    }
-    let options = ParseOptions {
-        max_depth: ParseOptions::default().max_depth.saturating_sub(1),
-    };
-    let mut out = Vec::with_capacity(o.len());
-    for e in o.entries() {
-        let (Key::Other(name), Value::Raw(raw)) = (&e.key, &e.value) else {
-            return None;
-        };
-        if raw.json_type() != JsonType::Object {
-            return None;
-        }
-        let parsed = Schema::parse(raw.as_json().as_bytes(), &options).ok()?;
-        let looks_like_a_schema = parsed
-            .schema
-            .as_object()
-            .is_some_and(|m| m.entries().iter().any(|x| matches!(x.key, Key::Known(_))));
-        if !looks_like_a_schema {
-            return None;
-        }
-        out.push((name.to_string(), parsed));
-    }
-    Some(out)
 }

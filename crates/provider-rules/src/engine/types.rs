@@ -2,55 +2,15 @@
 //! that belong to another type removed.
 
 use super::Cx;
-use crate::rules::{NullStyle, TypeLists, Unions};
+use crate::rules::{NullStyle, TypeLists};
 use schema_core::{
     InstanceType as T, JsonType, Key, Keyword, Schema, SchemaObject, TypeSet, Value,
 };
 
-/// The types a type-specific keyword applies to (`None`: any type). Data, read by every step
-/// that moves or drops keywords by type.
+/// The types a type-specific keyword applies to (`None`: any type): schema-core's
+/// [`Keyword::applies_to`], read by every step that moves or drops keywords by type.
 pub(crate) fn applies_to(kw: Keyword) -> Option<&'static [T]> {
-    use Keyword as K;
-    const STRING: &[T] = &[T::String];
-    const NUMBER: &[T] = &[T::Number, T::Integer];
-    const ARRAY: &[T] = &[T::Array];
-    const OBJECT: &[T] = &[T::Object];
-    const SCALAR: &[T] = &[T::String, T::Number, T::Integer];
-    Some(match kw {
-        K::MinLength
-        | K::MaxLength
-        | K::Pattern
-        | K::ContentEncoding
-        | K::ContentMediaType
-        | K::ContentSchema => STRING,
-        K::Format => SCALAR,
-        K::Minimum | K::Maximum | K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf => {
-            NUMBER
-        }
-        K::Items
-        | K::PrefixItems
-        | K::AdditionalItems
-        | K::Contains
-        | K::MinContains
-        | K::MaxContains
-        | K::MinItems
-        | K::MaxItems
-        | K::UniqueItems
-        | K::UnevaluatedItems => ARRAY,
-        K::Properties
-        | K::PatternProperties
-        | K::AdditionalProperties
-        | K::PropertyNames
-        | K::Required
-        | K::DependentRequired
-        | K::DependentSchemas
-        | K::Dependencies
-        | K::MinProperties
-        | K::MaxProperties
-        | K::UnevaluatedProperties
-        | K::PropertyOrdering => OBJECT,
-        _ => return None,
-    })
+    kw.applies_to()
 }
 
 /// Whether keyword `kw` says something about instances of type `t`.
@@ -60,7 +20,7 @@ pub(crate) fn keyword_fits(kw: Keyword, t: T) -> bool {
 
 /// The node's types: its `type`, or none.
 pub(crate) fn node_types(o: &SchemaObject) -> &[T] {
-    o.types().map(TypeSet::as_slice).unwrap_or(&[])
+    o.declared_types()
 }
 
 /// The JSON Schema type of an instance.
@@ -101,7 +61,7 @@ fn type_words(types: &[T]) -> String {
 
 /// Whether unions may be written as `anyOf` under these rules.
 pub(crate) fn unions_allowed(cx: &Cx<'_>) -> bool {
-    cx.rules.unions != Unions::Collapse && cx.rules.keywords.contains(Keyword::AnyOf)
+    !cx.rules.collapses_unions()
 }
 
 /// `"type": ["string", "number", "null"]` → one type per node (gated by

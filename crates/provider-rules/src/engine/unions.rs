@@ -119,7 +119,7 @@ const MAX_ROUNDS: usize = 64;
 /// description ("Accepts string or integer."). A branch may bring its own union: the node
 /// collapses until none is left.
 pub(crate) fn collapse(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.unions != Unions::Collapse {
+    if !cx.rules.collapses_unions() {
         return;
     }
     let Some(o) = node.as_object_mut() else {

@@ -1,5 +1,6 @@
 //! `bedrock`: Converse `toolSpec.inputSchema.json` (providers.md §7).
 
+use super::registry::{Carries, Provider};
 use crate::rules::*;
 use std::borrow::Cow;
 
@@ -25,3 +26,18 @@ impl Rules {
         ..Rules::ANTHROPIC
     };
 }
+
+/// Amazon Bedrock Converse (providers.md §7).
+pub(super) const PROVIDER: Provider = Provider {
+    name: "bedrock",
+    description: "Amazon Bedrock Converse toolSpec.inputSchema.json and outputConfig's JSON-string schema (Claude-family rules)",
+    native: &Rules::BEDROCK,
+    json_schema: None,
+    strict: None,
+    models: &[],
+    vendors: &[],
+    hosts: &[],
+    apis: &["bedrock-converse"],
+    carries: Carries::Own,
+    errors: super::anthropic::ANTHROPIC_ERRORS,
+};

@@ -1,6 +1,7 @@
 //! `gemini-code-assist`: Code Assist / Antigravity `v1internal` (providers.md §3), whose
 //! errors are often an opaque `Request contains an invalid argument.`
 
+use super::registry::{Carries, Provider};
 use crate::rules::*;
 use schema_core::Keyword as K;
 use std::borrow::Cow;
@@ -12,7 +13,6 @@ impl Rules {
         // No `anyOf`: "fold unions to one typed schema" (pleaseai/shunt#454; CLIProxyAPI
         // flattens anyOf/oneOf to the best branch for Antigravity).
         keywords: super::gemini::SCHEMA_PROTO_KEYWORDS.without(&[K::AnyOf]),
-        unions: Unions::Collapse,
         // No NULL type: a null-only node becomes a nullable string (gemini-cli#21094: Code
         // Assist 400 on `["array","null"]`).
         null_type: false,
@@ -22,3 +22,20 @@ impl Rules {
         ..Rules::GEMINI
     };
 }
+
+/// Gemini Code Assist / Antigravity (providers.md §3): the Gemini body under `request`.
+pub(super) const PROVIDER: Provider = Provider {
+    name: "gemini-code-assist",
+    description: "Gemini Code Assist / Antigravity (v1internal, cloudcode-pa): the Gemini body under request, opaque 400s",
+    native: &Rules::GEMINI_CODE_ASSIST,
+    json_schema: Some(&Rules::GEMINI_JSONSCHEMA),
+    strict: None,
+    models: &[],
+    vendors: &[],
+    hosts: &["cloudcode-pa.googleapis.com"],
+    apis: &["code-assist"],
+    // Antigravity serves Claude models too: "Both the Gemini and the Anthropic rule sets
+    // apply" (providers.md §3.2); a claude-* model takes Anthropic's profiles.
+    carries: Carries::Only(&["anthropic"]),
+    errors: super::gemini::GEMINI_ERRORS,
+};

@@ -1,5 +1,6 @@
 //! `vertex`: Vertex AI's `Schema` (providers.md §2.2).
 
+use super::registry::{Carries, Provider};
 use crate::rules::*;
 use schema_core::Keyword as K;
 use std::borrow::Cow;
@@ -25,3 +26,18 @@ impl Rules {
         ..Rules::GEMINI
     };
 }
+
+/// Vertex AI, Gemini models (providers.md §2).
+pub(super) const PROVIDER: Provider = Provider {
+    name: "vertex",
+    description: "Vertex AI Gemini (aiplatform): Vertex's Schema in parameters and responseSchema; JSON Schema in the *JsonSchema slots",
+    native: &Rules::VERTEX,
+    json_schema: Some(&Rules::GEMINI_JSONSCHEMA),
+    strict: None,
+    models: &[],
+    vendors: &[],
+    hosts: &["aiplatform.googleapis.com"],
+    apis: &["vertex-gemini", "vertex-openai-compat"],
+    carries: Carries::Own,
+    errors: super::gemini::GEMINI_ERRORS,
+};

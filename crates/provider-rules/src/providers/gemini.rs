@@ -1,6 +1,7 @@
 //! `gemini`: the Gemini API's `Schema` proto, used by `parameters`, `response` and
 //! `responseSchema` (providers.md §1.3).
 
+use super::registry::{Carries, ErrorText, Provider};
 use crate::rules::*;
 use schema_core::Keyword as K;
 use std::borrow::Cow;
@@ -67,6 +68,7 @@ impl Rules {
     /// Gemini API `parameters` / `response` / `responseSchema` (the Schema proto).
     pub const GEMINI: Rules = Rules {
         name: Cow::Borrowed("gemini"),
+        extends: None,
         keywords: SCHEMA_PROTO_KEYWORDS,
         // `Unknown name "x-..." ... Cannot find field.`
         unknown_keywords: false,
@@ -80,8 +82,6 @@ impl Rules {
         // accepted live (aoci-spec/aoci-code#61).
         null_type: true,
         unions: Unions::Keep,
-        // `Unknown name "allOf"` — not in the proto.
-        all_of: AllOf::Merge,
         // `Invalid value at '...enum[0]' (TYPE_STRING), 0` (google-gemini/gemini-cli#4120) and
         // `function declaration enum only allowed for STRING type` (decolua/9router#380).
         enums: Enums::Strings,
@@ -143,3 +143,149 @@ impl Rules {
         hints: true,
     };
 }
+
+impl Rules {
+    /// Gemini `parametersJsonSchema` / `responseJsonSchema`: JSON Schema, but "only the
+    /// following properties are supported" (GenerationConfig.response_json_schema docs).
+    pub const GEMINI_JSONSCHEMA: Rules = Rules {
+        name: Cow::Borrowed("gemini-jsonschema"),
+        // The published list, plus `nullable`, which gemini-cli writes for `[X, "null"]`
+        // (commit 9de4289; gemini-cli#21094).
+        keywords: KeywordSet::of(&[
+            K::Id,
+            K::Defs,
+            K::Ref,
+            K::Anchor,
+            K::Type,
+            K::Format,
+            K::Title,
+            K::Description,
+            K::Enum,
+            K::Items,
+            K::PrefixItems,
+            K::MinItems,
+            K::MaxItems,
+            K::Minimum,
+            K::Maximum,
+            K::AnyOf,
+            K::OneOf,
+            K::Properties,
+            K::AdditionalProperties,
+            K::Required,
+            K::PropertyOrdering,
+            K::Nullable,
+        ]),
+        unknown_keywords: false,
+        // gemini-cli rewrites `type: [X, "null"]` → `type: X, nullable: true` before sending.
+        type_lists: TypeLists::Split,
+        null_style: NullStyle::Nullable,
+        unions: Unions::Keep,
+        // "`enum` (for strings and numbers)".
+        enums: Enums::StringsNumbers,
+        empty_string_enum: true,
+        // `$ref 'X' was set alongside unsupported fields` (anomalyco/opencode#12295),
+        // `reference to undefined schema` (gemini-cli#13326), and "cyclic references ... may only
+        // be used within non-required properties": inlining with bounded unrolling avoids all three.
+        refs: Refs::Inline,
+        // `prefixItems` is listed; draft-07 `items: [...]` is not.
+        tuples: Tuples::PrefixItems,
+        draft_2020: true,
+        missing_items: MissingItems::Keep,
+        type_required: false,
+        any_value: None,
+        keywords_on_own_type_only: false,
+        additional_properties: AdditionalProperties::Keep,
+        boolean_schemas: true,
+        formats: None,
+        required_defined: false,
+        // JSON Schema: an empty `properties` is fine (providers.md §8, G-J); G13 is the
+        // Schema proto's error.
+        empty_properties: true,
+        // gemini-cli's anyOf-and-default rule was for the Schema proto `parameters`; it went
+        // away when gemini-cli moved to `parametersJsonSchema` (#5330). (`default` is not in
+        // the list above anyway.)
+        default_beside_any_of: true,
+        // "The schema must describe an object where the properties are the parameters."
+        root: Root::OBJECT,
+        ..Rules::GEMINI
+    };
+}
+
+/// The Gemini API's error texts by rule (providers.md §1.3-1.4; peers.md §4).
+pub(crate) const GEMINI_ERRORS: &[ErrorText] = &[
+    ErrorText {
+        rules: &["unknown-keyword", "unsupported-keyword", "bare-properties"],
+        text: "Invalid JSON payload received. Unknown name \"…\" at '…parameters…': Cannot find field.",
+    },
+    ErrorText {
+        rules: &["type-list"],
+        text: "Proto field is not repeating, cannot start list.",
+    },
+    ErrorText {
+        rules: &["enum-values"],
+        text: "Invalid value at '…enum[0]' (TYPE_STRING) / function declaration enum only allowed for STRING type",
+    },
+    ErrorText {
+        rules: &["enum-empty-string"],
+        text: "…enum[3]: cannot be empty",
+    },
+    ErrorText {
+        rules: &["type-missing"],
+        text: "…type: must be specified when not using one_of, any_of or all_of fields",
+    },
+    ErrorText {
+        rules: &["items-missing"],
+        text: "…items: missing field.",
+    },
+    ErrorText {
+        rules: &["foreign-keyword"],
+        text: "…items: field predicate failed: $type == Type.ARRAY / …properties: only allowed for OBJECT type",
+    },
+    ErrorText {
+        rules: &["required-undefined"],
+        text: "…required[0]: property is not defined",
+    },
+    ErrorText {
+        rules: &["properties-empty"],
+        text: "GenerateContentRequest.tools[0].function_declarations[1].parameters.properties: should be non-empty for OBJECT type",
+    },
+    ErrorText {
+        rules: &["format"],
+        text: "format: only 'enum' and 'date-time' are supported for STRING type",
+    },
+    ErrorText {
+        rules: &["any-of-alone"],
+        text: "When using any_of, it must be the only field set.",
+    },
+    // gemini-cli matches it in `geminiChat.ts::isSchemaDepthError`; the limit is not known.
+    ErrorText {
+        rules: &["depth"],
+        text: "maximum schema depth exceeded",
+    },
+    ErrorText {
+        rules: &["ref"],
+        text: "reference to undefined schema / $ref 'X' was set alongside unsupported fields",
+    },
+];
+
+/// The Gemini API (`generativelanguage.googleapis.com`, providers.md §1).
+pub(super) const PROVIDER: Provider = Provider {
+    name: "gemini",
+    description: "Gemini API (generateContent): the Schema proto in parameters, response and responseSchema; JSON Schema in the *JsonSchema slots",
+    native: &Rules::GEMINI,
+    json_schema: Some(&Rules::GEMINI_JSONSCHEMA),
+    strict: None,
+    // gemini-* and Gemma models on OpenAI-compatible gateways go to the Schema proto
+    // (providers.md §1.5: the compat endpoint maps `parameters` onto it).
+    models: &["gemini", "gemma"],
+    vendors: &["google"],
+    hosts: &["generativelanguage.googleapis.com"],
+    apis: &[
+        "gemini",
+        "gemini-count-tokens",
+        "gemini-cached-contents",
+        "gemini-openai-compat",
+    ],
+    carries: Carries::Own,
+    errors: GEMINI_ERRORS,
+};

@@ -1,5 +1,6 @@
 //! `xai`: Grok function parameters, always strict (providers.md §6).
 
+use super::registry::{Carries, ErrorText, Provider};
 use crate::rules::*;
 use schema_core::Keyword as K;
 use std::borrow::Cow;
@@ -50,3 +51,31 @@ impl Rules {
         ..Rules::OPENAI
     };
 }
+
+/// xAI's error texts by rule (providers.md §6).
+const XAI_ERRORS: &[ErrorText] = &[
+    super::openai::PATTERN_SYNTAX_ERROR,
+    ErrorText {
+        rules: &[
+            "additional-properties",
+            "boolean-schema",
+            "property-named-properties",
+        ],
+        text: "/properties/properties/additionalProperties: property schema 'false' is not supported",
+    },
+];
+
+/// xAI Grok (providers.md §6), OpenAI-compatible and always strict.
+pub(super) const PROVIDER: Provider = Provider {
+    name: "xai",
+    description: "xAI Grok function parameters (OpenAI-compatible, always strict: one profile for every tool)",
+    native: &Rules::XAI,
+    json_schema: None,
+    strict: None,
+    models: &["grok"],
+    vendors: &["x-ai", "xai"],
+    hosts: &["x.ai"],
+    apis: &[],
+    carries: Carries::Own,
+    errors: XAI_ERRORS,
+};

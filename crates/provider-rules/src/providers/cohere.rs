@@ -1,0 +1,38 @@
+//! `cohere`: Cohere Chat v2 (`/v2/chat`, providers.md §7 "Cohere"): OpenAI-style tools, and
+//! the response format's schema directly at `response_format.json_schema`.
+
+use super::registry::{Carries, Provider};
+use crate::rules::*;
+use std::borrow::Cow;
+
+impl Rules {
+    /// Cohere v2 tool parameters and `json_schema` response formats.
+    pub const COHERE: Rules = Rules {
+        name: Cow::Borrowed("cohere"),
+        // `strict_tools: true` "guarantees names/params"; which keywords it refuses is not
+        // documented (providers.md §11), so Cohere's keyword matrix is OpenAI's repairs on
+        // plain JSON Schema, written as 2020-12 (no draft-04 boolean bounds, no draft-07
+        // tuples) as the conservative form.
+        draft_2020: true,
+        tuples: Tuples::PrefixItems,
+        // "you can define a maximum of 200 fields across all tools" (docs.cohere.com
+        // tool-use-parameter-types) is a request-wide count over non-strict tools, which
+        // `RequestLimits` (strict schemas only) does not hold yet: not enforced.
+        ..Rules::OPENAI
+    };
+}
+
+/// Cohere (providers.md §7).
+pub(super) const PROVIDER: Provider = Provider {
+    name: "cohere",
+    description: "Cohere Chat v2 (/v2/chat) tool parameters and response_format.json_schema (OpenAI-style tools)",
+    native: &Rules::COHERE,
+    json_schema: None,
+    strict: None,
+    models: &[],
+    vendors: &[],
+    hosts: &["cohere.com", "cohere.ai"],
+    apis: &["cohere-chat"],
+    carries: Carries::Own,
+    errors: &[],
+};
