@@ -145,23 +145,25 @@ pub(crate) const ANTHROPIC_ERRORS: &[ErrorText] = &[
     },
 ];
 
-/// Anthropic Messages (providers.md §5), also on Vertex (`rawPredict`) and Bedrock
-/// (`invoke`).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "anthropic",
-    description: "Anthropic Messages input_schema (also Vertex rawPredict and Bedrock invoke); tools marked strict take the strict subset",
-    native: &Rules::ANTHROPIC,
-    json_schema: None,
-    strict: Some(&Rules::ANTHROPIC_STRICT),
-    models: &["claude"],
-    vendors: &["anthropic"],
-    hosts: &["api.anthropic.com"],
-    apis: &[
-        "anthropic-messages",
-        "anthropic-batches",
-        "vertex-anthropic",
-        "bedrock-invoke",
-    ],
-    carries: Carries::Own,
-    errors: ANTHROPIC_ERRORS,
-};
+impl Provider {
+    /// Anthropic Messages (providers.md §5), also on Vertex (`rawPredict`) and Bedrock
+    /// (`invoke`).
+    pub const ANTHROPIC: Provider = Provider {
+        name: "anthropic",
+        description: "Anthropic Messages input_schema (also Vertex rawPredict and Bedrock invoke); tools marked strict take the strict subset",
+        native: &Rules::ANTHROPIC,
+        json_schema: None,
+        strict: Some(&Rules::ANTHROPIC_STRICT),
+        models: &["claude"],
+        vendors: &["anthropic"],
+        hosts: &["api.anthropic.com"],
+        apis: &[
+            "anthropic-messages",
+            "anthropic-batches",
+            "vertex-anthropic",
+            "bedrock-invoke",
+        ],
+        carries: Carries::Own,
+        errors: ANTHROPIC_ERRORS,
+    };
+}

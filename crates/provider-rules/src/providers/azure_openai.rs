@@ -23,18 +23,20 @@ impl Rules {
     };
 }
 
-/// Azure OpenAI (providers.md §7).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "azure-openai",
-    description: "Azure OpenAI deployments (OpenAI shape); tools marked strict take OpenAI's strict subset under Azure's older size limits",
-    native: &Rules::OPENAI,
-    json_schema: None,
-    strict: Some(&Rules::AZURE_OPENAI_STRICT),
-    models: &[],
-    vendors: &[],
-    // `{resource}.openai.azure.com/openai/deployments/{deployment}/chat/completions`.
-    hosts: &["openai.azure.com"],
-    apis: &[],
-    carries: Carries::Own,
-    errors: &[],
-};
+impl Provider {
+    /// Azure OpenAI (providers.md §7).
+    pub const AZURE_OPENAI: Provider = Provider {
+        name: "azure-openai",
+        description: "Azure OpenAI deployments (OpenAI shape); tools marked strict take OpenAI's strict subset under Azure's older size limits",
+        native: &Rules::OPENAI,
+        json_schema: None,
+        strict: Some(&Rules::AZURE_OPENAI_STRICT),
+        models: &[],
+        vendors: &[],
+        // `{resource}.openai.azure.com/openai/deployments/{deployment}/chat/completions`.
+        hosts: &["openai.azure.com"],
+        apis: &[],
+        carries: Carries::Own,
+        errors: &[],
+    };
+}

@@ -27,17 +27,19 @@ impl Rules {
     };
 }
 
-/// Amazon Bedrock Converse (providers.md §7).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "bedrock",
-    description: "Amazon Bedrock Converse toolSpec.inputSchema.json and outputConfig's JSON-string schema (Claude-family rules)",
-    native: &Rules::BEDROCK,
-    json_schema: None,
-    strict: None,
-    models: &[],
-    vendors: &[],
-    hosts: &[],
-    apis: &["bedrock-converse"],
-    carries: Carries::Own,
-    errors: super::anthropic::ANTHROPIC_ERRORS,
-};
+impl Provider {
+    /// Amazon Bedrock Converse (providers.md §7).
+    pub const BEDROCK: Provider = Provider {
+        name: "bedrock",
+        description: "Amazon Bedrock Converse toolSpec.inputSchema.json and outputConfig's JSON-string schema (Claude-family rules)",
+        native: &Rules::BEDROCK,
+        json_schema: None,
+        strict: None,
+        models: &[],
+        vendors: &[],
+        hosts: &[],
+        apis: &["bedrock-converse"],
+        carries: Carries::Own,
+        errors: super::anthropic::ANTHROPIC_ERRORS,
+    };
+}

@@ -23,19 +23,21 @@ impl Rules {
     };
 }
 
-/// Gemini Code Assist / Antigravity (providers.md §3): the Gemini body under `request`.
-pub(super) const PROVIDER: Provider = Provider {
-    name: "gemini-code-assist",
-    description: "Gemini Code Assist / Antigravity (v1internal, cloudcode-pa): the Gemini body under request, opaque 400s",
-    native: &Rules::GEMINI_CODE_ASSIST,
-    json_schema: Some(&Rules::GEMINI_JSONSCHEMA),
-    strict: None,
-    models: &[],
-    vendors: &[],
-    hosts: &["cloudcode-pa.googleapis.com"],
-    apis: &["code-assist"],
-    // Antigravity serves Claude models too: "Both the Gemini and the Anthropic rule sets
-    // apply" (providers.md §3.2); a claude-* model takes Anthropic's profiles.
-    carries: Carries::Only(&["anthropic"]),
-    errors: super::gemini::GEMINI_ERRORS,
-};
+impl Provider {
+    /// Gemini Code Assist / Antigravity (providers.md §3): the Gemini body under `request`.
+    pub const GEMINI_CODE_ASSIST: Provider = Provider {
+        name: "gemini-code-assist",
+        description: "Gemini Code Assist / Antigravity (v1internal, cloudcode-pa): the Gemini body under request, opaque 400s",
+        native: &Rules::GEMINI_CODE_ASSIST,
+        json_schema: Some(&Rules::GEMINI_JSONSCHEMA),
+        strict: None,
+        models: &[],
+        vendors: &[],
+        hosts: &["cloudcode-pa.googleapis.com"],
+        apis: &["code-assist"],
+        // Antigravity serves Claude models too: "Both the Gemini and the Anthropic rule sets
+        // apply" (providers.md §3.2); a claude-* model takes Anthropic's profiles.
+        carries: Carries::Only(&["anthropic"]),
+        errors: super::gemini::GEMINI_ERRORS,
+    };
+}

@@ -22,17 +22,19 @@ impl Rules {
     };
 }
 
-/// Cohere (providers.md §7).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "cohere",
-    description: "Cohere Chat v2 (/v2/chat) tool parameters and response_format.json_schema (OpenAI-style tools)",
-    native: &Rules::COHERE,
-    json_schema: None,
-    strict: None,
-    models: &[],
-    vendors: &[],
-    hosts: &["cohere.com", "cohere.ai"],
-    apis: &["cohere-chat"],
-    carries: Carries::Own,
-    errors: &[],
-};
+impl Provider {
+    /// Cohere (providers.md §7).
+    pub const COHERE: Provider = Provider {
+        name: "cohere",
+        description: "Cohere Chat v2 (/v2/chat) tool parameters and response_format.json_schema (OpenAI-style tools)",
+        native: &Rules::COHERE,
+        json_schema: None,
+        strict: None,
+        models: &[],
+        vendors: &[],
+        hosts: &["cohere.com", "cohere.ai"],
+        apis: &["cohere-chat"],
+        carries: Carries::Own,
+        errors: &[],
+    };
+}

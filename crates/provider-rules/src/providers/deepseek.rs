@@ -28,19 +28,21 @@ impl Rules {
     };
 }
 
-/// DeepSeek (providers.md §7).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "deepseek",
-    description: "DeepSeek Chat Completions (OpenAI shape: function \"a-z, A-Z, 0-9, underscore and hyphen\", 64 characters); tools marked strict (beta) take the strict subset",
-    // "OpenAI shape; function name 'a-z, A-Z, 0-9, underscore and hyphen. Maximum length is
-    // 64'" (ds-api crate): OpenAI's non-strict profile.
-    native: &Rules::OPENAI,
-    json_schema: None,
-    strict: Some(&Rules::DEEPSEEK_STRICT),
-    models: &[],
-    vendors: &[],
-    hosts: &["deepseek.com"],
-    apis: &[],
-    carries: Carries::Own,
-    errors: &[],
-};
+impl Provider {
+    /// DeepSeek (providers.md §7).
+    pub const DEEPSEEK: Provider = Provider {
+        name: "deepseek",
+        description: "DeepSeek Chat Completions (OpenAI shape: function \"a-z, A-Z, 0-9, underscore and hyphen\", 64 characters); tools marked strict (beta) take the strict subset",
+        // "OpenAI shape; function name 'a-z, A-Z, 0-9, underscore and hyphen. Maximum length is
+        // 64'" (ds-api crate): OpenAI's non-strict profile.
+        native: &Rules::OPENAI,
+        json_schema: None,
+        strict: Some(&Rules::DEEPSEEK_STRICT),
+        models: &[],
+        vendors: &[],
+        hosts: &["deepseek.com"],
+        apis: &[],
+        carries: Carries::Own,
+        errors: &[],
+    };
+}

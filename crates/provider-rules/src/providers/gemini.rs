@@ -268,24 +268,26 @@ pub(crate) const GEMINI_ERRORS: &[ErrorText] = &[
     },
 ];
 
-/// The Gemini API (`generativelanguage.googleapis.com`, providers.md §1).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "gemini",
-    description: "Gemini API (generateContent): the Schema proto in parameters, response and responseSchema; JSON Schema in the *JsonSchema slots",
-    native: &Rules::GEMINI,
-    json_schema: Some(&Rules::GEMINI_JSONSCHEMA),
-    strict: None,
-    // gemini-* and Gemma models on OpenAI-compatible gateways go to the Schema proto
-    // (providers.md §1.5: the compat endpoint maps `parameters` onto it).
-    models: &["gemini", "gemma"],
-    vendors: &["google"],
-    hosts: &["generativelanguage.googleapis.com"],
-    apis: &[
-        "gemini",
-        "gemini-count-tokens",
-        "gemini-cached-contents",
-        "gemini-openai-compat",
-    ],
-    carries: Carries::Own,
-    errors: GEMINI_ERRORS,
-};
+impl Provider {
+    /// The Gemini API (`generativelanguage.googleapis.com`, providers.md §1).
+    pub const GEMINI: Provider = Provider {
+        name: "gemini",
+        description: "Gemini API (generateContent): the Schema proto in parameters, response and responseSchema; JSON Schema in the *JsonSchema slots",
+        native: &Rules::GEMINI,
+        json_schema: Some(&Rules::GEMINI_JSONSCHEMA),
+        strict: None,
+        // gemini-* and Gemma models on OpenAI-compatible gateways go to the Schema proto
+        // (providers.md §1.5: the compat endpoint maps `parameters` onto it).
+        models: &["gemini", "gemma"],
+        vendors: &["google"],
+        hosts: &["generativelanguage.googleapis.com"],
+        apis: &[
+            "gemini",
+            "gemini-count-tokens",
+            "gemini-cached-contents",
+            "gemini-openai-compat",
+        ],
+        carries: Carries::Own,
+        errors: GEMINI_ERRORS,
+    };
+}

@@ -38,30 +38,32 @@ impl Rules {
     };
 }
 
-/// Groq (providers.md §7).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "groq",
-    description: "GroqCloud OpenAI-compatible Chat Completions function parameters (2020-12 meta-schema); tools marked strict take the strict subset",
-    native: &Rules::GROQ,
-    json_schema: None,
-    strict: Some(&Rules::GROQ_STRICT),
-    models: &[],
-    vendors: &[],
-    hosts: &["groq.com"],
-    apis: &[],
-    carries: Carries::Own,
-    errors: &[
-        ErrorText {
-            rules: &["required-undefined"],
-            text: "invalid JSON schema for tool X, tools[24].function.parameters: 'required' present but 'properties' is missing",
-        },
-        ErrorText {
-            rules: &["draft-2020", "malformed-keyword"],
-            text: "schema is not valid JSON Schema: … does not validate with https://json-schema.org/draft/2020-12/schema#",
-        },
-        ErrorText {
-            rules: &["unsupported-keyword"],
-            text: "minItems is not supported",
-        },
-    ],
-};
+impl Provider {
+    /// Groq (providers.md §7).
+    pub const GROQ: Provider = Provider {
+        name: "groq",
+        description: "GroqCloud OpenAI-compatible Chat Completions function parameters (2020-12 meta-schema); tools marked strict take the strict subset",
+        native: &Rules::GROQ,
+        json_schema: None,
+        strict: Some(&Rules::GROQ_STRICT),
+        models: &[],
+        vendors: &[],
+        hosts: &["groq.com"],
+        apis: &[],
+        carries: Carries::Own,
+        errors: &[
+            ErrorText {
+                rules: &["required-undefined"],
+                text: "invalid JSON schema for tool X, tools[24].function.parameters: 'required' present but 'properties' is missing",
+            },
+            ErrorText {
+                rules: &["draft-2020", "malformed-keyword"],
+                text: "schema is not valid JSON Schema: … does not validate with https://json-schema.org/draft/2020-12/schema#",
+            },
+            ErrorText {
+                rules: &["unsupported-keyword"],
+                text: "minItems is not supported",
+            },
+        ],
+    };
+}

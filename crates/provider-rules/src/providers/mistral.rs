@@ -17,6 +17,9 @@ impl Rules {
         // boolean `exclusiveMinimum: True` (SylphxAI/pdf-reader-mcp#63): bounds become numbers,
         // and the rest of the schema is written as 2020-12 too (which meta-schema Mistral
         // validates against is not published, so its other draft-specific forms are not kept).
+        // A `$ref` resolved against a removed `$id` ("list", a URN) would point nowhere:
+        // references are inlined before the `$id`s go.
+        refs: Refs::Inline,
         draft_2020: true,
         tuples: Tuples::PrefixItems,
         // "Tool name rules undocumented here → assume OpenAI's [I]": inherited.
@@ -24,30 +27,32 @@ impl Rules {
     };
 }
 
-/// Mistral (providers.md §7).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "mistral",
-    description: "Mistral La Plateforme Chat Completions function parameters and response formats (OpenAI shape)",
-    native: &Rules::MISTRAL,
-    json_schema: None,
-    // `response_format.json_schema` has a `strict` flag, but what it refuses is not
-    // documented (providers.md §11: "Mistral/Groq/DeepSeek/Cohere keyword matrices are mostly
-    // unknown"): strict tools take the native profile.
-    strict: None,
-    models: &[],
-    vendors: &[],
-    // `api.mistral.ai/v1/chat/completions` (providers.md §9).
-    hosts: &["mistral.ai"],
-    apis: &[],
-    carries: Carries::Own,
-    errors: &[
-        ErrorText {
-            rules: &["draft-2020"],
-            text: "Invalid tool schema: {…} is not valid under any of the given schemas",
-        },
-        ErrorText {
-            rules: &["unsupported-keyword"],
-            text: "Grammar error: … failed to compile JSON schema",
-        },
-    ],
-};
+impl Provider {
+    /// Mistral (providers.md §7).
+    pub const MISTRAL: Provider = Provider {
+        name: "mistral",
+        description: "Mistral La Plateforme Chat Completions function parameters and response formats (OpenAI shape)",
+        native: &Rules::MISTRAL,
+        json_schema: None,
+        // `response_format.json_schema` has a `strict` flag, but what it refuses is not
+        // documented (providers.md §11: "Mistral/Groq/DeepSeek/Cohere keyword matrices are mostly
+        // unknown"): strict tools take the native profile.
+        strict: None,
+        models: &[],
+        vendors: &[],
+        // `api.mistral.ai/v1/chat/completions` (providers.md §9).
+        hosts: &["mistral.ai"],
+        apis: &[],
+        carries: Carries::Own,
+        errors: &[
+            ErrorText {
+                rules: &["draft-2020"],
+                text: "Invalid tool schema: {…} is not valid under any of the given schemas",
+            },
+            ErrorText {
+                rules: &["unsupported-keyword"],
+                text: "Grammar error: … failed to compile JSON schema",
+            },
+        ],
+    };
+}

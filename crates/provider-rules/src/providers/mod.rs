@@ -7,42 +7,41 @@
 //! and `auto` routing, the CLI's `providers` and `matrix`. See the crate README, "Adding a
 //! provider".
 
-mod anthropic;
-mod azure_openai;
-mod bedrock;
-mod code_assist;
-mod cohere;
-mod deepseek;
-mod gemini;
-mod groq;
-mod mistral;
-mod ollama;
-mod openai;
-mod portable;
 pub(crate) mod registry;
-mod vertex;
-mod xai;
 
-pub use registry::{ErrorText, Provider, Role};
+pub use registry::{Carries, ErrorText, Provider, Role};
 
-/// Every provider, in the order `toolschema providers` lists them. Adding a provider is one
-/// file in this directory and one line here.
-pub const PROVIDERS: &[&Provider] = &[
-    &gemini::PROVIDER,
-    &code_assist::PROVIDER,
-    &vertex::PROVIDER,
-    &openai::PROVIDER,
-    &anthropic::PROVIDER,
-    &xai::PROVIDER,
-    &bedrock::PROVIDER,
-    &portable::PROVIDER,
-    &mistral::PROVIDER,
-    &groq::PROVIDER,
-    &deepseek::PROVIDER,
-    &ollama::PROVIDER,
-    &cohere::PROVIDER,
-    &azure_openai::PROVIDER,
-];
+/// Declares each provider's module and lists it in [`PROVIDERS`]: one line per provider.
+macro_rules! providers {
+    ($($module:ident => $name:ident,)*) => {
+        $(mod $module;)*
+
+        /// Every provider, in the order `toolschema providers` lists them. Adding a provider
+        /// is one file in this directory and one line in this list.
+        ///
+        /// ```
+        /// assert_eq!(provider_rules::PROVIDERS[0].name, "gemini");
+        /// ```
+        pub const PROVIDERS: &[&Provider] = &[$(&Provider::$name),*];
+    };
+}
+
+providers! {
+    gemini => GEMINI,
+    code_assist => GEMINI_CODE_ASSIST,
+    vertex => VERTEX,
+    openai => OPENAI,
+    anthropic => ANTHROPIC,
+    xai => XAI,
+    bedrock => BEDROCK,
+    portable => PORTABLE,
+    mistral => MISTRAL,
+    groq => GROQ,
+    deepseek => DEEPSEEK,
+    ollama => OLLAMA,
+    cohere => COHERE,
+    azure_openai => AZURE_OPENAI,
+}
 
 use crate::rules::*;
 use std::borrow::Cow;

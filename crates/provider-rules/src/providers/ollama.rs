@@ -45,21 +45,23 @@ impl Rules {
     };
 }
 
-/// Ollama (providers.md §7).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "ollama",
-    description: "Ollama native /api/chat tool parameters and format, decoded into a Go struct that reads a few keywords and drops the rest",
-    native: &Rules::OLLAMA,
-    json_schema: None,
-    strict: None,
-    models: &[],
-    vendors: &[],
-    // A local server (`localhost:11434`): no host identifies it; its native API does.
-    hosts: &[],
-    apis: &["ollama-chat"],
-    carries: Carries::Own,
-    errors: &[ErrorText {
-        rules: &["malformed-keyword", "bare-properties", "boolean-schema"],
-        text: "json: cannot unmarshal array into Go struct field .tools.function.parameters.properties…",
-    }],
-};
+impl Provider {
+    /// Ollama (providers.md §7).
+    pub const OLLAMA: Provider = Provider {
+        name: "ollama",
+        description: "Ollama native /api/chat tool parameters and format, decoded into a Go struct that reads a few keywords and drops the rest",
+        native: &Rules::OLLAMA,
+        json_schema: None,
+        strict: None,
+        models: &[],
+        vendors: &[],
+        // A local server (`localhost:11434`): no host identifies it; its native API does.
+        hosts: &[],
+        apis: &["ollama-chat"],
+        carries: Carries::Own,
+        errors: &[ErrorText {
+            rules: &["malformed-keyword", "bare-properties", "boolean-schema"],
+            text: "json: cannot unmarshal array into Go struct field .tools.function.parameters.properties…",
+        }],
+    };
+}

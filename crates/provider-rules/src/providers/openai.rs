@@ -179,18 +179,20 @@ pub(crate) const OPENAI_ERRORS: &[ErrorText] = &[
     PATTERN_SYNTAX_ERROR,
 ];
 
-/// OpenAI Chat Completions and Responses (providers.md §4).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "openai",
-    description: "OpenAI Chat Completions / Responses function parameters and response formats; tools marked strict take the strict subset",
-    native: &Rules::OPENAI,
-    json_schema: None,
-    strict: Some(&Rules::OPENAI_STRICT),
-    models: &["gpt-", "o1", "o3", "o4", "chatgpt"],
-    vendors: &["openai"],
-    hosts: &["api.openai.com"],
-    apis: &["openai-chat", "openai-responses"],
-    // OpenAI-compatible gateways (OpenRouter, LiteLLM, ...) serve every vendor's models.
-    carries: Carries::Any,
-    errors: OPENAI_ERRORS,
-};
+impl Provider {
+    /// OpenAI Chat Completions and Responses (providers.md §4).
+    pub const OPENAI: Provider = Provider {
+        name: "openai",
+        description: "OpenAI Chat Completions / Responses function parameters and response formats; tools marked strict take the strict subset",
+        native: &Rules::OPENAI,
+        json_schema: None,
+        strict: Some(&Rules::OPENAI_STRICT),
+        models: &["gpt-", "o1", "o3", "o4", "chatgpt"],
+        vendors: &["openai"],
+        hosts: &["api.openai.com"],
+        apis: &["openai-chat", "openai-responses"],
+        // OpenAI-compatible gateways (OpenRouter, LiteLLM, ...) serve every vendor's models.
+        carries: Carries::Any,
+        errors: OPENAI_ERRORS,
+    };
+}

@@ -46,18 +46,20 @@ impl Rules {
     };
 }
 
-/// Not a provider: the profile for a gateway that does not know its upstream.
-pub(super) const PROVIDER: Provider = Provider {
-    name: "portable",
-    description: "the subset gemini, openai, anthropic, xai and bedrock all accept at once, for a gateway that does not know its upstream",
-    native: &Rules::PORTABLE,
-    json_schema: None,
-    strict: None,
-    models: &[],
-    vendors: &[],
-    hosts: &[],
-    apis: &[],
-    carries: Carries::Own,
-    // Built on Gemini's proto list: Gemini's texts are the nearest.
-    errors: super::gemini::GEMINI_ERRORS,
-};
+impl Provider {
+    /// Not a provider: the profile for a gateway that does not know its upstream.
+    pub const PORTABLE: Provider = Provider {
+        name: "portable",
+        description: "the subset gemini, openai, anthropic, xai and bedrock all accept at once, for a gateway that does not know its upstream",
+        native: &Rules::PORTABLE,
+        json_schema: None,
+        strict: None,
+        models: &[],
+        vendors: &[],
+        hosts: &[],
+        apis: &[],
+        carries: Carries::Own,
+        // Built on Gemini's proto list: Gemini's texts are the nearest.
+        errors: super::gemini::GEMINI_ERRORS,
+    };
+}

@@ -27,17 +27,19 @@ impl Rules {
     };
 }
 
-/// Vertex AI, Gemini models (providers.md §2).
-pub(super) const PROVIDER: Provider = Provider {
-    name: "vertex",
-    description: "Vertex AI Gemini (aiplatform): Vertex's Schema in parameters and responseSchema; JSON Schema in the *JsonSchema slots",
-    native: &Rules::VERTEX,
-    json_schema: Some(&Rules::GEMINI_JSONSCHEMA),
-    strict: None,
-    models: &[],
-    vendors: &[],
-    hosts: &["aiplatform.googleapis.com"],
-    apis: &["vertex-gemini", "vertex-openai-compat"],
-    carries: Carries::Own,
-    errors: super::gemini::GEMINI_ERRORS,
-};
+impl Provider {
+    /// Vertex AI, Gemini models (providers.md §2).
+    pub const VERTEX: Provider = Provider {
+        name: "vertex",
+        description: "Vertex AI Gemini (aiplatform): Vertex's Schema in parameters and responseSchema; JSON Schema in the *JsonSchema slots",
+        native: &Rules::VERTEX,
+        json_schema: Some(&Rules::GEMINI_JSONSCHEMA),
+        strict: None,
+        models: &[],
+        vendors: &[],
+        hosts: &["aiplatform.googleapis.com"],
+        apis: &["vertex-gemini", "vertex-openai-compat"],
+        carries: Carries::Own,
+        errors: super::gemini::GEMINI_ERRORS,
+    };
+}

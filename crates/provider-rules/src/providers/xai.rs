@@ -65,17 +65,19 @@ const XAI_ERRORS: &[ErrorText] = &[
     },
 ];
 
-/// xAI Grok (providers.md §6), OpenAI-compatible and always strict.
-pub(super) const PROVIDER: Provider = Provider {
-    name: "xai",
-    description: "xAI Grok function parameters (OpenAI-compatible, always strict: one profile for every tool)",
-    native: &Rules::XAI,
-    json_schema: None,
-    strict: None,
-    models: &["grok"],
-    vendors: &["x-ai", "xai"],
-    hosts: &["x.ai"],
-    apis: &[],
-    carries: Carries::Own,
-    errors: XAI_ERRORS,
-};
+impl Provider {
+    /// xAI Grok (providers.md §6), OpenAI-compatible and always strict.
+    pub const XAI: Provider = Provider {
+        name: "xai",
+        description: "xAI Grok function parameters (OpenAI-compatible, always strict: one profile for every tool)",
+        native: &Rules::XAI,
+        json_schema: None,
+        strict: None,
+        models: &["grok"],
+        vendors: &["x-ai", "xai"],
+        hosts: &["x.ai"],
+        apis: &[],
+        carries: Carries::Own,
+        errors: XAI_ERRORS,
+    };
+}
