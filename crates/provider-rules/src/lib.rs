@@ -53,9 +53,8 @@ pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
 pub use names::{ToolNames, check_tool_name};
-pub use providers::registry::Carries;
 pub use providers::{
-    ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names, provider,
+    Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names, provider,
     provider_names,
 };
 pub use report::{Change, Report, Sanitized, Violation};

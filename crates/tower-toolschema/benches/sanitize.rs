@@ -15,19 +15,10 @@ use divan::Bencher;
 use tower_toolschema::Profile;
 use tower_toolschema::sanitizer::{RulesSanitizer, SchemaSlot, SlotSanitizer};
 
-const PROFILES: [&str; 11] = [
-    "gemini",
-    "gemini-code-assist",
-    "gemini-jsonschema",
-    "vertex",
-    "openai",
-    "openai-strict",
-    "anthropic",
-    "anthropic-strict",
-    "xai",
-    "bedrock",
-    "portable",
-];
+/// Every built-in profile, from the registry.
+fn profiles() -> Vec<&'static str> {
+    provider_rules::profile_names().collect()
+}
 
 fn schemas() -> &'static Vec<(Vec<u8>, bool)> {
     static S: OnceLock<Vec<(Vec<u8>, bool)>> = OnceLock::new();
@@ -58,7 +49,7 @@ fn value_roundtrip_all() -> usize {
     n
 }
 
-#[divan::bench(args = PROFILES)]
+#[divan::bench(args = profiles())]
 fn sanitize_corpus(b: Bencher, profile: &str) {
     let p = Profile::builtin(profile).expect("profile");
     b.bench_local(|| sanitize_all(&p));
@@ -84,7 +75,7 @@ fn main() {
         mb(bytes)
     );
     let mut lines = Vec::new();
-    for name in PROFILES {
+    for name in profiles() {
         let p = Profile::builtin(name).expect("profile");
         let changed = sanitize_all(&p);
         let t = best_of(

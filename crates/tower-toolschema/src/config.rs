@@ -6,10 +6,11 @@ use std::sync::Arc;
 use http::{HeaderMap, Method, Uri, header};
 
 use crate::cache::{CacheConfig, SlotCache};
-use crate::profile::Profiles;
+use crate::profile::{Profiles, family_provider};
 use crate::report::SkipReason;
 use crate::sanitizer::{RulesSanitizer, SlotSanitizer};
-use crate::shapes::{Api, ApiShape, Family};
+use crate::shapes::{Api, ApiShape};
+use provider_rules::{Carries, PROVIDERS, Provider};
 
 /// Which profiles a layer applies.
 ///
@@ -102,7 +103,7 @@ impl Config {
         }
         match &self.target {
             Target::Fixed(p) => p.clone(),
-            Target::Auto => Profiles::for_family(auto_family(api, model, host)),
+            Target::Auto => Profiles::of_provider(auto_provider(api, model, host)),
         }
     }
 
@@ -155,50 +156,46 @@ pub(crate) struct RequestCtx {
     pub(crate) host: Option<String>,
 }
 
-/// `auto`: the family for an API, refined by the host and the body's `model` on OpenAI-shaped
-/// and Code Assist requests (OpenAI-compatible gateways serve every vendor's models).
-pub(crate) fn auto_family(api: Api, model: Option<&str>, host: Option<&str>) -> Family {
-    let family = api.shape().family;
-    let refine = matches!(
-        api,
-        Api::OpenAiChat | Api::OpenAiResponses | Api::CodeAssist
-    );
-    if !refine {
-        return family;
+/// The provider whose profiles an API's requests take by default: the one whose
+/// [`apis`](Provider::apis) lists it (else the shape table's family).
+pub(crate) fn api_provider(api: Api) -> &'static Provider {
+    PROVIDERS
+        .iter()
+        .copied()
+        .find(|p| p.apis.contains(&api.name()))
+        .unwrap_or_else(|| family_provider(api.shape().family))
+}
+
+/// `auto`: the provider for an API, refined by the host and the body's `model` where the
+/// API's provider [carries](Provider::carries) other providers' models (OpenAI-compatible
+/// gateways serve every vendor's; Code Assist serves Claude). All of it read from the
+/// registry: each provider's hosts, model prefixes and vendors.
+pub(crate) fn auto_provider(
+    api: Api,
+    model: Option<&str>,
+    host: Option<&str>,
+) -> &'static Provider {
+    let own = api_provider(api);
+    let carried = |p: &&Provider| p.name != own.name && own.carries.allows(p.name);
+    if own.carries == Carries::Any
+        && let Some(h) = host
+        && let Some(p) = PROVIDERS
+            .iter()
+            .copied()
+            .filter(carried)
+            .find(|p| p.serves_host(h))
+    {
+        return p;
     }
-    if api != Api::CodeAssist && host.is_some_and(|h| h == "x.ai" || h.ends_with(".x.ai")) {
-        return Family::Xai;
-    }
-    let Some(model) = model else { return family };
-    let model = model.trim().to_ascii_lowercase();
-    // OpenRouter-style `vendor/model`.
-    let (vendor, name) = match model.split_once('/') {
-        Some((v, n)) => (Some(v), n),
-        None => (None, model.as_str()),
-    };
-    let by_vendor = match vendor {
-        Some("google") => Some(Family::Gemini),
-        Some("x-ai") | Some("xai") => Some(Family::Xai),
-        Some("anthropic") => Some(Family::Anthropic),
-        Some("openai") => Some(Family::OpenAi),
-        _ => None,
-    };
-    let by_name = if name.starts_with("gemini") || name.starts_with("gemma") {
-        Some(Family::Gemini)
-    } else if name.starts_with("grok") {
-        Some(Family::Xai)
-    } else if name.starts_with("claude") {
-        Some(Family::Anthropic)
-    } else {
-        None
-    };
-    match (api, by_vendor.or(by_name)) {
-        // Code Assist serves Gemini (its own profile) and, on Antigravity, Claude.
-        (Api::CodeAssist, Some(Family::Anthropic)) => Family::Anthropic,
-        (Api::CodeAssist, _) => family,
-        (_, Some(f)) => f,
-        (_, None) => family,
-    }
+    model
+        .and_then(|m| {
+            PROVIDERS
+                .iter()
+                .copied()
+                .filter(carried)
+                .find(|p| p.serves_model(m))
+        })
+        .unwrap_or(own)
 }
 
 /// `application/json`, `*/*+json`, or no `Content-Type` at all (many clients send none).
@@ -249,46 +246,77 @@ mod tests {
     use super::*;
 
     #[test]
-    fn auto_picks_family_from_model_and_host() {
-        let f = |api, model, host| auto_family(api, model, host);
-        assert_eq!(f(Api::OpenAiChat, Some("gpt-4o"), None), Family::OpenAi);
-        assert_eq!(
-            f(Api::OpenAiChat, Some("gemini-2.5-flash"), None),
-            Family::Gemini
-        );
-        assert_eq!(f(Api::OpenAiChat, Some("grok-4"), None), Family::Xai);
+    fn auto_picks_provider_from_model_and_host() {
+        let f = |api, model, host| auto_provider(api, model, host).name;
+        assert_eq!(f(Api::OpenAiChat, Some("gpt-4o"), None), "openai");
+        assert_eq!(f(Api::OpenAiChat, Some("gemini-2.5-flash"), None), "gemini");
+        assert_eq!(f(Api::OpenAiChat, Some("grok-4"), None), "xai");
         assert_eq!(
             f(Api::OpenAiChat, Some("claude-sonnet-4-5"), None),
-            Family::Anthropic
+            "anthropic"
         );
         assert_eq!(
             f(Api::OpenAiChat, Some("google/gemini-2.5-pro"), None),
-            Family::Gemini
+            "gemini"
         );
-        assert_eq!(f(Api::OpenAiChat, Some("x-ai/grok-4"), None), Family::Xai);
+        assert_eq!(f(Api::OpenAiChat, Some("x-ai/grok-4"), None), "xai");
         assert_eq!(
             f(Api::OpenAiResponses, Some("anthropic/claude-opus-4"), None),
-            Family::Anthropic
+            "anthropic"
         );
         assert_eq!(
             f(Api::OpenAiChat, Some("meta-llama/llama-3"), None),
-            Family::OpenAi
+            "openai"
         );
-        assert_eq!(f(Api::OpenAiChat, None, Some("api.x.ai")), Family::Xai);
-        assert_eq!(
-            f(Api::OpenAiChat, Some("gpt-4o"), Some("api.x.ai")),
-            Family::Xai
-        );
+        assert_eq!(f(Api::OpenAiChat, None, Some("api.x.ai")), "xai");
+        assert_eq!(f(Api::OpenAiChat, Some("gpt-4o"), Some("api.x.ai")), "xai");
         assert_eq!(
             f(Api::CodeAssist, Some("gemini-2.5-pro"), None),
-            Family::CodeAssist
+            "gemini-code-assist"
         );
         assert_eq!(
             f(Api::CodeAssist, Some("claude-sonnet-4-5"), None),
-            Family::Anthropic
+            "anthropic"
         );
-        assert_eq!(f(Api::Gemini, Some("claude"), None), Family::Gemini);
-        assert_eq!(f(Api::VertexGemini, None, None), Family::Vertex);
+        assert_eq!(
+            f(Api::CodeAssist, Some("grok-4"), Some("api.x.ai")),
+            "gemini-code-assist"
+        );
+        assert_eq!(f(Api::Gemini, Some("claude"), None), "gemini");
+        assert_eq!(f(Api::VertexGemini, None, None), "vertex");
+        // The new providers: by host on OpenAI-compatible paths, by API for their own.
+        assert_eq!(
+            f(
+                Api::OpenAiChat,
+                Some("mistral-large"),
+                Some("api.mistral.ai")
+            ),
+            "mistral"
+        );
+        assert_eq!(
+            f(Api::OpenAiChat, Some("llama-3.3-70b"), Some("api.groq.com")),
+            "groq"
+        );
+        assert_eq!(
+            f(
+                Api::OpenAiChat,
+                Some("deepseek-chat"),
+                Some("api.deepseek.com")
+            ),
+            "deepseek"
+        );
+        assert_eq!(
+            f(
+                Api::OpenAiChat,
+                Some("gpt-4o"),
+                Some("corp.openai.azure.com")
+            ),
+            "azure-openai"
+        );
+        assert_eq!(f(Api::OllamaChat, Some("llama3.2"), None), "ollama");
+        assert_eq!(f(Api::CohereChat, Some("command-a"), None), "cohere");
+        // A look-alike host is not the provider's.
+        assert_eq!(f(Api::OpenAiChat, None, Some("notgroq.com")), "openai");
     }
 
     #[test]

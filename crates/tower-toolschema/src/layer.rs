@@ -8,7 +8,7 @@ use tower_layer::Layer;
 use crate::cache::CacheConfig;
 use crate::config::{Config, Target};
 use crate::policy::{FailOpen, Reject};
-use crate::profile::Profiles;
+use crate::profile::{Profiles, UnknownProvider};
 use crate::sanitizer::SlotSanitizer;
 use crate::service::ToolSchema;
 use crate::shapes::Api;
@@ -62,6 +62,22 @@ impl ToolSchemaLayer {
     /// ```
     pub fn fixed(profiles: Profiles) -> Self {
         Self::new(Config::new(Target::Fixed(profiles)))
+    }
+
+    /// A provider's rules by its name in the registry ([`provider_rules::PROVIDERS`]): its
+    /// native profile, its JSON-Schema-slot and strict profiles where it has them. The named
+    /// shortcuts below are this for their providers.
+    ///
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::for_provider("groq")?;
+    /// let Target::Fixed(set) = layer.target() else { unreachable!() };
+    /// assert_eq!(set.strict.as_ref().map(|p| p.name()), Some("groq-strict"));
+    /// assert!(ToolSchemaLayer::for_provider("groc").is_err());
+    /// # Ok::<(), tower_toolschema::UnknownProvider>(())
+    /// ```
+    pub fn for_provider(name: &str) -> Result<Self, UnknownProvider> {
+        Profiles::for_provider(name).map(Self::fixed)
     }
 
     /// Gemini API rules (`gemini`; `gemini-jsonschema` for `*JsonSchema` slots).

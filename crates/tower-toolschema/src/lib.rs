@@ -89,7 +89,7 @@ pub use cache::CacheConfig;
 pub use config::{Config, DEFAULT_LIMIT, Target};
 pub use future::ResponseFuture;
 pub use layer::ToolSchemaLayer;
-pub use profile::{Profile, Profiles};
+pub use profile::{Profile, Profiles, UnknownProvider};
 pub use report::SanitizeReport;
 pub use service::ToolSchema;
 #[cfg(feature = "validate")]

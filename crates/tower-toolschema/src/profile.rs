@@ -18,24 +18,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::report::Change;
-use crate::sanitizer::{SchemaSlot, SlotOutcome};
-use crate::shapes::{Dialect, Family};
+use provider_rules::{PROFILES, Provider, Role};
 
-/// The names of the built-in profiles, in a fixed order (their cache ids).
-pub(crate) const BUILTIN: [&str; 11] = [
-    "gemini",
-    "gemini-code-assist",
-    "gemini-jsonschema",
-    "vertex",
-    "openai",
-    "openai-strict",
-    "anthropic",
-    "anthropic-strict",
-    "xai",
-    "bedrock",
-    "portable",
-];
+use crate::shapes::{Dialect, Family};
 
 #[derive(Clone)]
 enum RulesRef {
@@ -71,19 +56,36 @@ impl PartialEq for Profile {
 impl Eq for Profile {}
 
 impl Profile {
-    /// A built-in profile by name: `"gemini"`, `"gemini-code-assist"`, `"gemini-jsonschema"`,
-    /// `"vertex"`, `"openai"`, `"openai-strict"`, `"anthropic"`, `"anthropic-strict"`, `"xai"`,
-    /// `"bedrock"`, `"portable"`.
+    /// A built-in profile by name: one of [`provider_rules::PROFILES`] (`"gemini"`,
+    /// `"openai-strict"`, `"groq"`, ...); `None` for any other name.
     ///
     /// See the [module docs](crate::profile) for an example.
     pub fn builtin(name: &str) -> Option<Profile> {
-        let idx = BUILTIN.iter().position(|n| *n == name)?;
-        let rules = provider_rules::profile(name)?;
-        Some(Profile {
-            name: Cow::Borrowed(BUILTIN[idx]),
+        let idx = PROFILES.iter().position(|r| r.name() == name)?;
+        Some(Profile::indexed(idx))
+    }
+
+    /// The built-in profile at `idx` in [`PROFILES`]; its cache id is its index.
+    fn indexed(idx: usize) -> Profile {
+        let rules = PROFILES[idx];
+        Profile {
+            name: rules.name.clone(),
             id: idx as u64 + 1,
             rules: RulesRef::Static(rules),
-        })
+        }
+    }
+
+    /// The profile of registry rules (a provider's role): the built-in of that name.
+    pub(crate) fn of(rules: &'static provider_rules::Rules) -> Profile {
+        match PROFILES
+            .iter()
+            .position(|r| std::ptr::eq(*r, rules) || r.name == rules.name)
+        {
+            Some(idx) => Profile::indexed(idx),
+            // Not reached for the registry's own values; a static `Rules` outside the
+            // registry is still applied as it is, under its own name.
+            None => Profile::custom(rules.name.clone(), rules.clone()),
+        }
     }
 
     /// A custom profile from `rules` (e.g. `Rules { ..Rules::GEMINI }` with one field changed).
@@ -126,14 +128,6 @@ impl Profile {
     pub(crate) fn id(&self) -> u64 {
         self.id
     }
-
-    /// A built-in that is known to exist (the names in [`BUILTIN`]).
-    pub(crate) fn known(name: &'static str) -> Profile {
-        match Profile::builtin(name) {
-            Some(p) => p,
-            None => Profile::custom(name, provider_rules::Rules::PORTABLE),
-        }
-    }
 }
 
 /// The profiles one target applies: per slot dialect, and for tools that ask for strict mode.
@@ -165,62 +159,101 @@ impl Profiles {
         }
     }
 
+    /// A provider's profiles, by role: native, JSON-Schema slots (the native one where the
+    /// provider has none), strict tools.
+    ///
+    /// ```
+    /// use tower_toolschema::Profiles;
+    /// let groq = Profiles::of_provider(provider_rules::provider("groq").unwrap());
+    /// assert_eq!(groq.native.name(), "groq");
+    /// assert_eq!(groq.strict.unwrap().name(), "groq-strict");
+    /// ```
+    pub fn of_provider(provider: &'static Provider) -> Profiles {
+        Profiles {
+            native: Profile::of(provider.native),
+            json_schema: Profile::of(provider.json_schema()),
+            strict: provider.strict.map(Profile::of),
+        }
+    }
+
+    /// A provider's profiles by its name (one of [`provider_rules::PROVIDERS`]).
+    ///
+    /// ```
+    /// use tower_toolschema::Profiles;
+    /// assert_eq!(Profiles::for_provider("vertex")?.json_schema.name(), "gemini-jsonschema");
+    /// let err = Profiles::for_provider("gemnii").unwrap_err();
+    /// assert!(err.to_string().contains("gemini"));
+    /// # Ok::<(), tower_toolschema::UnknownProvider>(())
+    /// ```
+    pub fn for_provider(name: &str) -> Result<Profiles, UnknownProvider> {
+        provider_rules::provider(name)
+            .map(Profiles::of_provider)
+            .ok_or_else(|| UnknownProvider(name.to_owned()))
+    }
+
+    /// The profiles that go with one profile, by its provider ([`provider_rules::family`]):
+    /// a provider's native profile, or a custom one that `extends` it, takes that provider's
+    /// JSON-Schema and strict companions; any other profile (a strict or JSON-Schema one, or
+    /// one extending nothing) applies to every slot.
+    ///
+    /// ```
+    /// use tower_toolschema::{Profile, Profiles};
+    /// let corp = provider_rules::Rules::from_toml("extends = \"gemini\"\nname = \"corp\"").unwrap();
+    /// let set = Profiles::for_profile(Profile::custom("corp", corp));
+    /// assert_eq!(set.native.name(), "corp");
+    /// assert_eq!(set.json_schema.name(), "gemini-jsonschema");
+    /// let strict = Profiles::for_profile(Profile::builtin("openai-strict").unwrap());
+    /// assert_eq!(strict.native.name(), "openai-strict");
+    /// assert!(strict.strict.is_none());
+    /// ```
+    pub fn for_profile(profile: Profile) -> Profiles {
+        match provider_rules::family(profile.rules()) {
+            Some((provider, Role::Native)) => Profiles {
+                native: profile,
+                ..Profiles::of_provider(provider)
+            },
+            _ => Profiles::single(profile),
+        }
+    }
+
     /// Gemini API: `gemini` for Schema-proto slots, `gemini-jsonschema` for `*JsonSchema`.
     pub fn gemini() -> Profiles {
-        Profiles {
-            native: Profile::known("gemini"),
-            json_schema: Profile::known("gemini-jsonschema"),
-            strict: None,
-        }
+        Profiles::of_provider(&Provider::GEMINI)
     }
 
     /// Gemini Code Assist / Antigravity (`v1internal`).
     pub fn gemini_code_assist() -> Profiles {
-        Profiles {
-            native: Profile::known("gemini-code-assist"),
-            json_schema: Profile::known("gemini-jsonschema"),
-            strict: None,
-        }
+        Profiles::of_provider(&Provider::GEMINI_CODE_ASSIST)
     }
 
     /// Vertex AI Gemini.
     pub fn vertex() -> Profiles {
-        Profiles {
-            native: Profile::known("vertex"),
-            json_schema: Profile::known("gemini-jsonschema"),
-            strict: None,
-        }
+        Profiles::of_provider(&Provider::VERTEX)
     }
 
     /// OpenAI: `openai`, `openai-strict` for strict tools.
     pub fn openai() -> Profiles {
-        Profiles {
-            strict: Some(Profile::known("openai-strict")),
-            ..Profiles::single(Profile::known("openai"))
-        }
+        Profiles::of_provider(&Provider::OPENAI)
     }
 
     /// Anthropic: `anthropic`, `anthropic-strict` for strict tools.
     pub fn anthropic() -> Profiles {
-        Profiles {
-            strict: Some(Profile::known("anthropic-strict")),
-            ..Profiles::single(Profile::known("anthropic"))
-        }
+        Profiles::of_provider(&Provider::ANTHROPIC)
     }
 
     /// xAI (always strict-like; one profile).
     pub fn xai() -> Profiles {
-        Profiles::single(Profile::known("xai"))
+        Profiles::of_provider(&Provider::XAI)
     }
 
     /// Amazon Bedrock.
     pub fn bedrock() -> Profiles {
-        Profiles::single(Profile::known("bedrock"))
+        Profiles::of_provider(&Provider::BEDROCK)
     }
 
     /// The portable subset every provider accepts.
     pub fn portable() -> Profiles {
-        Profiles::single(Profile::known("portable"))
+        Profiles::of_provider(&Provider::PORTABLE)
     }
 
     /// The default profiles of a provider family.
@@ -230,15 +263,7 @@ impl Profiles {
     /// assert_eq!(Profiles::for_family(Family::Vertex).native.name(), "vertex");
     /// ```
     pub fn for_family(family: Family) -> Profiles {
-        match family {
-            Family::OpenAi => Profiles::openai(),
-            Family::Anthropic => Profiles::anthropic(),
-            Family::Gemini => Profiles::gemini(),
-            Family::CodeAssist => Profiles::gemini_code_assist(),
-            Family::Vertex => Profiles::vertex(),
-            Family::Xai => Profiles::xai(),
-            Family::Bedrock => Profiles::bedrock(),
-        }
+        Profiles::of_provider(family_provider(family))
     }
 
     /// The profile for a slot of `dialect`; `strict` when the tool asked for strict mode.
@@ -252,57 +277,49 @@ impl Profiles {
     }
 }
 
-pub(crate) fn engine_slot(slot: SchemaSlot) -> provider_rules::Slot {
-    match slot {
-        SchemaSlot::Parameters => provider_rules::Slot::Parameters,
-        SchemaSlot::Schema => provider_rules::Slot::Schema,
+/// The provider of a [`Family`] of the shape table.
+pub(crate) fn family_provider(family: Family) -> &'static Provider {
+    match family {
+        Family::OpenAi => &Provider::OPENAI,
+        Family::Anthropic => &Provider::ANTHROPIC,
+        Family::Gemini => &Provider::GEMINI,
+        Family::CodeAssist => &Provider::GEMINI_CODE_ASSIST,
+        Family::Vertex => &Provider::VERTEX,
+        Family::Xai => &Provider::XAI,
+        Family::Bedrock => &Provider::BEDROCK,
     }
 }
 
-/// The provider-rules-backed sanitizing of one slot.
-pub(crate) fn sanitize_with_rules(
-    schema: &[u8],
-    profile: &Profile,
-    slot: SchemaSlot,
-) -> Result<SlotOutcome, String> {
-    // Parsed and sanitized in one step, so what the parser cut at its depth limit is reported.
-    let out = provider_rules::sanitize_slice(schema, profile.rules(), engine_slot(slot))
-        .map_err(|e| e.to_string())?;
-    let strict_compatible = out.report.strict_compatible;
-    let unfixable: Vec<String> = out.report.unfixable.iter().map(|v| v.to_string()).collect();
-    let cost = if profile.rules().request_limits.is_limited() {
-        provider_rules::strict_cost(&out.schema)
-    } else {
-        provider_rules::StrictCost::default()
-    };
-    if out.report.is_empty() {
-        return Ok(SlotOutcome::unchanged()
-            .strict_compatible(strict_compatible)
-            .unfixable(unfixable)
-            .strict_cost(cost));
+/// A provider name that is not in the registry ([`provider_rules::PROVIDERS`]).
+///
+/// ```
+/// let err = tower_toolschema::ToolSchemaLayer::for_provider("opneai").unwrap_err();
+/// assert_eq!(err.name(), "opneai");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProvider(String);
+
+impl UnknownProvider {
+    /// The name asked for.
+    pub fn name(&self) -> &str {
+        &self.0
     }
-    let changes = out
-        .report
-        .changes
-        .into_iter()
-        .map(|c| Change {
-            pointer: c.pointer,
-            rule: c.rule,
-            message: c.message,
-            lossy: c.lossy,
-        })
-        .collect();
-    Ok(
-        SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), changes)
-            .strict_compatible(strict_compatible)
-            .unfixable(unfixable)
-            .strict_cost(cost),
-    )
 }
 
-pub(crate) fn check_tool_name_with_rules(name: &str, profile: &Profile) -> Option<String> {
-    provider_rules::check_tool_name(name, profile.rules()).map(|v| v.to_string())
+impl fmt::Display for UnknownProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown provider {:?}; known providers: ", self.0)?;
+        for (i, name) in provider_rules::provider_names().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(name)?;
+        }
+        Ok(())
+    }
 }
+
+impl std::error::Error for UnknownProvider {}
 
 #[cfg(test)]
 mod tests {
@@ -310,12 +327,18 @@ mod tests {
 
     #[test]
     fn every_builtin_name_resolves_to_its_rules() {
-        for name in BUILTIN {
-            let p = Profile::builtin(name)
-                .unwrap_or_else(|| panic!("{name} missing from provider_rules"));
-            assert_eq!(p.rules().name(), name);
-            assert_eq!(Profile::known(name), p);
+        for rules in PROFILES {
+            let p = Profile::builtin(rules.name()).expect("a registry profile");
+            assert_eq!(p.rules(), *rules);
+            assert_eq!(Profile::of(rules), p);
         }
         assert!(Profile::builtin("nope").is_none());
+    }
+
+    #[test]
+    fn a_mistyped_provider_is_an_error_not_a_portable_profile() {
+        let err = Profiles::for_provider("gemnii").unwrap_err();
+        assert_eq!(err.name(), "gemnii");
+        assert!(err.to_string().contains("gemini, gemini-code-assist"));
     }
 }

@@ -41,6 +41,16 @@ pub enum SchemaSlot {
     Schema,
 }
 
+impl SchemaSlot {
+    /// The engine's view of the slot.
+    fn engine_slot(self) -> provider_rules::Slot {
+        match self {
+            SchemaSlot::Parameters => provider_rules::Slot::Parameters,
+            SchemaSlot::Schema => provider_rules::Slot::Schema,
+        }
+    }
+}
+
 /// The result of sanitizing one slot.
 ///
 /// See the [module docs](crate::sanitizer) for an example.
@@ -161,10 +171,40 @@ impl SlotSanitizer for RulesSanitizer {
         profile: &Profile,
         slot: SchemaSlot,
     ) -> Result<SlotOutcome, String> {
-        crate::profile::sanitize_with_rules(schema, profile, slot)
+        // Parsed and sanitized in one step, so what the parser cut at its depth limit is
+        // reported.
+        let out = provider_rules::sanitize_slice(schema, profile.rules(), slot.engine_slot())
+            .map_err(|e| e.to_string())?;
+        let strict_compatible = out.report.strict_compatible;
+        let unfixable: Vec<String> = out.report.unfixable.iter().map(|v| v.to_string()).collect();
+        let cost = if profile.rules().request_limits.is_limited() {
+            provider_rules::strict_cost(&out.schema)
+        } else {
+            provider_rules::StrictCost::default()
+        };
+        let outcome = if out.report.is_empty() {
+            SlotOutcome::unchanged()
+        } else {
+            let changes = out
+                .report
+                .changes
+                .into_iter()
+                .map(|c| Change {
+                    pointer: c.pointer,
+                    rule: c.rule,
+                    message: c.message,
+                    lossy: c.lossy,
+                })
+                .collect();
+            SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), changes)
+        };
+        Ok(outcome
+            .strict_compatible(strict_compatible)
+            .unfixable(unfixable)
+            .strict_cost(cost))
     }
 
     fn check_tool_name(&self, name: &str, profile: &Profile) -> Option<String> {
-        crate::profile::check_tool_name_with_rules(name, profile)
+        provider_rules::check_tool_name(name, profile.rules()).map(|v| v.to_string())
     }
 }

@@ -7,7 +7,7 @@
 //! and `auto` routing, the CLI's `providers` and `matrix`. See the crate README, "Adding a
 //! provider".
 
-pub(crate) mod registry;
+mod registry;
 
 pub use registry::{Carries, ErrorText, Provider, Role};
 
