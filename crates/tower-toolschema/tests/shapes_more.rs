@@ -214,9 +214,10 @@ fn ollama_native_chat_tools_and_format_object() {
     assert!(!last.changes.is_empty(), "{last:?}");
     assert!(report.is_rewritten());
     slots_pass_check(&out, &report);
-    // `auto` does not take a `gemma` model on Ollama for a Gemini backend.
+    // Ollama's native API takes Ollama's profile; `auto` does not take a `gemma` model on
+    // Ollama for a Gemini backend.
     for slot in &report.slots {
-        assert_eq!(slot.profile, "openai", "{}", slot.pointer);
+        assert_eq!(slot.profile, "ollama", "{}", slot.pointer);
     }
     assert!(std::str::from_utf8(&out).unwrap().contains(CHAT_HISTORY));
 }
