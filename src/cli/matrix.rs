@@ -2,7 +2,7 @@
 //! sanitizing, and how much meaning sanitizing moved into descriptions — with a summary line per
 //! provider; `--explain TOOL` lists every problem and change for one tool.
 
-use super::engine::{Eval, evaluate};
+use super::slots::{Eval, evaluate};
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::{self, Document, Hints, Source, api_by_name, parse_document};
 use super::mcp::fetch_tools;
