@@ -195,4 +195,24 @@ mod tests {
         assert_eq!(d.items[0].tool.as_deref(), Some("f"));
         assert_eq!(&d.source.text[d.items[0].range.clone()], d.items[0].schema);
     }
+
+    #[test]
+    fn a_google_genai_python_body_is_checked_and_sanitized() {
+        let d = doc(
+            r#"{"contents": [], "tools": [{"functionDeclarations": [{"name": "f", "parameters_json_schema": {"type": "object", "properties": {"city": {"type": "string", "minLength": 1}}}}]}]}"#,
+        );
+        let choice = Choice::from_args(Some("gemini"), None).unwrap();
+        let findings = check(&d, &choice).unwrap();
+        assert!(
+            findings
+                .iter()
+                .any(|f| f.item == 0 && f.violation.rule == "unsupported-keyword"),
+            "{findings:?}"
+        );
+        let applied = apply(&d, &choice).unwrap();
+        assert_eq!(applied.slots[0].profile, "gemini-jsonschema");
+        let after = applied.slots[0].after.as_deref().unwrap();
+        assert!(!after.contains("minLength") && applied.output.contains(after));
+        assert!(applied.slots[0].strict_compatible);
+    }
 }
