@@ -131,8 +131,8 @@ pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
 /// What the provider would reject in a request body: each slot against the profile the layer
 /// plans for it (a strict tool against the strict profile, as it was asked for).
 pub fn check(doc: &Document, choice: &Choice) -> Result<Vec<Finding>, CliError> {
-    let located: Located<'_> = locate(doc.source.text.as_bytes(), doc.api)
-        .map_err(|e| unreadable(&doc.source, &e))?;
+    let located: Located<'_> =
+        locate(doc.source.text.as_bytes(), doc.api).map_err(|e| unreadable(&doc.source, &e))?;
     let plans: Vec<SlotPlan> = plan(&body_config(choice), &located, None);
     let by_pointer: HashMap<&str, &SlotPlan> = located
         .slots

@@ -356,7 +356,7 @@ fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<
                 pointer: format!("{base}/{i}/{key}"),
                 slot,
                 range: span(&source.text, v),
-                    schema: v.get().to_owned(),
+                schema: v.get().to_owned(),
             });
         }
     }

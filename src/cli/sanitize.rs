@@ -1,17 +1,17 @@
 //! `toolschema sanitize`: the same kind of document, its schemas rewritten for a provider, on
 //! standard output; `--report FILE` writes what changed as JSON.
 
-use super::slots::{Applied, apply, body_config};
-use provider_rules::Change;
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::Document;
 use super::input::read_bytes;
 use super::output::emit;
 use super::output::emit_bytes;
 use super::profile::Choice;
+use super::slots::{Applied, apply, body_config};
 use super::{InputArgs, ProfileArgs};
 use bytes::Bytes;
 use clap::Args;
+use provider_rules::Change;
 use serde::Serialize;
 use std::path::PathBuf;
 use tower_toolschema::report::Outcome;

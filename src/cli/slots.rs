@@ -6,7 +6,9 @@ use super::body;
 use super::error::CliError;
 use super::input::{Document, Item, Kind, render_like, splice};
 use super::profile::Choice;
-use provider_rules::{Change, Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice};
+use provider_rules::{
+    Change, Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice,
+};
 use tower_toolschema::{Config, Target};
 
 /// What sanitizing did to one slot.

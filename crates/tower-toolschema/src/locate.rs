@@ -271,7 +271,7 @@ fn parent_segs(segs: &[Seg]) -> Vec<Seg> {
     segs[..segs.len().saturating_sub(1)].to_vec()
 }
 
-fn compile<'a>(apis: impl IntoIterator<Item = Api>) -> Node {
+fn compile(apis: impl IntoIterator<Item = Api>) -> Node {
     let mut root = Node::empty();
     for api in apis {
         for spec in api.shape().slots {
@@ -762,8 +762,7 @@ mod tests {
         assert_eq!(names(true), ["\"now\""]);
         assert!(names(false).is_empty());
         let body = r#"{"tools":[{"type":"web_search_20250305","name":"web_search"},{"name":"g","input_schema":{}}]}"#;
-        let located =
-            locate_with(body.as_bytes(), Some(Api::AnthropicMessages), true).unwrap();
+        let located = locate_with(body.as_bytes(), Some(Api::AnthropicMessages), true).unwrap();
         assert_eq!(located.tools_without_schema.len(), 1);
         assert_eq!(located.tools_without_schema[0].get(), "\"web_search\"");
     }

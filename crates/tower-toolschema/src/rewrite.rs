@@ -154,7 +154,14 @@ pub(crate) fn process_with(
     let mut budget = StrictBudget::default();
     for found in &located.slots {
         let plan = plan_slot(cfg, found, located.model.as_deref(), ctx.host.as_deref());
-        slots.push(process_slot(cfg, plan, body, found, &mut edits, &mut budget));
+        slots.push(process_slot(
+            cfg,
+            plan,
+            body,
+            found,
+            &mut edits,
+            &mut budget,
+        ));
     }
     let report = |outcome| SanitizeReport {
         api,
@@ -181,9 +188,7 @@ fn collect_tools(located: &locate::Located<'_>, tools: &mut Vec<OriginalTool>) {
         let Some(tool) = found.tool() else {
             continue;
         };
-        let schema = found
-            .schema()
-            .map(|s| Bytes::copy_from_slice(s.as_bytes()));
+        let schema = found.schema().map(|s| Bytes::copy_from_slice(s.as_bytes()));
         tools.push((tool, schema));
     }
     for raw in &located.tools_without_schema {
