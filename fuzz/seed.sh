@@ -2,9 +2,9 @@
 # Seeds the fuzz corpora from tests/corpus (MCP tool lists and the JSON-Schema-Test-Suite):
 #   corpus/schema_roundtrip, corpus/sanitize: one schema per file (MCP inputSchema/outputSchema,
 #                                             JSTS schemas);
-#   corpus/body: request bodies of every API shape built from corpus tools, each prefixed with the
-#                two selector bytes the `body` target reads (API index in SHAPES order | 0x80 for
-#                "through the layer", configuration index).
+#   corpus/body: request bodies of every API shape built from corpus tools, each prefixed with
+#                what the `body` target reads first: a byte (0x80: through the layer), the
+#                configuration index, the length of the API's name (`Api::name`), that name.
 # Idempotent; the corpus dirs are git-ignored. Needs python3.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -52,11 +52,11 @@ for s in schemas:
     put("schema_roundtrip", s)
     put("sanitize", s)
 
-# Bodies. Order of tower_toolschema::shapes::SHAPES.
+# Bodies, named by tower_toolschema::shapes::Api::name (any order).
 apis = ["code-assist", "vertex-anthropic", "vertex-openai-compat", "vertex-gemini",
         "gemini-count-tokens", "gemini", "gemini-cached-contents", "gemini-openai-compat",
         "anthropic-batches", "anthropic-messages", "bedrock-converse", "bedrock-invoke",
-        "openai-responses", "openai-chat"]
+        "openai-responses", "openai-chat", "ollama-chat", "cohere-chat"]
 history = [{"role": "user", "content": "caf\u00e9 1.0e0"},
            {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
              "function": {"name": "f", "arguments": "{\"title\":\"x\"}"}}],
@@ -66,12 +66,14 @@ gem_hist = [{"role": "user", "parts": [{"text": "hi"}]},
             {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"title": "T", "parameters": {"type": ["a", "b"]}}}}]}]
 out_schema = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
 
-def gemini(ts, snake=False):
+def gemini(ts, snake=False, mixed=False):
+    # mixed: as google-genai for Python sends it (camelCase lists, snake_case declarations).
     decl = "function_declarations" if snake else "functionDeclarations"
+    field = "parameters_json_schema" if snake or mixed else "parametersJsonSchema"
     half = len(ts) // 2
     a = [{"name": t["name"], "description": t.get("description", ""), "parameters": t["inputSchema"]} for t in ts[:half]]
-    b = [{"name": t["name"], "parametersJsonSchema" if not snake else "parameters_json_schema": t["inputSchema"]} for t in ts[half:]]
-    gc = {"generation_config": {"response_schema": out_schema}} if snake else {"generationConfig": {"responseSchema": out_schema}}
+    b = [{"name": t["name"], field: t["inputSchema"]} for t in ts[half:]]
+    gc = {"generation_config": {"response_schema": out_schema}} if snake else {"generationConfig": {"responseJsonSchema" if mixed else "responseSchema": out_schema}}
     return dict({"contents": gem_hist, "tools": [{decl: a}, {"googleSearch": {}}, {decl: b}]}, **gc)
 
 def anthropic(ts):
@@ -86,7 +88,7 @@ def chat(ts, model):
 
 def body(api, ts):
     if api in ("gemini", "vertex-gemini", "gemini-cached-contents"):
-        return gemini(ts)
+        return gemini(ts, mixed=len(ts) % 2 == 1)
     if api == "gemini-count-tokens":
         return {"generateContentRequest": gemini(ts, snake=True)}
     if api == "code-assist":
@@ -98,6 +100,13 @@ def body(api, ts):
     if api == "bedrock-converse":
         return {"messages": history, "toolConfig": {"tools": [{"toolSpec": {"name": t["name"], "inputSchema": {"json": t["inputSchema"]}}} for t in ts]},
                 "outputConfig": {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {"name": "o", "schema": json.dumps(out_schema)}}}}}
+    if api == "ollama-chat":
+        return {"model": "llama3.1", "messages": history, "format": out_schema,
+                "tools": [{"type": "function", "function": {"name": t["name"], "parameters": t["inputSchema"]}} for t in ts]}
+    if api == "cohere-chat":
+        return {"model": "command-a", "messages": history,
+                "tools": [{"type": "function", "function": {"name": t["name"], "parameters": t["inputSchema"]}} for t in ts],
+                "response_format": {"type": "json_object", "json_schema": out_schema}}
     if api == "openai-responses":
         return {"model": "gpt-5", "input": history,
                 "tools": [{"type": "function", "name": t["name"], "strict": True, "parameters": t["inputSchema"]} for t in ts],
@@ -108,13 +117,13 @@ def body(api, ts):
 k = 0
 for i in range(0, len(tools), 3):
     chunk = tools[i:i + 3]
-    idx = k % len(apis)
-    api = apis[idx]
+    api = apis[k % len(apis)]
     text = json.dumps(body(api, chunk), separators=(",", ":"), ensure_ascii=False).encode()
+    name = api.encode()
     for layer in (0, 0x80):
-        put("body", bytes([idx | layer, k % 9]) + text)
-    # The same body, recognised by shape (API index past the table).
-    put("body", bytes([len(apis), k % 9]) + text)
+        put("body", bytes([layer, k % 9, len(name)]) + name + text)
+    # The same body, recognised by shape (no API named).
+    put("body", bytes([0, k % 9, 0]) + text)
     k += 1
 PY
 for t in schema_roundtrip sanitize body; do

@@ -3,8 +3,10 @@
 //! on untouched; the output is valid JSON whenever the input was and differs from it only inside
 //! schema slots (re-located independently, see `slot_mask.rs`); a second pass changes nothing.
 //!
-//! Input layout: byte 0 picks the API and the path (layer or `sanitize_body`), byte 1 the
-//! configuration; the rest is the body.
+//! Input layout: byte 0 picks the path (bit 7: through the layer, else `sanitize_body`), byte 1
+//! the configuration, byte 2 the length `n` of the API's name ([`Api::name`]; empty or unknown:
+//! none, the body is recognised by its shape), the next `n` bytes that name; the rest is the
+//! body. Seeds name APIs, so reordering the shape table never changes what a seed means.
 #![no_main]
 
 #[path = "../../crates/tower-toolschema/tests/support/slot_mask.rs"]
@@ -17,7 +19,7 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use libfuzzer_sys::fuzz_target;
 use tower::{Layer, Service, ServiceExt};
-use tower_toolschema::shapes::{Api, ApiShape, SHAPES};
+use tower_toolschema::shapes::{Api, ApiShape};
 use tower_toolschema::{SanitizeReport, ToolSchemaBody, ToolSchemaLayer, sanitize_body};
 
 fn layers() -> &'static [ToolSchemaLayer] {
@@ -57,6 +59,8 @@ fn path_for(api: Api) -> &'static str {
         Api::VertexOpenAiCompat => "/v1/projects/p/locations/l/endpoints/openapi/chat/completions",
         Api::BedrockConverse => "/model/anthropic.claude-sonnet-4/converse",
         Api::BedrockInvoke => "/model/anthropic.claude-sonnet-4/invoke",
+        Api::OllamaChat => "/api/chat",
+        Api::CohereChat => "/v2/chat",
         _ => "/unknown",
     }
 }
@@ -94,15 +98,14 @@ fn through_layer(
 }
 
 fuzz_target!(|data: &[u8]| {
-    if data.len() < 2 {
+    let [sel, cfg, len, rest @ ..] = data else {
         return;
-    }
-    let (sel, cfg, body) = (data[0], data[1], &data[2..]);
-    let n = SHAPES.len();
-    let api = SHAPES.get(usize::from(sel & 0x7f) % (n + 1)).map(|s| s.api);
+    };
+    let (name, body) = rest.split_at(usize::from(*len).min(rest.len()));
+    let api = std::str::from_utf8(name).ok().and_then(Api::from_name);
     let use_layer = sel & 0x80 != 0;
     let layers = layers();
-    let layer = &layers[usize::from(cfg) % layers.len()];
+    let layer = &layers[usize::from(*cfg) % layers.len()];
     let input = Bytes::copy_from_slice(body);
 
     // `eff`: the API whose shape was used (`None`: every shape, the body recognised by shape).

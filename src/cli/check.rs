@@ -1,10 +1,10 @@
 //! `toolschema check`: exit 0 if the provider would accept the input; otherwise exit 1 with one
 //! line per violation (file, tool, JSON pointer, rule, message, the provider's own error text).
 
-use super::engine::{Finding, check_document};
 use super::error::{CliResult, EXIT_OK, EXIT_VIOLATIONS};
 use super::input::Document;
 use super::output::emit;
+use super::slots::{Finding, check_document};
 use super::{InputArgs, ProfileArgs};
 use clap::Args;
 

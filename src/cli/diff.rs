@@ -1,9 +1,9 @@
 //! `toolschema diff --provider NAME FILE`: for each schema sanitizing changes, a line diff of
 //! the pretty-printed schema before and after, tool by tool, with the changes listed.
 
-use super::engine::apply;
 use super::error::{CliResult, EXIT_OK};
 use super::output::{Color, Style, emit};
+use super::slots::apply;
 use super::textdiff::{diff_lines, unified};
 use super::{InputArgs, ProfileArgs};
 use clap::Args;

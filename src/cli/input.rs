@@ -7,7 +7,6 @@
 //! slot stays byte-for-byte what it was.
 
 use super::error::CliError;
-use bytes::Bytes;
 use provider_rules::Slot;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -15,10 +14,7 @@ use std::fmt;
 use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
-use tower_toolschema::report::Outcome;
-use tower_toolschema::sanitizer::{SchemaSlot, SlotOutcome, SlotSanitizer};
-use tower_toolschema::shapes::{Api, SHAPES, SlotRole};
-use tower_toolschema::{CacheConfig, Profile, Profiles, ToolSchemaLayer};
+use tower_toolschema::shapes::Api;
 
 /// Input text and the name to call it by in messages (a path, or `<stdin>`).
 #[derive(Debug, Clone)]
@@ -137,15 +133,6 @@ impl Kind {
     }
 }
 
-/// How a slot stores its schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    /// The slot's JSON value is the schema.
-    Json,
-    /// The slot's JSON value is a string holding the schema's JSON text (Bedrock).
-    JsonString,
-}
-
 /// One schema slot of a document.
 #[derive(Debug, Clone)]
 pub struct Item {
@@ -161,9 +148,8 @@ pub struct Item {
     pub slot: Slot,
     /// The byte range of the slot's JSON value in the document.
     pub range: Range<usize>,
-    /// How the schema is stored.
-    pub encoding: Encoding,
-    /// The schema's JSON text.
+    /// The schema's JSON text (for a slot that stores its schema as a JSON string, the
+    /// string's content).
     pub schema: String,
 }
 
@@ -203,8 +189,10 @@ pub struct Hints {
 /// `--api NAME` to an [`Api`], or an error listing the names.
 pub fn api_by_name(name: &str) -> Result<Api, CliError> {
     Api::from_name(name).ok_or_else(|| {
-        let mut names: Vec<&str> = SHAPES.iter().map(|s| s.api.name()).collect();
-        names.dedup();
+        let names: Vec<&str> = tower_toolschema::shapes::SHAPES
+            .iter()
+            .map(|s| s.api.name())
+            .collect();
         CliError::usage(format!(
             "unknown API {name:?}; valid APIs: {}",
             names.join(", ")
@@ -235,7 +223,6 @@ pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliErro
             pointer: String::new(),
             slot: hints.as_slot.unwrap_or(Slot::Parameters),
             range: span(&source.text, raw),
-            encoding: Encoding::Json,
             schema: raw.get().to_owned(),
         }],
         Kind::McpList => {
@@ -251,7 +238,7 @@ pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliErro
             let tools = array(raw).unwrap_or_default();
             tool_items(&source, "", tools)?
         }
-        Kind::Body => return body_document(source, hints.api),
+        Kind::Body => return super::body::document(source, hints.api),
     };
     Ok(Document {
         source,
@@ -369,7 +356,6 @@ fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<
                 pointer: format!("{base}/{i}/{key}"),
                 slot,
                 range: span(&source.text, v),
-                encoding: Encoding::Json,
                 schema: v.get().to_owned(),
             });
         }
@@ -383,161 +369,11 @@ fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<
     Ok(items)
 }
 
-/// A sanitizer that changes nothing: the layer's machinery then only locates the slots.
-struct LocateOnly;
-
-impl SlotSanitizer for LocateOnly {
-    fn sanitize(&self, _: &[u8], _: &Profile, _: SchemaSlot) -> Result<SlotOutcome, String> {
-        Ok(SlotOutcome::unchanged())
-    }
-}
-
-/// A request body: its slots, as the layer's shape table locates them.
-fn body_document(source: Source, api: Option<Api>) -> Result<Document, CliError> {
-    let layer = ToolSchemaLayer::fixed(Profiles::single(
-        Profile::builtin("portable")
-            .unwrap_or_else(|| Profile::custom("portable", provider_rules::Rules::PORTABLE)),
-    ))
-    .cache(CacheConfig::disabled())
-    .sanitizer(LocateOnly);
-    let config = layer.config();
-    let (_, report) = tower_toolschema::sanitize_body(
-        config,
-        api,
-        Bytes::copy_from_slice(source.text.as_bytes()),
-    );
-    if let Outcome::Skipped(reason) = &report.outcome {
-        return Err(CliError::usage(format!(
-            "{}: cannot read the request body: {reason}",
-            source.name
-        )));
-    }
-    let mut items = Vec::new();
-    let mut tools: Vec<String> = Vec::new();
-    let pointers: Vec<&str> = report.slots.iter().map(|s| s.pointer.as_str()).collect();
-    let ranges = raw_ranges(&source.text, &pointers);
-    for (slot, range) in report.slots.iter().zip(ranges) {
-        let Some(range) = range else {
-            continue;
-        };
-        let raw = &source.text[range.clone()];
-        let (encoding, schema) = if raw.starts_with('"') {
-            match serde_json::from_str::<String>(raw) {
-                Ok(s) => (Encoding::JsonString, s),
-                Err(_) => continue,
-            }
-        } else {
-            (Encoding::Json, raw.to_owned())
-        };
-        let key = slot.tool.clone().unwrap_or_else(|| slot.pointer.clone());
-        let tool_index = match tools.iter().position(|t| *t == key) {
-            Some(i) => i,
-            None => {
-                tools.push(key);
-                tools.len() - 1
-            }
-        };
-        items.push(Item {
-            tool: slot.tool.clone(),
-            tool_index,
-            label: slot
-                .pointer
-                .rsplit('/')
-                .next()
-                .unwrap_or("schema")
-                .to_owned(),
-            pointer: slot.pointer.clone(),
-            slot: match slot.role {
-                SlotRole::ToolParameters => Slot::Parameters,
-                _ => Slot::Schema,
-            },
-            range,
-            encoding,
-            schema,
-        });
-    }
-    Ok(Document {
-        source,
-        kind: Kind::Body,
-        api: api.or(report.api),
-        items,
-    })
-}
-
 /// The byte range of `raw` (borrowed from `text`) inside `text`.
 pub fn span(text: &str, raw: &RawValue) -> Range<usize> {
     let start = (raw.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
     let start = start.min(text.len());
     start..(start + raw.get().len()).min(text.len())
-}
-
-/// The byte ranges of the values at several JSON pointers, in one pass: every container on
-/// the way to a pointer is read once, whatever the number of pointers under it (a body with
-/// 500 tools is not read 500 times). `None` where a pointer leads nowhere.
-pub fn raw_ranges(text: &str, pointers: &[&str]) -> Vec<Option<Range<usize>>> {
-    #[derive(Default)]
-    struct Node {
-        here: Vec<usize>,
-        children: Vec<(String, Node)>,
-    }
-    fn insert(node: &mut Node, tokens: &[String], index: usize) {
-        match tokens.split_first() {
-            None => node.here.push(index),
-            Some((first, rest)) => {
-                let pos = match node.children.iter().position(|(k, _)| k == first) {
-                    Some(p) => p,
-                    None => {
-                        node.children.push((first.clone(), Node::default()));
-                        node.children.len() - 1
-                    }
-                };
-                insert(&mut node.children[pos].1, rest, index);
-            }
-        }
-    }
-    fn walk(text: &str, raw: &RawValue, node: &Node, out: &mut [Option<Range<usize>>]) {
-        for &i in &node.here {
-            out[i] = Some(span(text, raw));
-        }
-        if node.children.is_empty() {
-            return;
-        }
-        if raw.get().starts_with('[') {
-            let Some(elems) = array(raw) else { return };
-            for (tok, child) in &node.children {
-                if let Some(e) = tok.parse::<usize>().ok().and_then(|i| elems.get(i)) {
-                    walk(text, e, child, out);
-                }
-            }
-        } else if let Some(entries) = object(raw) {
-            for (tok, child) in &node.children {
-                // The last of duplicate keys wins, as serde_json reads them.
-                if let Some((_, v)) = entries.iter().rev().find(|(k, _)| k == tok) {
-                    walk(text, v, child, out);
-                }
-            }
-        }
-    }
-    let mut root = Node::default();
-    for (i, p) in pointers.iter().enumerate() {
-        let tokens: Option<Vec<String>> = if p.is_empty() {
-            Some(Vec::new())
-        } else {
-            p.strip_prefix('/').map(|rest| {
-                rest.split('/')
-                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
-                    .collect()
-            })
-        };
-        if let Some(tokens) = tokens {
-            insert(&mut root, &tokens, i);
-        }
-    }
-    let mut out = vec![None; pointers.len()];
-    if let Ok(raw) = serde_json::from_str::<&RawValue>(text) {
-        walk(text, raw, &root, &mut out);
-    }
-    out
 }
 
 /// The entries of a JSON object, in order, values raw; `None` if `raw` is not an object.
@@ -640,21 +476,6 @@ pub fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn raw_ranges_follow_escaped_pointers_and_keep_the_bytes() {
-        let text = r#"{"a/b": [1, {"~x": {"k" : [true]}}], "c": 2}"#;
-        let r = raw_ranges(
-            text,
-            &["/a~1b/1/~0x", "", "/a~1b/7", "/nope", "/c", "/a~1b/0"],
-        );
-        assert_eq!(&text[r[0].clone().unwrap()], r#"{"k" : [true]}"#);
-        assert_eq!(&text[r[1].clone().unwrap()], text);
-        assert!(r[2].is_none());
-        assert!(r[3].is_none());
-        assert_eq!(&text[r[4].clone().unwrap()], "2");
-        assert_eq!(&text[r[5].clone().unwrap()], "1");
-    }
 
     #[test]
     fn splice_replaces_ranges_in_order() {

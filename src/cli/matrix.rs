@@ -2,12 +2,12 @@
 //! sanitizing, and how much meaning sanitizing moved into descriptions — with a summary line per
 //! provider; `--explain TOOL` lists every problem and change for one tool.
 
-use super::engine::{Eval, evaluate};
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::{self, Document, Hints, Source, api_by_name, parse_document};
 use super::mcp::fetch_tools;
 use super::output::{Cell, Color, Style, emit, table};
 use super::profile::{MATRIX_DEFAULT, builtin, load_rules};
+use super::slots::{Eval, evaluate};
 use clap::{Args, ValueEnum};
 use provider_rules::Rules;
 use serde_json::json;

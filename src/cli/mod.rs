@@ -1,8 +1,8 @@
 //! The `toolschema` command-line tool: argument definitions ([`Cli`]) and one module per command.
 
+pub mod body;
 pub mod check;
 pub mod diff;
-pub mod engine;
 pub mod error;
 pub mod input;
 pub mod matrix;
@@ -12,6 +12,7 @@ pub mod profile;
 pub mod providers;
 pub mod rules;
 pub mod sanitize;
+pub mod slots;
 pub mod textdiff;
 pub mod validate;
 

@@ -1,16 +1,17 @@
 //! `toolschema sanitize`: the same kind of document, its schemas rewritten for a provider, on
 //! standard output; `--report FILE` writes what changed as JSON.
 
-use super::engine::{Applied, ChangeOut, apply, body_config};
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::Document;
 use super::input::read_bytes;
 use super::output::emit;
 use super::output::emit_bytes;
 use super::profile::Choice;
+use super::slots::{Applied, apply, body_config};
 use super::{InputArgs, ProfileArgs};
 use bytes::Bytes;
 use clap::Args;
+use provider_rules::Change;
 use serde::Serialize;
 use std::path::PathBuf;
 use tower_toolschema::report::Outcome;
@@ -127,7 +128,7 @@ pub struct SlotJson<'a> {
     /// Whether the result can be sent in strict mode without changing what it accepts.
     pub strict_compatible: bool,
     /// The changes: pointer (inside the slot's schema), rule, message, lossy.
-    pub changes: &'a [ChangeOut],
+    pub changes: &'a [Change],
     /// The tool asked for strict mode but its schema cannot be made strict-compatible: it is
     /// sent with `strict: false` under the non-strict profile (request bodies only).
     #[serde(skip_serializing_if = "std::ops::Not::not")]

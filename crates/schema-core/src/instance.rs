@@ -110,8 +110,19 @@ impl Instance {
     }
 }
 
-/// The type of a JSON value, as JSON Schema names it (`integer` for whole numbers).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The type of a JSON value, as JSON Schema names it (`integer` for whole numbers, `1` and `1.0`
+/// alike, as in draft 2020-12): the one JSON-type enum of the workspace (tool-calls re-exports
+/// it).
+///
+/// ```
+/// use schema_core::JsonType;
+/// use serde_json::json;
+/// assert_eq!(JsonType::of(&json!(3.0)), JsonType::Integer);
+/// assert_eq!(JsonType::from_keyword("object"), Some(JsonType::Object));
+/// assert!(JsonType::Number.accepts(&json!(3)));
+/// assert!(!JsonType::Integer.accepts(&json!(1.5)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum JsonType {
     /// `null`
     Null,
@@ -151,6 +162,43 @@ impl JsonType {
             JsonType::Array => "array",
             JsonType::Object => "object",
         }
+    }
+
+    /// The `"type"` keyword value naming this type (the same as [`JsonType::as_str`]).
+    ///
+    /// ```
+    /// assert_eq!(schema_core::JsonType::Boolean.keyword(), "boolean");
+    /// ```
+    pub const fn keyword(self) -> &'static str {
+        self.as_str()
+    }
+
+    /// Parses a `"type"` keyword value (`"string"`, `"integer"`, ...; exact, lower case).
+    ///
+    /// ```
+    /// assert_eq!(schema_core::JsonType::from_keyword("obj"), None);
+    /// ```
+    pub fn from_keyword(keyword: &str) -> Option<JsonType> {
+        Some(match keyword {
+            "null" => JsonType::Null,
+            "boolean" => JsonType::Boolean,
+            "integer" => JsonType::Integer,
+            "number" => JsonType::Number,
+            "string" => JsonType::String,
+            "array" => JsonType::Array,
+            "object" => JsonType::Object,
+            _ => return None,
+        })
+    }
+
+    /// Whether an instance is of this type (an integer is also a number).
+    ///
+    /// ```
+    /// assert!(schema_core::JsonType::Number.accepts(&serde_json::json!(2)));
+    /// ```
+    pub fn accepts(self, value: &serde_json::Value) -> bool {
+        let actual = JsonType::of(value);
+        actual == self || (self == JsonType::Number && actual == JsonType::Integer)
     }
 
     /// The type of a `serde_json::Value`.

@@ -241,9 +241,10 @@ impl CallError {
     /// assert_eq!(err.nested_under("arguments").problems()[0].pointer, "/arguments/q");
     /// ```
     pub fn nested_under(mut self, key: &str) -> Self {
-        let escaped = key.replace('~', "~0").replace('/', "~1");
+        let mut prefix = String::new();
+        schema_core::pointer::push(&mut prefix, key);
         for p in &mut self.problems {
-            p.pointer = format!("/{escaped}{}", p.pointer);
+            p.pointer.insert_str(0, &prefix);
         }
         self
     }

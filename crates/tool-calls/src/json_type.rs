@@ -2,120 +2,42 @@
 
 use serde_json::Value;
 
-/// A JSON Schema instance type (`"type"` keyword values), with `Integer` distinct from `Number`.
+/// A JSON Schema instance type (`"type"` keyword values), with `Integer` distinct from `Number`:
+/// schema-core's own enum.
 ///
 /// ```
-/// use tool_calls::JsonType;
+/// use tool_calls::{JsonType, TypeNoun};
 /// use serde_json::json;
 /// assert_eq!(JsonType::of(&json!(3.0)), JsonType::Integer);
 /// assert_eq!(JsonType::of(&json!("x")).noun(), "a string");
 /// assert!(JsonType::Number.accepts(&json!(3)));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum JsonType {
-    /// `null`
-    Null,
-    /// `true` or `false`
-    Boolean,
-    /// A number with no fractional part (`1` and `1.0` alike, as in draft 2020-12).
-    Integer,
-    /// Any number.
-    Number,
-    /// A string.
-    String,
-    /// An array.
-    Array,
-    /// An object.
-    Object,
+pub use schema_core::JsonType;
+
+/// How a model-facing message names a value of a type.
+///
+/// See [`JsonType`] for an example.
+pub trait TypeNoun {
+    /// `"a JSON object"`, `"a string"`, `"null"`.
+    ///
+    /// ```
+    /// use tool_calls::{JsonType, TypeNoun};
+    /// assert_eq!(JsonType::Object.noun(), "a JSON object");
+    /// ```
+    fn noun(self) -> &'static str;
 }
 
-impl JsonType {
-    /// The type of an instance; a number with no fractional part is an [`JsonType::Integer`].
-    ///
-    /// ```
-    /// use tool_calls::JsonType;
-    /// assert_eq!(JsonType::of(&serde_json::json!(1.5)), JsonType::Number);
-    /// ```
-    pub fn of(value: &Value) -> Self {
-        match value {
-            Value::Null => Self::Null,
-            Value::Bool(_) => Self::Boolean,
-            Value::Number(n) => {
-                if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
-                    Self::Integer
-                } else {
-                    Self::Number
-                }
-            }
-            Value::String(_) => Self::String,
-            Value::Array(_) => Self::Array,
-            Value::Object(_) => Self::Object,
-        }
-    }
-
-    /// Parses a `"type"` keyword value (`"string"`, `"integer"`, ...).
-    ///
-    /// ```
-    /// use tool_calls::JsonType;
-    /// assert_eq!(JsonType::from_keyword("object"), Some(JsonType::Object));
-    /// assert_eq!(JsonType::from_keyword("obj"), None);
-    /// ```
-    pub fn from_keyword(keyword: &str) -> Option<Self> {
-        Some(match keyword {
-            "null" => Self::Null,
-            "boolean" => Self::Boolean,
-            "integer" => Self::Integer,
-            "number" => Self::Number,
-            "string" => Self::String,
-            "array" => Self::Array,
-            "object" => Self::Object,
-            _ => return None,
-        })
-    }
-
-    /// The `"type"` keyword value naming this type.
-    ///
-    /// ```
-    /// assert_eq!(tool_calls::JsonType::Boolean.keyword(), "boolean");
-    /// ```
-    pub fn keyword(self) -> &'static str {
+impl TypeNoun for JsonType {
+    fn noun(self) -> &'static str {
         match self {
-            Self::Null => "null",
-            Self::Boolean => "boolean",
-            Self::Integer => "integer",
-            Self::Number => "number",
-            Self::String => "string",
-            Self::Array => "array",
-            Self::Object => "object",
+            JsonType::Null => "null",
+            JsonType::Boolean => "a boolean",
+            JsonType::Integer => "an integer",
+            JsonType::Number => "a number",
+            JsonType::String => "a string",
+            JsonType::Array => "a JSON array",
+            JsonType::Object => "a JSON object",
         }
-    }
-
-    /// How a message names a value of this type: `"a JSON object"`, `"a string"`, `"null"`.
-    ///
-    /// ```
-    /// assert_eq!(tool_calls::JsonType::Object.noun(), "a JSON object");
-    /// ```
-    pub fn noun(self) -> &'static str {
-        match self {
-            Self::Null => "null",
-            Self::Boolean => "a boolean",
-            Self::Integer => "an integer",
-            Self::Number => "a number",
-            Self::String => "a string",
-            Self::Array => "a JSON array",
-            Self::Object => "a JSON object",
-        }
-    }
-
-    /// Whether an instance is of this type (an integer is also a number).
-    ///
-    /// ```
-    /// use tool_calls::JsonType;
-    /// assert!(!JsonType::Integer.accepts(&serde_json::json!(1.5)));
-    /// ```
-    pub fn accepts(self, value: &Value) -> bool {
-        let actual = Self::of(value);
-        actual == self || (self == Self::Number && actual == Self::Integer)
     }
 }
 

@@ -136,7 +136,7 @@ pub use check::{Validated, validate, validate_with};
 pub use disclosure::{CALL_DYNAMIC_TOOL, GET_DYNAMIC_TOOLS, MetaTool, PreparedCall};
 pub use error::{CallError, Coercion, Problem, ProblemKind};
 pub use example::{EXAMPLE_BUDGET, example_arguments, worked_example};
-pub use json_type::JsonType;
+pub use json_type::{JsonType, TypeNoun};
 pub use message::field_name;
 pub use options::ValidateOptions;
 pub use outcome::{EXIT_BAD_INPUT, Outcome, input_schema_of, validate_tool_input};

@@ -2,7 +2,7 @@
 
 use crate::aliases::bounded_list;
 use crate::json_type::{join_or, render_value, truncate};
-use crate::{CallError, JsonType, Problem, ProblemKind};
+use crate::{CallError, JsonType, Problem, ProblemKind, TypeNoun};
 use serde_json::Value;
 use std::fmt;
 
@@ -29,8 +29,7 @@ pub fn field_name(pointer: &str) -> String {
 /// `/a/0/b` as `a[0].b`.
 fn dotted(pointer: &str) -> String {
     let mut out = String::new();
-    for seg in pointer.split('/').skip(1) {
-        let seg = seg.replace("~1", "/").replace("~0", "~");
+    for seg in schema_core::pointer::segments(pointer).unwrap_or_default() {
         if !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit()) && !out.is_empty() {
             out.push_str(&format!("[{seg}]"));
         } else {
@@ -45,18 +44,16 @@ fn dotted(pointer: &str) -> String {
 
 /// The last segment of a pointer, unescaped.
 fn leaf(pointer: &str) -> String {
-    pointer
-        .rsplit('/')
-        .next()
+    schema_core::pointer::segments(pointer)
+        .and_then(|mut s| s.pop())
         .unwrap_or_default()
-        .replace("~1", "/")
-        .replace("~0", "~")
 }
 
 /// The pointer with its last segment replaced.
 fn sibling(pointer: &str, key: &str) -> String {
-    let parent = pointer.rsplit_once('/').map_or("", |(p, _)| p);
-    format!("{parent}/{}", key.replace('~', "~0").replace('/', "~1"))
+    let mut out = pointer.rsplit_once('/').map_or("", |(p, _)| p).to_owned();
+    schema_core::pointer::push(&mut out, key);
+    out
 }
 
 fn nouns(types: &[JsonType], root: bool) -> String {

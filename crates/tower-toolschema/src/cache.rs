@@ -83,7 +83,7 @@ impl CacheConfig {
 /// A cached result: the sanitized slot (or `None`: unchanged) and its changes.
 #[derive(Debug)]
 pub(crate) struct Cached {
-    pub(crate) json: Option<Vec<u8>>,
+    pub(crate) json: Option<bytes::Bytes>,
     pub(crate) changes: Arc<[Change]>,
     pub(crate) strict_compatible: bool,
     pub(crate) unfixable: Arc<[String]>,
@@ -164,7 +164,7 @@ impl SlotCache {
                 .as_ref()
                 .ok()
                 .and_then(|c| c.json.as_ref())
-                .map_or(0, Vec::len)
+                .map_or(0, bytes::Bytes::len)
             + 64;
         if size > self.config.max_bytes {
             return (value, false);
@@ -208,7 +208,7 @@ mod tests {
 
     fn val(s: &str) -> Result<Cached, String> {
         Ok(Cached {
-            json: Some(s.as_bytes().to_vec()),
+            json: Some(bytes::Bytes::copy_from_slice(s.as_bytes())),
             changes: Arc::from(Vec::new()),
             strict_compatible: true,
             unfixable: Arc::from(Vec::new()),
@@ -273,7 +273,7 @@ mod tests {
                         );
                         assert_eq!(
                             v.as_ref().as_ref().ok().and_then(|c| c.json.clone()),
-                            Some(input.into_bytes())
+                            Some(bytes::Bytes::from(input.into_bytes()))
                         );
                     }
                 })

@@ -6,7 +6,11 @@
 //!   Gemini (camelCase and snake_case, `countTokens`, `cachedContents`, Code Assist's
 //!   `v1internal` envelope), Vertex, Bedrock Converse / InvokeModel, Ollama's native
 //!   `/api/chat`, Cohere Chat v2 and every OpenAI-compatible gateway: the
-//!   [API-shape table](shapes).
+//!   [API-shape table](shapes), every SDK's spelling (camelCase, snake_case and the mixes,
+//!   like google-genai for Python's `functionDeclarations[].parameters_json_schema`).
+//! - [`locate`] finds the slots of a body (byte ranges, pointers, tool names, `strict` flags)
+//!   and [`plan`] says which profile each takes and whether it goes strict: the layer, the
+//!   CLI and [`sanitize_body`] all stand on them.
 //! - Only schema slots change; every other byte of the body is kept (conversation history holds
 //!   tool-call arguments with keys like `title`, `format`, `default`). When nothing changes, the
 //!   very same bytes go on. After a rewrite, `Content-Length` is set anew and
@@ -67,7 +71,8 @@ pub mod cache;
 mod config;
 mod future;
 mod layer;
-mod locate;
+pub mod locate;
+pub mod plan;
 pub mod policy;
 pub mod profile;
 pub mod report;
@@ -89,6 +94,8 @@ pub use cache::CacheConfig;
 pub use config::{Config, DEFAULT_LIMIT, Target};
 pub use future::ResponseFuture;
 pub use layer::ToolSchemaLayer;
+pub use locate::{Located, locate};
+pub use plan::{SlotPlan, plan};
 pub use profile::{Profile, Profiles, UnknownProvider};
 pub use report::SanitizeReport;
 pub use service::ToolSchema;

@@ -1,12 +1,31 @@
-//! Slot location over raw bytes.
+//! Where the schema slots of a request body are: [`locate`], over the raw bytes.
 //!
 //! The body is scanned once with serde_json's validating scanner; every value that is not on a
-//! slot path (the conversation: `messages`, `contents`, `input`) is skipped with `IgnoredAny` and
-//! never built into a tree. Values on a slot path are descended into while they are read, and
-//! each slot is captured as a borrowed [`RawValue`], whose byte range in the body is known.
-//! Cost: one scan of every byte of the body, so linear in its size. Nesting depth is only
-//! recursed on along the table's slot paths (at most eight levels); skipped values are scanned by
-//! serde_json within its depth limit.
+//! slot path of the [shape table](crate::shapes) (the conversation: `messages`, `contents`,
+//! `input`) is skipped with `IgnoredAny` and never built into a tree. Values on a slot path are
+//! descended into while they are read, and each slot is captured as a borrowed [`RawValue`],
+//! whose byte range in the body is known, with the tool name and `strict` flag the table says
+//! name it. Cost: one scan of every byte of the body, so linear in its size. Nesting depth is
+//! only recursed on along the table's slot paths (at most eight levels); skipped values are
+//! scanned by serde_json within its depth limit.
+//!
+//! ```
+//! use tower_toolschema::locate::locate;
+//! use tower_toolschema::shapes::{Api, SlotRole};
+//!
+//! // The google-genai Python SDK's spelling: camelCase lists, snake_case declaration fields.
+//! let body = br#"{"contents": [], "tools": [{"functionDeclarations": [
+//!     {"name": "get_weather", "parameters_json_schema": {"type": "object"}}]}]}"#;
+//! let located = locate(body, Some(Api::Gemini)).unwrap();
+//! let slot = &located.slots[0];
+//! assert_eq!(slot.pointer, "/tools/0/functionDeclarations/0/parameters_json_schema");
+//! assert_eq!(slot.spec.role, SlotRole::ToolParameters);
+//! assert_eq!(slot.tool().as_deref(), Some("get_weather"));
+//! assert_eq!(&body[slot.range(body).unwrap()], br#"{"type": "object"}"#);
+//!
+//! // `None`: the body is recognised by its shape.
+//! assert_eq!(locate(body, None).unwrap().slots[0].api, Api::Gemini);
+//! ```
 
 use std::borrow::Cow;
 use std::fmt;
@@ -16,14 +35,18 @@ use std::sync::OnceLock;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::shapes::{Api, ApiShape, Encoding, SHAPES, SlotRole, SlotSpec};
+use crate::shapes::{Api, Encoding, SlotRole, SlotSpec};
 
 /// Why a body could not be searched for slots.
+///
+/// See the [module docs](crate::locate) for an example.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum LocateError {
-    /// Not valid JSON (or truncated).
+#[non_exhaustive]
+pub enum LocateError {
+    /// Not valid JSON (or truncated): serde_json's message.
     Invalid(String),
-    /// A key on a slot path appears twice in one object: which one the upstream uses is unknown.
+    /// A key on a slot path appears twice in one object (its JSON pointer): which one the
+    /// upstream uses is unknown.
     Duplicate(String),
 }
 
@@ -39,30 +62,88 @@ impl fmt::Display for LocateError {
     }
 }
 
+impl std::error::Error for LocateError {}
+
 /// A slot found in a body.
-#[derive(Debug)]
-pub(crate) struct Found<'a> {
-    pub(crate) api: Api,
-    pub(crate) spec: &'static SlotSpec,
+///
+/// See the [module docs](crate::locate) for an example.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Found<'a> {
+    /// The API whose table entry the slot is from.
+    pub api: Api,
+    /// The slot's table entry.
+    pub spec: &'static SlotSpec,
     /// The slot's value, borrowed from the body.
-    pub(crate) raw: &'a RawValue,
+    pub raw: &'a RawValue,
     /// RFC 6901 pointer of the slot in the body.
-    pub(crate) pointer: String,
-    /// The closest enclosing `name` (the tool's or the response format's), if a string.
-    pub(crate) name: Option<&'a RawValue>,
-    /// The closest enclosing `strict` flag.
-    pub(crate) strict: Option<&'a RawValue>,
+    pub pointer: String,
+    /// The slot's name where the table says it sits ([`SlotSpec::name`]), raw.
+    pub name: Option<&'a RawValue>,
+    /// The slot's `strict` flag where the table says it sits ([`SlotSpec::strict`]), raw.
+    pub strict: Option<&'a RawValue>,
+    /// Path depths of the objects holding the name and the flag (set while scanning).
+    depths: (Option<usize>, Option<usize>),
+}
+
+impl<'a> Found<'a> {
+    /// The slot's byte range in `body` (the body it was located in).
+    ///
+    /// See the [module docs](crate::locate) for an example.
+    pub fn range(&self, body: &[u8]) -> Option<Range<usize>> {
+        range_in(body, self.raw)
+    }
+
+    /// The tool's (or response format's) name, when it is a string.
+    ///
+    /// See the [module docs](crate::locate) for an example.
+    pub fn tool(&self) -> Option<String> {
+        self.name
+            .and_then(|n| serde_json::from_str::<String>(n.get()).ok())
+    }
+
+    /// Whether the slot asks for strict mode (`"strict": true`).
+    ///
+    /// ```
+    /// let body = br#"{"tools":[{"type":"function","function":{"name":"f","strict":true,"parameters":{}}}]}"#;
+    /// let located = tower_toolschema::locate::locate(body, None).unwrap();
+    /// assert!(located.slots[0].strict_requested());
+    /// ```
+    pub fn strict_requested(&self) -> bool {
+        self.strict.is_some_and(|s| s.get() == "true")
+    }
+
+    /// The schema's JSON text: the slot's value, or for a slot that stores its schema as a
+    /// JSON string ([`Encoding::JsonString`]) the string's content; `None` when such a slot
+    /// holds something else than a string.
+    ///
+    /// ```
+    /// let body = br#"{"outputConfig":{"textFormat":{"structure":{"jsonSchema":{"schema":"{\"type\":\"object\"}"}}}}}"#;
+    /// let located = tower_toolschema::locate::locate(body, None).unwrap();
+    /// assert_eq!(located.slots[0].schema().as_deref(), Some(r#"{"type":"object"}"#));
+    /// ```
+    pub fn schema(&self) -> Option<Cow<'a, str>> {
+        match self.spec.encoding {
+            Encoding::Json | Encoding::JsonObject => Some(Cow::Borrowed(self.raw.get())),
+            Encoding::JsonString => serde_json::from_str::<Cow<'a, str>>(self.raw.get()).ok(),
+        }
+    }
 }
 
 /// What [`locate`] found.
-#[derive(Debug, Default)]
-pub(crate) struct Located<'a> {
-    pub(crate) slots: Vec<Found<'a>>,
+///
+/// See the [module docs](crate::locate) for an example.
+#[derive(Debug, Default, Clone)]
+#[non_exhaustive]
+pub struct Located<'a> {
+    /// Every slot, in body order.
+    pub slots: Vec<Found<'a>>,
     /// The body's top-level `model`, if a string.
-    pub(crate) model: Option<Cow<'a, str>>,
+    pub model: Option<Cow<'a, str>>,
     /// The names of tools declared with no parameters slot (an OpenAI function with no
-    /// `parameters`, an Anthropic server tool), when asked for ([`locate_with`]).
-    pub(crate) tools_without_schema: Vec<&'a RawValue>,
+    /// `parameters`, an Anthropic server tool), raw; collected by the layer only when it needs
+    /// them (tool-call validation), empty from [`locate`].
+    pub tools_without_schema: Vec<&'a RawValue>,
 }
 
 /// Byte range of a borrowed raw value inside `base`.
@@ -72,52 +153,95 @@ pub(crate) fn range_in(base: &[u8], raw: &RawValue) -> Option<Range<usize>> {
     (end <= base.len()).then_some(start..end)
 }
 
+/// The slot-path trie of one API (or of all).
 #[derive(Debug)]
 enum Node {
-    Object(Vec<(&'static str, Node)>),
+    Object(Object),
     Array(Box<Node>),
-    Leaf(Api, &'static SlotSpec),
+    Leaf(Leaf),
+}
+
+#[derive(Debug, Default)]
+struct Object {
+    children: Vec<(&'static str, Node)>,
+    /// This object holds the `name` of slots below it.
+    names: bool,
+    /// This object holds the `strict` flag of slots below it.
+    strict: bool,
+    /// This object declares a tool (it names a parameters slot).
+    declares_tool: bool,
+}
+
+#[derive(Debug)]
+struct Leaf {
+    api: Api,
+    spec: &'static SlotSpec,
+    /// Path depth of the object holding the slot's `name` / `strict`.
+    name_depth: Option<usize>,
+    strict_depth: Option<usize>,
 }
 
 impl Node {
-    fn insert(&mut self, segs: &[Seg], api: Api, spec: &'static SlotSpec) {
+    fn empty() -> Node {
+        Node::Object(Object::default())
+    }
+
+    /// The node at `segs`, created as needed; `None` where the table contradicts itself (a
+    /// path through a slot).
+    fn at(&mut self, segs: &[Seg]) -> Option<&mut Node> {
         let Some((first, rest)) = segs.split_first() else {
-            // The first entry wins: a leaf never replaces a path another shape descends
-            // (Cohere's `response_format.json_schema` vs OpenAI's `...json_schema.schema`).
-            if matches!(self, Node::Object(c) if c.is_empty()) {
-                *self = Node::Leaf(api, spec);
-            }
-            return;
+            return Some(self);
         };
         match first {
             Seg::Each => {
-                if !matches!(self, Node::Array(_)) {
-                    *self = Node::Array(Box::new(Node::Object(Vec::new())));
+                if matches!(self, Node::Object(o) if o.children.is_empty()) {
+                    *self = Node::Array(Box::new(Node::empty()));
                 }
-                if let Node::Array(child) = self {
-                    child.insert(rest, api, spec);
+                match self {
+                    Node::Array(child) => child.at(rest),
+                    _ => None,
                 }
             }
             Seg::Key(k) => {
-                if !matches!(self, Node::Object(_)) {
-                    *self = Node::Object(Vec::new());
-                }
-                if let Node::Object(children) = self {
-                    let idx = match children.iter().position(|(name, _)| name == k) {
-                        Some(i) => i,
-                        None => {
-                            let child = if rest.is_empty() {
-                                Node::Leaf(api, spec)
-                            } else {
-                                Node::Object(Vec::new())
-                            };
-                            children.push((k, child));
-                            children.len() - 1
-                        }
-                    };
-                    children[idx].1.insert(rest, api, spec);
-                }
+                let Node::Object(o) = self else { return None };
+                let i = match o.children.iter().position(|(name, _)| name == k) {
+                    Some(i) => i,
+                    None => {
+                        o.children.push((k, Node::empty()));
+                        o.children.len() - 1
+                    }
+                };
+                o.children[i].1.at(rest)
             }
+        }
+    }
+
+    fn insert(&mut self, api: Api, spec: &'static SlotSpec) {
+        let parent = |path: Option<&'static str>| path.map(|p| parent_segs(&parse_path(p)));
+        let (name_at, strict_at) = (parent(spec.name), parent(spec.strict));
+        if let Some(segs) = &name_at
+            && let Some(Node::Object(o)) = self.at(segs)
+        {
+            o.names = true;
+            o.declares_tool |= spec.role == SlotRole::ToolParameters;
+        }
+        if let Some(segs) = &strict_at
+            && let Some(Node::Object(o)) = self.at(segs)
+        {
+            o.strict = true;
+        }
+        let Some(node) = self.at(&parse_path(spec.path)) else {
+            return;
+        };
+        // The first entry wins: a leaf never replaces a path another shape descends
+        // (Cohere's `response_format.json_schema` vs OpenAI's `...json_schema.schema`).
+        if matches!(node, Node::Object(o) if o.children.is_empty()) {
+            *node = Node::Leaf(Leaf {
+                api,
+                spec,
+                name_depth: name_at.map(|s| s.len()),
+                strict_depth: strict_at.map(|s| s.len()),
+            });
         }
     }
 }
@@ -142,31 +266,23 @@ fn parse_path(path: &'static str) -> Vec<Seg> {
     segs
 }
 
-/// APIs whose bodies have the shape of another API of the table (a vendor hosting it, or a
-/// sibling endpoint taking the same body).
-const VENDOR_COPIES: &[Api] = &[
-    Api::GeminiCountTokens,
-    Api::GeminiCachedContents,
-    Api::VertexOpenAiCompat,
-    Api::GeminiOpenAiCompat,
-    Api::VertexAnthropic,
-    Api::BedrockInvoke,
-    Api::VertexGemini,
-    Api::OllamaChat,
-    Api::CohereChat,
-];
+/// The segments of the object holding the last key of `segs`.
+fn parent_segs(segs: &[Seg]) -> Vec<Seg> {
+    segs[..segs.len().saturating_sub(1)].to_vec()
+}
 
-fn compile<'a>(shapes: impl IntoIterator<Item = &'a ApiShape>) -> Node {
-    let mut root = Node::Object(Vec::new());
-    for shape in shapes {
-        for spec in shape.slots {
-            root.insert(&parse_path(spec.path), shape.api, spec);
+fn compile(apis: impl IntoIterator<Item = Api>) -> Node {
+    let mut root = Node::empty();
+    for api in apis {
+        for spec in api.shape().slots {
+            root.insert(api, spec);
         }
     }
     root
 }
 
 struct Compiled {
+    /// By `Api as usize` (the order of [`Api::ALL`]).
     per_api: Vec<Node>,
     union: Node,
 }
@@ -174,15 +290,16 @@ struct Compiled {
 fn compiled() -> &'static Compiled {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
     COMPILED.get_or_init(|| {
+        let copy = |a: &Api| a.shape().copy_of.is_some();
         let c = Compiled {
-            per_api: SHAPES.iter().map(|s| compile([s])).collect(),
-            // A body recognised by its shape alone is named after the common API of that shape,
-            // not a vendor's copy of it listed earlier for its more specific URL.
+            per_api: Api::ALL.into_iter().map(|a| compile([a])).collect(),
+            // A body recognised by its shape alone is named after the API whose shape it has,
+            // not after a vendor's copy of it: the originals go in first.
             union: compile(
-                SHAPES
-                    .iter()
-                    .filter(|s| !VENDOR_COPIES.contains(&s.api))
-                    .chain(SHAPES.iter().filter(|s| VENDOR_COPIES.contains(&s.api))),
+                Api::ALL
+                    .into_iter()
+                    .filter(|a| !copy(a))
+                    .chain(Api::ALL.into_iter().filter(copy)),
             ),
         };
         debug_assert!(max_children(&c.union) + 3 <= 64);
@@ -192,45 +309,41 @@ fn compiled() -> &'static Compiled {
 
 fn max_children(node: &Node) -> usize {
     match node {
-        Node::Object(children) => children
+        Node::Object(o) => o
+            .children
             .iter()
             .map(|(_, c)| max_children(c))
-            .fold(children.len(), usize::max),
+            .fold(o.children.len(), usize::max),
         Node::Array(child) => max_children(child),
         Node::Leaf(..) => 0,
     }
 }
 
-/// [`locate_with`] without the names of tools declared without a schema.
-#[cfg(test)]
-pub(crate) fn locate<'a>(
-    body: &'a [u8],
-    shape: Option<&ApiShape>,
-) -> Result<Located<'a>, LocateError> {
-    locate_with(body, shape, false)
-}
-
-/// Finds the slots of `shape` in `body` (or, with `None`, of every shape in the table: the body
-/// is recognised by its shape); with `tool_names`, also the names of the tools declared without
-/// a parameters slot (objects on a tool path with a `name` and no parameters schema under them).
+/// Finds the slots of `api`'s shape in `body` (with `None`, of every shape of the table: the
+/// body is recognised by its shape), each with its byte range, JSON pointer, name and `strict`
+/// flag, and the body's `model`.
 ///
 /// One pass over the body, O(n) in its length: serde_json's validating scanner reads every byte
 /// once. Values on a slot path are descended into as they are read (the path trie is at most
 /// eight levels deep, so recursion is bounded by the table, not by the body); every other value
 /// is skipped with `IgnoredAny`, and a slot itself is captured as a borrowed [`RawValue`] (one
 /// scan of its bytes). No key or value off the slot paths is allocated.
-pub(crate) fn locate_with<'a>(
-    body: &'a [u8],
-    shape: Option<&ApiShape>,
+///
+/// See the [module docs](crate::locate) for an example.
+pub fn locate(body: &[u8], api: Option<Api>) -> Result<Located<'_>, LocateError> {
+    locate_with(body, api, false)
+}
+
+/// [`locate`]; with `tool_names`, also the names of the tools declared without a parameters
+/// slot (objects that declare a tool, with a `name` and no parameters schema under them).
+pub(crate) fn locate_with(
+    body: &[u8],
+    api: Option<Api>,
     tool_names: bool,
-) -> Result<Located<'a>, LocateError> {
+) -> Result<Located<'_>, LocateError> {
     let c = compiled();
-    let root = match shape {
-        Some(shape) => SHAPES
-            .iter()
-            .position(|s| s.api == shape.api)
-            .and_then(|i| c.per_api.get(i))
-            .unwrap_or(&c.union),
+    let root = match api {
+        Some(api) => c.per_api.get(api as usize).unwrap_or(&c.union),
         None => &c.union,
     };
     let Node::Object(_) = root else {
@@ -275,30 +388,18 @@ struct Scan<'a> {
     tool_names: bool,
 }
 
-/// Whether an object at this trie node declares a tool: a parameters slot is below it through
-/// object keys only (`function.parameters`, `inputSchema.json`).
-fn declares_tool(children: &[(&'static str, Node)]) -> bool {
-    children.iter().any(|(_, c)| match c {
-        Node::Leaf(_, spec) => spec.role == SlotRole::ToolParameters,
-        Node::Object(c) => declares_tool(c),
-        Node::Array(_) => false,
-    })
-}
-
 impl Scan<'_> {
     /// The RFC 6901 pointer of the current path, plus `last` if given.
     fn pointer(&self, last: Option<&str>) -> String {
         let mut p = String::new();
         for seg in &self.path {
-            p.push('/');
             match seg {
-                PathSeg::Key(k) => p.push_str(&escape(k)),
-                PathSeg::Index(i) => p.push_str(&i.to_string()),
+                PathSeg::Key(k) => schema_core::pointer::push(&mut p, k),
+                PathSeg::Index(i) => schema_core::pointer::push_index(&mut p, *i),
             }
         }
         if let Some(last) = last {
-            p.push('/');
-            p.push_str(&escape(last));
+            schema_core::pointer::push(&mut p, last);
         }
         p
     }
@@ -308,7 +409,7 @@ impl Scan<'_> {
 struct NodeSeed<'s, 'a> {
     node: &'s Node,
     scan: &'s mut Scan<'a>,
-    /// The top-level object: its `model` is read, there is no `name`/`strict` context.
+    /// The top-level object: its `model` is read.
     root: bool,
 }
 
@@ -316,21 +417,23 @@ impl<'de> DeserializeSeed<'de> for NodeSeed<'_, 'de> {
     type Value = ();
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         match self.node {
-            Node::Leaf(api, spec) => {
+            Node::Leaf(leaf) => {
                 let raw = <&'de RawValue as serde::Deserialize>::deserialize(d)?;
-                if spec.encoding == Encoding::JsonObject && !raw.get().trim_start().starts_with('{')
+                if leaf.spec.encoding == Encoding::JsonObject
+                    && !raw.get().trim_start().starts_with('{')
                 {
                     // Not a schema here (Ollama's `"format": "json"`).
                     return Ok(());
                 }
                 let pointer = self.scan.pointer(None);
                 self.scan.out.slots.push(Found {
-                    api: *api,
-                    spec,
+                    api: leaf.api,
+                    spec: leaf.spec,
                     raw,
                     pointer,
                     name: None,
                     strict: None,
+                    depths: (leaf.name_depth, leaf.strict_depth),
                 });
                 Ok(())
             }
@@ -352,11 +455,12 @@ impl<'de> Visitor<'de> for NodeSeed<'_, 'de> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let Node::Object(children) = self.node else {
+        let Node::Object(obj) = self.node else {
             // Not the shape the table expects here: skip it.
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
             return Ok(());
         };
+        let children = &obj.children;
         let scan = self.scan;
         let first = scan.out.slots.len();
         // Which wanted keys were seen (children by index, then `name`, `strict`, `model`): a
@@ -367,8 +471,8 @@ impl<'de> Visitor<'de> for NodeSeed<'_, 'de> {
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let i = match children.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
-                None if !self.root && key == "name" => name_i,
-                None if !self.root && key == "strict" => strict_i,
+                None if obj.names && key == "name" => name_i,
+                None if obj.strict && key == "strict" => strict_i,
                 None if self.root && key == "model" => model_i,
                 None => {
                     map.next_value::<IgnoredAny>()?;
@@ -398,19 +502,27 @@ impl<'de> Visitor<'de> for NodeSeed<'_, 'de> {
                 scan.path.pop();
             }
         }
+        if name.is_none() && strict.is_none() && !obj.declares_tool {
+            return Ok(());
+        }
+        let depth = scan.path.len();
+        let mut named_tool = false;
+        // The slots this object names and flags: those the table names here.
+        for f in &mut scan.out.slots[first..] {
+            if f.depths.0 == Some(depth) {
+                f.name = name;
+                named_tool |= f.spec.role == SlotRole::ToolParameters;
+            }
+            if f.depths.1 == Some(depth) {
+                f.strict = strict;
+            }
+        }
         if scan.tool_names
+            && obj.declares_tool
+            && !named_tool
             && let Some(n) = name
-            && !scan.out.slots[first..]
-                .iter()
-                .any(|f| f.spec.role == SlotRole::ToolParameters)
-            && declares_tool(children)
         {
             scan.out.tools_without_schema.push(n);
-        }
-        // The closest enclosing `name`/`strict`: deeper objects have filled theirs already.
-        for f in &mut scan.out.slots[first..] {
-            f.name = f.name.or(name);
-            f.strict = f.strict.or(strict);
         }
         Ok(())
     }
@@ -457,15 +569,6 @@ impl<'de> Visitor<'de> for NodeSeed<'_, 'de> {
     }
 }
 
-/// RFC 6901 escaping of one reference token.
-pub(crate) fn escape(key: &str) -> Cow<'_, str> {
-    if key.contains(['~', '/']) {
-        Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
-    } else {
-        Cow::Borrowed(key)
-    }
-}
-
 /// An object key, borrowed when it has no escapes.
 struct KeySeed;
 
@@ -497,7 +600,7 @@ mod tests {
     use super::*;
 
     fn find(body: &str, api: Api) -> Vec<(String, String)> {
-        let located = locate(body.as_bytes(), Some(api.shape())).unwrap();
+        let located = locate(body.as_bytes(), Some(api)).unwrap();
         located
             .slots
             .iter()
@@ -532,7 +635,7 @@ mod tests {
                 ),
             ]
         );
-        let located = locate(body.as_bytes(), Some(Api::OpenAiChat.shape())).unwrap();
+        let located = locate(body.as_bytes(), Some(Api::OpenAiChat)).unwrap();
         assert_eq!(located.model.as_deref(), Some("gpt-4o"));
         assert_eq!(located.slots[0].strict.map(|s| s.get()), Some("true"));
         assert_eq!(located.slots[1].strict.map(|s| s.get()), None);
@@ -545,12 +648,12 @@ mod tests {
         assert_eq!(find(body, Api::AnthropicMessages).len(), 1);
         let dup = r#"{"tools":[],"tools":[{"input_schema":{}}]}"#;
         assert!(matches!(
-            locate(dup.as_bytes(), Some(Api::AnthropicMessages.shape())),
+            locate(dup.as_bytes(), Some(Api::AnthropicMessages)),
             Err(LocateError::Duplicate(_))
         ));
         let dup = r#"{"tools":[{"input_schema":{},"input_schema":{}}]}"#;
         assert!(
-            matches!(locate(dup.as_bytes(), Some(Api::AnthropicMessages.shape())), Err(LocateError::Duplicate(p)) if p == "/tools/0/input_schema")
+            matches!(locate(dup.as_bytes(), Some(Api::AnthropicMessages)), Err(LocateError::Duplicate(p)) if p == "/tools/0/input_schema")
         );
     }
 
@@ -584,7 +687,7 @@ mod tests {
         body.push_str(&"[".repeat(depth));
         body.push_str(&"]".repeat(depth));
         body.push_str(r#","tools":[{"input_schema":{"type":"object"}}]}"#);
-        let located = locate(body.as_bytes(), Some(Api::AnthropicMessages.shape()));
+        let located = locate(body.as_bytes(), Some(Api::AnthropicMessages));
         // Either skipped as too deep or scanned iteratively: never a stack overflow.
         if let Ok(l) = located {
             assert_eq!(l.slots.len(), 1);
@@ -649,7 +752,7 @@ mod tests {
             {"type":"function","function":{"name":"f","parameters":{}}}],
             "response_format":{"type":"json_schema","json_schema":{"name":"r","schema":{}}}}"#;
         let names = |want| {
-            locate_with(body.as_bytes(), Some(Api::OpenAiChat.shape()), want)
+            locate_with(body.as_bytes(), Some(Api::OpenAiChat), want)
                 .unwrap()
                 .tools_without_schema
                 .iter()
@@ -659,8 +762,7 @@ mod tests {
         assert_eq!(names(true), ["\"now\""]);
         assert!(names(false).is_empty());
         let body = r#"{"tools":[{"type":"web_search_20250305","name":"web_search"},{"name":"g","input_schema":{}}]}"#;
-        let located =
-            locate_with(body.as_bytes(), Some(Api::AnthropicMessages.shape()), true).unwrap();
+        let located = locate_with(body.as_bytes(), Some(Api::AnthropicMessages), true).unwrap();
         assert_eq!(located.tools_without_schema.len(), 1);
         assert_eq!(located.tools_without_schema[0].get(), "\"web_search\"");
     }
@@ -695,7 +797,7 @@ mod tests {
               {"type":"namespace","name":"ns","tools":[{"type":"function","name":"b","strict":true,"parameters":{"type":"string"}}]}]},
             {"type":"tool_search_output","tools":[{"type":"function","name":"c","parameters":{},"output_schema":{}}]}],
             "tools":[{"type":"function","name":"d","parameters":{}}]}"#;
-        let located = locate(body.as_bytes(), Some(Api::OpenAiResponses.shape())).unwrap();
+        let located = locate(body.as_bytes(), Some(Api::OpenAiResponses)).unwrap();
         let got: Vec<_> = located
             .slots
             .iter()

@@ -21,20 +21,8 @@ use std::sync::Arc;
 
 use crate::shapes::{Api, SlotRole};
 
-/// One change made to a schema (mirrors `provider_rules::Change`).
-///
-/// See the [module docs](crate::report) for an example.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Change {
-    /// JSON pointer inside the slot's schema.
-    pub pointer: String,
-    /// The rule that made the change.
-    pub rule: &'static str,
-    /// What was done.
-    pub message: String,
-    /// Whether information was lost (a constraint the provider cannot express).
-    pub lossy: bool,
-}
+/// One change made to a schema: the engine's own type, as `provider_rules` reports it.
+pub use provider_rules::Change;
 
 /// What happened to one schema slot.
 ///
@@ -70,6 +58,13 @@ pub struct SlotReport {
     pub unfixable: Arc<[String]>,
     /// The slot could not be sanitized (not a schema, unparseable); it went on untouched.
     pub error: Option<String>,
+    /// Whether the result, under the profile applied, satisfies the provider's strict mode
+    /// (what the sanitizer said; always true under a profile without strict rules).
+    pub strict_compatible: bool,
+    /// The sanitized schema's JSON text when the slot was rewritten (for a slot that stores
+    /// its schema as a JSON string, the schema itself, not the string): shared with the cache,
+    /// not copied.
+    pub schema: Option<bytes::Bytes>,
 }
 
 impl SlotReport {

@@ -1,7 +1,6 @@
 //! Rewriting a whole body: locate the slots, sanitize each (through the cache), splice the
 //! changed ones into the original bytes.
 
-use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -10,6 +9,7 @@ use bytes::Bytes;
 use crate::cache::Cached;
 use crate::config::{Config, RequestCtx};
 use crate::locate::{self, Found, LocateError, range_in};
+use crate::plan::{SlotPlan, plan_slot};
 use crate::profile::Profile;
 use crate::report::{Outcome, SanitizeReport, SkipReason, SlotReport};
 use crate::sanitizer::SchemaSlot;
@@ -105,13 +105,6 @@ pub(crate) fn splice(input: &[u8], mut edits: Vec<Edit>) -> Option<Spliced> {
     })
 }
 
-fn schema_slot(role: SlotRole) -> SchemaSlot {
-    match role {
-        SlotRole::ToolParameters => SchemaSlot::Parameters,
-        SlotRole::ToolOutput | SlotRole::Output => SchemaSlot::Schema,
-    }
-}
-
 /// Rewrites `body`; `None` when nothing changed (the caller forwards the very same bytes).
 /// O(n) in the body (one scan to locate the slots, a hash and a comparison of each slot's bytes
 /// for the cache, a copy of the region between the first and last changed slot) plus the
@@ -137,7 +130,7 @@ pub(crate) fn process_with(
     tools: Option<&mut Vec<OriginalTool>>,
 ) -> (Option<Spliced>, SanitizeReport) {
     let api = ctx.shape.map(|s| s.api);
-    let located = match locate::locate_with(body, ctx.shape, tools.is_some()) {
+    let located = match locate::locate_with(body, api, tools.is_some()) {
         Ok(l) => l,
         Err(LocateError::Invalid(e)) => {
             return (
@@ -160,10 +153,10 @@ pub(crate) fn process_with(
     let mut slots = Vec::with_capacity(located.slots.len());
     let mut budget = StrictBudget::default();
     for found in &located.slots {
-        let profiles = cfg.profiles_for(found.api, located.model.as_deref(), ctx.host.as_deref());
+        let plan = plan_slot(cfg, found, located.model.as_deref(), ctx.host.as_deref());
         slots.push(process_slot(
             cfg,
-            &profiles,
+            plan,
             body,
             found,
             &mut edits,
@@ -188,26 +181,18 @@ pub(crate) fn process_with(
 }
 
 fn collect_tools(located: &locate::Located<'_>, tools: &mut Vec<OriginalTool>) {
-    let name = |raw: &serde_json::value::RawValue| serde_json::from_str::<String>(raw.get()).ok();
     for found in &located.slots {
         if found.spec.role != SlotRole::ToolParameters {
             continue;
         }
-        let Some(tool) = found.name.and_then(name) else {
+        let Some(tool) = found.tool() else {
             continue;
         };
-        let schema = match found.spec.encoding {
-            Encoding::Json | Encoding::JsonObject => {
-                Some(Bytes::copy_from_slice(found.raw.get().as_bytes()))
-            }
-            Encoding::JsonString => serde_json::from_str::<String>(found.raw.get())
-                .ok()
-                .map(Bytes::from),
-        };
+        let schema = found.schema().map(|s| Bytes::copy_from_slice(s.as_bytes()));
         tools.push((tool, schema));
     }
     for raw in &located.tools_without_schema {
-        if let Some(tool) = name(raw) {
+        if let Ok(tool) = serde_json::from_str::<String>(raw.get()) {
             tools.push((tool, None));
         }
     }
@@ -223,7 +208,7 @@ fn sanitize_cached(
         cfg.sanitizer
             .sanitize(schema, profile, slot)
             .map(|o| Cached {
-                json: o.json,
+                json: o.json.map(Bytes::from),
                 changes: Arc::from(o.changes),
                 strict_compatible: o.strict_compatible,
                 unfixable: Arc::from(o.unfixable),
@@ -258,21 +243,22 @@ impl StrictBudget {
 
 fn process_slot(
     cfg: &Config,
-    profiles: &crate::Profiles,
+    plan: SlotPlan,
     body: &[u8],
     found: &Found<'_>,
     edits: &mut Vec<Edit>,
     budget: &mut StrictBudget,
 ) -> SlotReport {
     let spec = found.spec;
-    let tool = found
-        .name
-        .and_then(|n| serde_json::from_str::<String>(n.get()).ok());
-    let strict_requested = found.strict.is_some_and(|s| s.get() == "true");
-    let (mut profile, strict) = profiles.pick(spec.dialect, strict_requested);
+    let SlotPlan {
+        profiles,
+        profile,
+        strict,
+    } = plan;
+    let mut profile = &profile;
     let mut report = SlotReport {
         pointer: found.pointer.clone(),
-        tool,
+        tool: found.tool(),
         role: spec.role,
         profile: profile.name().to_owned(),
         changes: Arc::from(Vec::new()),
@@ -282,23 +268,20 @@ fn process_slot(
         tool_name_problem: None,
         unfixable: Arc::from(Vec::new()),
         error: None,
+        strict_compatible: true,
+        schema: None,
     };
     let Some(range) = range_in(body, found.raw) else {
         report.error = Some("slot outside the body".to_owned());
         return report;
     };
-    let schema: Cow<'_, [u8]> = match spec.encoding {
-        Encoding::Json | Encoding::JsonObject => Cow::Borrowed(found.raw.get().as_bytes()),
-        Encoding::JsonString => match serde_json::from_str::<String>(found.raw.get()) {
-            Ok(s) => Cow::Owned(s.into_bytes()),
-            Err(_) => {
-                report.error = Some("expected a JSON string holding a schema".to_owned());
-                return report;
-            }
-        },
+    let Some(schema) = found.schema() else {
+        report.error = Some("expected a JSON string holding a schema".to_owned());
+        return report;
     };
-    let slot = schema_slot(spec.role);
-    let (mut result, mut cached) = sanitize_cached(cfg, profile, slot, &schema);
+    let schema = schema.as_bytes();
+    let slot = spec.role.engine_slot();
+    let (mut result, mut cached) = sanitize_cached(cfg, profile, slot, schema);
     // A tool that would take the request over the provider's request-wide strict limits is
     // sent non-strict, like one that cannot be made strict (the earlier tools keep theirs).
     let over_limits = strict
@@ -310,7 +293,7 @@ fn process_slot(
         // Cannot be made strict: send it non-strict, under the non-strict profile.
         report.strict_over_request_limits = over_limits;
         profile = &profiles.native;
-        (result, cached) = sanitize_cached(cfg, profile, slot, &schema);
+        (result, cached) = sanitize_cached(cfg, profile, slot, schema);
         if let Some(flag) = found.strict.and_then(|s| range_in(body, s)) {
             edits.push(Edit {
                 range: flag,
@@ -331,15 +314,19 @@ fn process_slot(
         Ok(r) => {
             report.changes = Arc::clone(&r.changes);
             report.unfixable = Arc::clone(&r.unfixable);
+            report.strict_compatible = r.strict_compatible;
             if let Some(json) = &r.json {
                 let bytes = match spec.encoding {
-                    Encoding::Json | Encoding::JsonObject => Some(json.clone()),
+                    Encoding::Json | Encoding::JsonObject => Some(json.to_vec()),
                     Encoding::JsonString => std::str::from_utf8(json)
                         .ok()
                         .and_then(|s| serde_json::to_vec(s).ok()),
                 };
                 match bytes {
-                    Some(bytes) => edits.push(Edit { range, bytes }),
+                    Some(bytes) => {
+                        edits.push(Edit { range, bytes });
+                        report.schema = Some(json.clone());
+                    }
                     None => {
                         report.error = Some("the sanitized schema could not be encoded".to_owned())
                     }

@@ -30,16 +30,12 @@
 use crate::profile::Profile;
 use crate::report::Change;
 
-/// Which kind of schema a slot holds, as the engine sees it (mirrors `provider_rules::Slot`).
+/// Which kind of schema a slot holds, as the engine sees it: `provider_rules::Slot` itself
+/// (`Parameters`: a tool's input schema, root rules apply; `Schema`: structured output, tool
+/// output).
 ///
 /// See the [module docs](crate::sanitizer) for an example.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SchemaSlot {
-    /// A tool's input schema: root rules apply.
-    Parameters,
-    /// A standalone schema: structured output, tool output.
-    Schema,
-}
+pub use provider_rules::Slot as SchemaSlot;
 
 impl SchemaSlot {
     /// The engine's view of the slot.

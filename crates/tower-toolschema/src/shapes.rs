@@ -101,18 +101,60 @@ impl Api {
     /// assert_eq!(Api::from_name("nope"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<Api> {
-        SHAPES.iter().map(|s| s.api).find(|a| a.name() == name)
+        Api::ALL.into_iter().find(|a| a.name() == name)
     }
 
-    /// The shape entry of this API.
+    /// Every API, in declaration order.
+    ///
+    /// ```
+    /// use tower_toolschema::shapes::Api;
+    /// assert!(Api::ALL.iter().all(|a| a.shape().api == *a));
+    /// ```
+    pub const ALL: [Api; 16] = [
+        Api::OpenAiChat,
+        Api::OpenAiResponses,
+        Api::AnthropicMessages,
+        Api::AnthropicBatches,
+        Api::Gemini,
+        Api::GeminiCountTokens,
+        Api::GeminiCachedContents,
+        Api::GeminiOpenAiCompat,
+        Api::CodeAssist,
+        Api::VertexGemini,
+        Api::VertexAnthropic,
+        Api::VertexOpenAiCompat,
+        Api::BedrockConverse,
+        Api::BedrockInvoke,
+        Api::OllamaChat,
+        Api::CohereChat,
+    ];
+
+    /// The shape entry of this API: an exhaustive match, so a new variant does not compile
+    /// without its entry.
     ///
     /// ```
     /// use tower_toolschema::shapes::Api;
     /// assert!(!Api::AnthropicMessages.shape().slots.is_empty());
     /// ```
     pub fn shape(self) -> &'static ApiShape {
-        // Every variant has exactly one entry; the fallback keeps this panic-free.
-        SHAPES.iter().find(|s| s.api == self).unwrap_or(&SHAPES[0])
+        match self {
+            Api::OpenAiChat => &OPENAI_CHAT,
+            Api::OpenAiResponses => &OPENAI_RESPONSES,
+            Api::AnthropicMessages => &ANTHROPIC_MESSAGES,
+            Api::AnthropicBatches => &ANTHROPIC_BATCHES,
+            Api::Gemini => &GEMINI,
+            Api::GeminiCountTokens => &GEMINI_COUNT_TOKENS,
+            Api::GeminiCachedContents => &GEMINI_CACHED_CONTENTS,
+            Api::GeminiOpenAiCompat => &GEMINI_OPENAI_COMPAT,
+            Api::CodeAssist => &CODE_ASSIST,
+            Api::VertexGemini => &VERTEX_GEMINI,
+            Api::VertexAnthropic => &VERTEX_ANTHROPIC,
+            Api::VertexOpenAiCompat => &VERTEX_OPENAI_COMPAT,
+            Api::BedrockConverse => &BEDROCK_CONVERSE,
+            Api::BedrockInvoke => &BEDROCK_INVOKE,
+            Api::OllamaChat => &OLLAMA_CHAT,
+            Api::CohereChat => &COHERE_CHAT,
+        }
     }
 }
 
@@ -156,6 +198,22 @@ pub enum SlotRole {
     ToolOutput,
     /// A structured-output (response format) schema.
     Output,
+}
+
+impl SlotRole {
+    /// The engine's view of the role: whether root rules apply (a tool's input schema).
+    ///
+    /// ```
+    /// use tower_toolschema::shapes::SlotRole;
+    /// assert_eq!(SlotRole::ToolParameters.engine_slot(), provider_rules::Slot::Parameters);
+    /// assert_eq!(SlotRole::Output.engine_slot(), provider_rules::Slot::Schema);
+    /// ```
+    pub fn engine_slot(self) -> provider_rules::Slot {
+        match self {
+            SlotRole::ToolParameters => provider_rules::Slot::Parameters,
+            SlotRole::ToolOutput | SlotRole::Output => provider_rules::Slot::Schema,
+        }
+    }
 }
 
 /// Which schema language a slot speaks.
@@ -208,6 +266,13 @@ pub struct SlotSpec {
     pub dialect: Dialect,
     /// How the schema is stored.
     pub encoding: Encoding,
+    /// Where the slot's name sits (the tool's or the response format's), a path in the same
+    /// syntax; the object holding it is the one that declares the slot (`tools[].function` for
+    /// `tools[].function.parameters`). `None`: the slot has no name.
+    pub name: Option<&'static str>,
+    /// Where the `strict` flag that asks for strict mode for this slot sits; `None`: the API
+    /// has no such flag here.
+    pub strict: Option<&'static str>,
 }
 
 /// One API: how to recognise its URLs and where its schema slots are.
@@ -221,6 +286,10 @@ pub struct ApiShape {
     pub api: Api,
     /// The provider family whose profiles its slots take by default.
     pub family: Family,
+    /// The API whose body shape this one copies (a vendor hosting it, or a sibling endpoint
+    /// taking the same body). A body recognised by its shape alone is named after the API it
+    /// copies, not after the copy.
+    pub copy_of: Option<Api>,
     /// URL path patterns.
     pub paths: &'static [&'static str],
     /// The schema slots of its request body.
@@ -248,6 +317,7 @@ impl ApiShape {
                 // An unusually deep path: the plain matcher.
                 return SHAPES
                     .iter()
+                    .copied()
                     .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)));
             }
             segs[n] = seg;
@@ -285,7 +355,7 @@ fn compiled_patterns() -> &'static [CompiledPattern] {
     PATTERNS.get_or_init(|| {
         SHAPES
             .iter()
-            .flat_map(|shape| {
+            .flat_map(|&shape| {
                 shape.paths.iter().map(move |p| {
                     let (anchored, rest) = match p.strip_prefix("**") {
                         Some(rest) => (false, rest),
@@ -342,78 +412,153 @@ const fn slot(path: &'static str, role: SlotRole, dialect: Dialect) -> SlotSpec 
         role,
         dialect,
         encoding: Encoding::Json,
+        name: None,
+        strict: None,
     }
 }
 
-macro_rules! gemini_slots {
-    ($p:literal) => {
+impl SlotSpec {
+    /// The same slot, named by the string at `path` (see [`SlotSpec::name`]).
+    const fn named(mut self, path: &'static str) -> SlotSpec {
+        self.name = Some(path);
+        self
+    }
+
+    /// The same slot, with its `strict` flag at `path` (see [`SlotSpec::strict`]).
+    const fn strict_at(mut self, path: &'static str) -> SlotSpec {
+        self.strict = Some(path);
+        self
+    }
+
+    /// The same slot, stored with `encoding`.
+    const fn stored(mut self, encoding: Encoding) -> SlotSpec {
+        self.encoding = encoding;
+        self
+    }
+}
+
+const PLACEHOLDER: SlotSpec = slot("", SlotRole::Output, Dialect::Native);
+
+/// The slots of `parts`, in order, as one array (parts that do not add up to `N` fail to
+/// compile).
+const fn join<const N: usize>(parts: &[&[SlotSpec]]) -> [SlotSpec; N] {
+    let mut out = [PLACEHOLDER; N];
+    let (mut n, mut i) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[n] = parts[i][j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    assert!(n == N, "the parts do not add up to N slots");
+    out
+}
+
+// Gemini bodies are proto3 JSON: the server reads every field under its lowerCamel JSON name or
+// its snake_case proto name, independently at each level, and the official SDKs mix them:
+// google-genai for Python (3.x) writes `tools[].functionDeclarations[]` and `generationConfig`,
+// but dumps each declaration with its pydantic field names (`parameters_json_schema`,
+// `response_json_schema`); the JS SDK and gemini-cli write camelCase throughout; hand-written
+// and proto-generated clients write snake_case. So each level's every spelling is a slot path.
+
+/// One function-declaration list (spelled `$decl`) under `$p`: its slots, named by `name`.
+macro_rules! declarations {
+    ($p:literal, $decl:literal) => {{
+        const NAME: &str = concat!($p, "tools[].", $decl, "[].name");
         [
             slot(
-                concat!($p, "tools[].functionDeclarations[].parameters"),
+                concat!($p, "tools[].", $decl, "[].parameters"),
                 SlotRole::ToolParameters,
                 Dialect::Native,
-            ),
+            )
+            .named(NAME),
             slot(
-                concat!($p, "tools[].functionDeclarations[].response"),
+                concat!($p, "tools[].", $decl, "[].response"),
                 SlotRole::ToolOutput,
                 Dialect::Native,
-            ),
+            )
+            .named(NAME),
             slot(
-                concat!($p, "tools[].functionDeclarations[].parametersJsonSchema"),
+                concat!($p, "tools[].", $decl, "[].parametersJsonSchema"),
                 SlotRole::ToolParameters,
                 Dialect::JsonSchema,
-            ),
+            )
+            .named(NAME),
             slot(
-                concat!($p, "tools[].functionDeclarations[].responseJsonSchema"),
-                SlotRole::ToolOutput,
-                Dialect::JsonSchema,
-            ),
-            slot(
-                concat!($p, "tools[].function_declarations[].parameters"),
-                SlotRole::ToolParameters,
-                Dialect::Native,
-            ),
-            slot(
-                concat!($p, "tools[].function_declarations[].response"),
-                SlotRole::ToolOutput,
-                Dialect::Native,
-            ),
-            slot(
-                concat!($p, "tools[].function_declarations[].parameters_json_schema"),
+                concat!($p, "tools[].", $decl, "[].parameters_json_schema"),
                 SlotRole::ToolParameters,
                 Dialect::JsonSchema,
-            ),
+            )
+            .named(NAME),
             slot(
-                concat!($p, "tools[].function_declarations[].response_json_schema"),
+                concat!($p, "tools[].", $decl, "[].responseJsonSchema"),
                 SlotRole::ToolOutput,
                 Dialect::JsonSchema,
-            ),
+            )
+            .named(NAME),
             slot(
-                concat!($p, "generationConfig.responseSchema"),
+                concat!($p, "tools[].", $decl, "[].response_json_schema"),
+                SlotRole::ToolOutput,
+                Dialect::JsonSchema,
+            )
+            .named(NAME),
+        ]
+    }};
+}
+
+/// One generation config (spelled `$cfg`) under `$p`. Field 24 of `GenerationConfig` is
+/// `response_json_schema` with the JSON name `_responseJsonSchema`; field 28 is
+/// `response_json_schema_ordered` with the JSON name `responseJsonSchema`.
+macro_rules! generation_config {
+    ($p:literal, $cfg:literal) => {
+        [
+            slot(
+                concat!($p, $cfg, ".responseSchema"),
                 SlotRole::Output,
                 Dialect::Native,
             ),
             slot(
-                concat!($p, "generationConfig.responseJsonSchema"),
-                SlotRole::Output,
-                Dialect::JsonSchema,
-            ),
-            slot(
-                concat!($p, "generationConfig._responseJsonSchema"),
-                SlotRole::Output,
-                Dialect::JsonSchema,
-            ),
-            slot(
-                concat!($p, "generation_config.response_schema"),
+                concat!($p, $cfg, ".response_schema"),
                 SlotRole::Output,
                 Dialect::Native,
             ),
             slot(
-                concat!($p, "generation_config.response_json_schema"),
+                concat!($p, $cfg, ".responseJsonSchema"),
+                SlotRole::Output,
+                Dialect::JsonSchema,
+            ),
+            slot(
+                concat!($p, $cfg, "._responseJsonSchema"),
+                SlotRole::Output,
+                Dialect::JsonSchema,
+            ),
+            slot(
+                concat!($p, $cfg, ".response_json_schema"),
+                SlotRole::Output,
+                Dialect::JsonSchema,
+            ),
+            slot(
+                concat!($p, $cfg, ".response_json_schema_ordered"),
                 SlotRole::Output,
                 Dialect::JsonSchema,
             ),
         ]
+    };
+}
+
+/// Every Gemini slot under `$p`: both spellings of the declaration list, both of the
+/// generation config, every spelling of each field in them.
+macro_rules! gemini_slots {
+    ($p:literal) => {
+        join::<24>(&[
+            &declarations!($p, "functionDeclarations"),
+            &declarations!($p, "function_declarations"),
+            &generation_config!($p, "generationConfig"),
+            &generation_config!($p, "generation_config"),
+        ])
     };
 }
 
@@ -424,7 +569,9 @@ macro_rules! anthropic_slots {
                 concat!($p, "tools[].input_schema"),
                 SlotRole::ToolParameters,
                 Dialect::Native,
-            ),
+            )
+            .named(concat!($p, "tools[].name"))
+            .strict_at(concat!($p, "tools[].strict")),
             slot(
                 concat!($p, "output_config.format.schema"),
                 SlotRole::Output,
@@ -439,117 +586,90 @@ macro_rules! anthropic_slots {
     };
 }
 
-const GEMINI_SLOTS: [SlotSpec; 13] = gemini_slots!("");
-const GEMINI_REQUEST_SLOTS: [SlotSpec; 13] = gemini_slots!("request.");
-const GEMINI_COUNT_TOKENS_SLOTS: [SlotSpec; 26] = {
-    let a = gemini_slots!("");
-    let b = gemini_slots!("generateContentRequest.");
-    let mut out = [a[0]; 26];
-    let mut i = 0;
-    while i < 13 {
-        out[i] = a[i];
-        out[13 + i] = b[i];
-        i += 1;
-    }
-    out
-};
-const GEMINI_CACHED_SLOTS: [SlotSpec; 8] = {
-    let a = gemini_slots!("");
-    let mut out = [a[0]; 8];
-    let mut i = 0;
-    while i < 8 {
-        out[i] = a[i];
-        i += 1;
-    }
-    out
-};
+const GEMINI_SLOTS: [SlotSpec; 24] = gemini_slots!("");
+const CODE_ASSIST_SLOTS: [SlotSpec; 24] = gemini_slots!("request.");
+const GEMINI_COUNT_TOKENS_SLOTS: [SlotSpec; 72] = join(&[
+    &GEMINI_SLOTS,
+    &gemini_slots!("generateContentRequest."),
+    &gemini_slots!("generate_content_request."),
+]);
+/// `CachedContent` has `tools`, no generation config.
+const GEMINI_CACHED_SLOTS: [SlotSpec; 12] = join(&[
+    &declarations!("", "functionDeclarations"),
+    &declarations!("", "function_declarations"),
+]);
+
+/// The OpenAI Chat tool slot (also Ollama's and Cohere's): named and flagged in `function`.
+const CHAT_TOOL: SlotSpec = slot(
+    "tools[].function.parameters",
+    SlotRole::ToolParameters,
+    Dialect::Native,
+)
+.named("tools[].function.name");
 
 const OPENAI_CHAT_SLOTS: [SlotSpec; 3] = [
-    slot(
-        "tools[].function.parameters",
-        SlotRole::ToolParameters,
-        Dialect::Native,
-    ),
+    CHAT_TOOL.strict_at("tools[].function.strict"),
     slot(
         "functions[].parameters",
         SlotRole::ToolParameters,
         Dialect::Native,
-    ),
+    )
+    .named("functions[].name"),
     slot(
         "response_format.json_schema.schema",
         SlotRole::Output,
         Dialect::Native,
-    ),
+    )
+    .named("response_format.json_schema.name")
+    .strict_at("response_format.json_schema.strict"),
 ];
+
+/// One Responses tool list under `$p` (`$p` ends in `tools[].`): parameters and output schema,
+/// named and flagged in the tool.
+macro_rules! responses_tools {
+    ($p:literal) => {
+        [
+            slot(
+                concat!($p, "parameters"),
+                SlotRole::ToolParameters,
+                Dialect::Native,
+            )
+            .named(concat!($p, "name"))
+            .strict_at(concat!($p, "strict")),
+            slot(
+                concat!($p, "output_schema"),
+                SlotRole::ToolOutput,
+                Dialect::Native,
+            )
+            .named(concat!($p, "name"))
+            .strict_at(concat!($p, "strict")),
+        ]
+    };
+}
 
 /// Responses: top-level `tools` (and namespace nesting), the same under the `tools` of
 /// `additional_tools` / `tool_search_output` input items, and `text.format.schema`.
-const OPENAI_RESPONSES_SLOTS: [SlotSpec; 9] = [
-    slot(
-        "tools[].parameters",
-        SlotRole::ToolParameters,
-        Dialect::Native,
-    ),
-    slot(
-        "tools[].output_schema",
-        SlotRole::ToolOutput,
-        Dialect::Native,
-    ),
-    slot(
-        "tools[].tools[].parameters",
-        SlotRole::ToolParameters,
-        Dialect::Native,
-    ),
-    slot(
-        "tools[].tools[].output_schema",
-        SlotRole::ToolOutput,
-        Dialect::Native,
-    ),
-    slot(
-        "input[].tools[].parameters",
-        SlotRole::ToolParameters,
-        Dialect::Native,
-    ),
-    slot(
-        "input[].tools[].output_schema",
-        SlotRole::ToolOutput,
-        Dialect::Native,
-    ),
-    slot(
-        "input[].tools[].tools[].parameters",
-        SlotRole::ToolParameters,
-        Dialect::Native,
-    ),
-    slot(
-        "input[].tools[].tools[].output_schema",
-        SlotRole::ToolOutput,
-        Dialect::Native,
-    ),
-    slot("text.format.schema", SlotRole::Output, Dialect::Native),
-];
+const OPENAI_RESPONSES_SLOTS: [SlotSpec; 9] = join(&[
+    &responses_tools!("tools[]."),
+    &responses_tools!("tools[].tools[]."),
+    &responses_tools!("input[].tools[]."),
+    &responses_tools!("input[].tools[].tools[]."),
+    &[
+        slot("text.format.schema", SlotRole::Output, Dialect::Native)
+            .named("text.format.name")
+            .strict_at("text.format.strict"),
+    ],
+]);
 
 /// Ollama's native `/api/chat`: the OpenAI Chat tool slot, and `format` when it is an object.
 const OLLAMA_CHAT_SLOTS: [SlotSpec; 2] = [
-    slot(
-        "tools[].function.parameters",
-        SlotRole::ToolParameters,
-        Dialect::Native,
-    ),
-    SlotSpec {
-        path: "format",
-        role: SlotRole::Output,
-        dialect: Dialect::Native,
-        encoding: Encoding::JsonObject,
-    },
+    CHAT_TOOL,
+    slot("format", SlotRole::Output, Dialect::Native).stored(Encoding::JsonObject),
 ];
 
 /// Cohere Chat v2: the OpenAI Chat tool slot; `response_format.json_schema` is the schema itself.
 const COHERE_CHAT_SLOTS: [SlotSpec; 2] = [
-    slot(
-        "tools[].function.parameters",
-        SlotRole::ToolParameters,
-        Dialect::Native,
-    ),
+    CHAT_TOOL,
     slot(
         "response_format.json_schema",
         SlotRole::Output,
@@ -565,135 +685,171 @@ const BEDROCK_CONVERSE_SLOTS: [SlotSpec; 2] = [
         "toolConfig.tools[].toolSpec.inputSchema.json",
         SlotRole::ToolParameters,
         Dialect::Native,
-    ),
-    SlotSpec {
-        path: "outputConfig.textFormat.structure.jsonSchema.schema",
-        role: SlotRole::Output,
-        dialect: Dialect::Native,
-        encoding: Encoding::JsonString,
-    },
+    )
+    .named("toolConfig.tools[].toolSpec.name"),
+    slot(
+        "outputConfig.textFormat.structure.jsonSchema.schema",
+        SlotRole::Output,
+        Dialect::Native,
+    )
+    .named("outputConfig.textFormat.structure.jsonSchema.name")
+    .stored(Encoding::JsonString),
 ];
 
-/// The API-shape table, checked in order.
+static CODE_ASSIST: ApiShape = ApiShape {
+    api: Api::CodeAssist,
+    family: Family::CodeAssist,
+    copy_of: None,
+    paths: &[
+        "**/v1internal:generateContent",
+        "**/v1internal:streamGenerateContent",
+        "**/v1internal:countTokens",
+    ],
+    slots: &CODE_ASSIST_SLOTS,
+};
+static VERTEX_ANTHROPIC: ApiShape = ApiShape {
+    api: Api::VertexAnthropic,
+    family: Family::Anthropic,
+    copy_of: Some(Api::AnthropicMessages),
+    paths: &[
+        "**/publishers/anthropic/models/*:rawPredict",
+        "**/publishers/anthropic/models/*:streamRawPredict",
+        "**/publishers/anthropic/models/*:countTokens",
+    ],
+    slots: &ANTHROPIC_SLOTS,
+};
+static VERTEX_OPENAI_COMPAT: ApiShape = ApiShape {
+    api: Api::VertexOpenAiCompat,
+    family: Family::Vertex,
+    copy_of: Some(Api::OpenAiChat),
+    paths: &["**/endpoints/openapi/chat/completions"],
+    slots: &OPENAI_CHAT_SLOTS,
+};
+static VERTEX_GEMINI: ApiShape = ApiShape {
+    api: Api::VertexGemini,
+    family: Family::Vertex,
+    copy_of: Some(Api::Gemini),
+    paths: &[
+        "**/publishers/google/models/*:generateContent",
+        "**/publishers/google/models/*:streamGenerateContent",
+        "**/publishers/google/models/*:countTokens",
+        "**/locations/*/endpoints/*:generateContent",
+        "**/locations/*/endpoints/*:streamGenerateContent",
+        "**/locations/*/cachedContents",
+        "**/locations/*/cachedContents/*",
+    ],
+    slots: &GEMINI_SLOTS,
+};
+static GEMINI_COUNT_TOKENS: ApiShape = ApiShape {
+    api: Api::GeminiCountTokens,
+    family: Family::Gemini,
+    copy_of: Some(Api::Gemini),
+    paths: &["**/*:countTokens"],
+    slots: &GEMINI_COUNT_TOKENS_SLOTS,
+};
+static GEMINI: ApiShape = ApiShape {
+    api: Api::Gemini,
+    family: Family::Gemini,
+    copy_of: None,
+    paths: &["**/*:generateContent", "**/*:streamGenerateContent"],
+    slots: &GEMINI_SLOTS,
+};
+static GEMINI_CACHED_CONTENTS: ApiShape = ApiShape {
+    api: Api::GeminiCachedContents,
+    family: Family::Gemini,
+    copy_of: Some(Api::Gemini),
+    paths: &["**/cachedContents", "**/cachedContents/*"],
+    slots: &GEMINI_CACHED_SLOTS,
+};
+static GEMINI_OPENAI_COMPAT: ApiShape = ApiShape {
+    api: Api::GeminiOpenAiCompat,
+    family: Family::Gemini,
+    copy_of: Some(Api::OpenAiChat),
+    paths: &["**/v1beta/openai/chat/completions"],
+    slots: &OPENAI_CHAT_SLOTS,
+};
+static ANTHROPIC_BATCHES: ApiShape = ApiShape {
+    api: Api::AnthropicBatches,
+    family: Family::Anthropic,
+    copy_of: None,
+    paths: &["**/v1/messages/batches"],
+    slots: &ANTHROPIC_BATCH_SLOTS,
+};
+static ANTHROPIC_MESSAGES: ApiShape = ApiShape {
+    api: Api::AnthropicMessages,
+    family: Family::Anthropic,
+    copy_of: None,
+    paths: &["**/v1/messages", "**/v1/messages/count_tokens"],
+    slots: &ANTHROPIC_SLOTS,
+};
+static BEDROCK_CONVERSE: ApiShape = ApiShape {
+    api: Api::BedrockConverse,
+    family: Family::Bedrock,
+    copy_of: None,
+    paths: &["**/model/*/converse", "**/model/*/converse-stream"],
+    slots: &BEDROCK_CONVERSE_SLOTS,
+};
+static BEDROCK_INVOKE: ApiShape = ApiShape {
+    api: Api::BedrockInvoke,
+    family: Family::Anthropic,
+    copy_of: Some(Api::AnthropicMessages),
+    paths: &[
+        "**/model/*/invoke",
+        "**/model/*/invoke-with-response-stream",
+    ],
+    slots: &ANTHROPIC_SLOTS,
+};
+static OPENAI_RESPONSES: ApiShape = ApiShape {
+    api: Api::OpenAiResponses,
+    family: Family::OpenAi,
+    copy_of: None,
+    paths: &["**/responses", "**/responses/input_tokens"],
+    slots: &OPENAI_RESPONSES_SLOTS,
+};
+static OPENAI_CHAT: ApiShape = ApiShape {
+    api: Api::OpenAiChat,
+    family: Family::OpenAi,
+    copy_of: None,
+    paths: &["**/chat/completions"],
+    slots: &OPENAI_CHAT_SLOTS,
+};
+static OLLAMA_CHAT: ApiShape = ApiShape {
+    api: Api::OllamaChat,
+    family: Family::OpenAi,
+    copy_of: Some(Api::OpenAiChat),
+    paths: &["**/api/chat"],
+    slots: &OLLAMA_CHAT_SLOTS,
+};
+static COHERE_CHAT: ApiShape = ApiShape {
+    api: Api::CohereChat,
+    family: Family::OpenAi,
+    copy_of: Some(Api::OpenAiChat),
+    paths: &["**/v2/chat"],
+    slots: &COHERE_CHAT_SLOTS,
+};
+
+/// The API-shape table, in the order URL patterns are tried (the first match wins, so specific
+/// patterns come before generic ones). Every [`Api`] is in it once (a test walks [`Api::ALL`]);
+/// fuzz seeds and the CLI name APIs by [`Api::name`], never by a position here.
 ///
 /// See the [module docs](crate::shapes) for an example.
-pub static SHAPES: &[ApiShape] = &[
-    ApiShape {
-        api: Api::CodeAssist,
-        family: Family::CodeAssist,
-        paths: &[
-            "**/v1internal:generateContent",
-            "**/v1internal:streamGenerateContent",
-            "**/v1internal:countTokens",
-        ],
-        slots: &GEMINI_REQUEST_SLOTS,
-    },
-    ApiShape {
-        api: Api::VertexAnthropic,
-        family: Family::Anthropic,
-        paths: &[
-            "**/publishers/anthropic/models/*:rawPredict",
-            "**/publishers/anthropic/models/*:streamRawPredict",
-            "**/publishers/anthropic/models/*:countTokens",
-        ],
-        slots: &ANTHROPIC_SLOTS,
-    },
-    ApiShape {
-        api: Api::VertexOpenAiCompat,
-        family: Family::Vertex,
-        paths: &["**/endpoints/openapi/chat/completions"],
-        slots: &OPENAI_CHAT_SLOTS,
-    },
-    ApiShape {
-        api: Api::VertexGemini,
-        family: Family::Vertex,
-        paths: &[
-            "**/publishers/google/models/*:generateContent",
-            "**/publishers/google/models/*:streamGenerateContent",
-            "**/publishers/google/models/*:countTokens",
-            "**/locations/*/endpoints/*:generateContent",
-            "**/locations/*/endpoints/*:streamGenerateContent",
-            "**/locations/*/cachedContents",
-            "**/locations/*/cachedContents/*",
-        ],
-        slots: &GEMINI_SLOTS,
-    },
-    ApiShape {
-        api: Api::GeminiCountTokens,
-        family: Family::Gemini,
-        paths: &["**/*:countTokens"],
-        slots: &GEMINI_COUNT_TOKENS_SLOTS,
-    },
-    ApiShape {
-        api: Api::Gemini,
-        family: Family::Gemini,
-        paths: &["**/*:generateContent", "**/*:streamGenerateContent"],
-        slots: &GEMINI_SLOTS,
-    },
-    ApiShape {
-        api: Api::GeminiCachedContents,
-        family: Family::Gemini,
-        paths: &["**/cachedContents", "**/cachedContents/*"],
-        slots: &GEMINI_CACHED_SLOTS,
-    },
-    ApiShape {
-        api: Api::GeminiOpenAiCompat,
-        family: Family::Gemini,
-        paths: &["**/v1beta/openai/chat/completions"],
-        slots: &OPENAI_CHAT_SLOTS,
-    },
-    ApiShape {
-        api: Api::AnthropicBatches,
-        family: Family::Anthropic,
-        paths: &["**/v1/messages/batches"],
-        slots: &ANTHROPIC_BATCH_SLOTS,
-    },
-    ApiShape {
-        api: Api::AnthropicMessages,
-        family: Family::Anthropic,
-        paths: &["**/v1/messages", "**/v1/messages/count_tokens"],
-        slots: &ANTHROPIC_SLOTS,
-    },
-    ApiShape {
-        api: Api::BedrockConverse,
-        family: Family::Bedrock,
-        paths: &["**/model/*/converse", "**/model/*/converse-stream"],
-        slots: &BEDROCK_CONVERSE_SLOTS,
-    },
-    ApiShape {
-        api: Api::BedrockInvoke,
-        family: Family::Anthropic,
-        paths: &[
-            "**/model/*/invoke",
-            "**/model/*/invoke-with-response-stream",
-        ],
-        slots: &ANTHROPIC_SLOTS,
-    },
-    ApiShape {
-        api: Api::OpenAiResponses,
-        family: Family::OpenAi,
-        paths: &["**/responses", "**/responses/input_tokens"],
-        slots: &OPENAI_RESPONSES_SLOTS,
-    },
-    ApiShape {
-        api: Api::OpenAiChat,
-        family: Family::OpenAi,
-        paths: &["**/chat/completions"],
-        slots: &OPENAI_CHAT_SLOTS,
-    },
-    // New entries go last: fuzz seeds name an API by its index in this table.
-    ApiShape {
-        api: Api::OllamaChat,
-        family: Family::OpenAi,
-        paths: &["**/api/chat"],
-        slots: &OLLAMA_CHAT_SLOTS,
-    },
-    ApiShape {
-        api: Api::CohereChat,
-        family: Family::OpenAi,
-        paths: &["**/v2/chat"],
-        slots: &COHERE_CHAT_SLOTS,
-    },
+pub static SHAPES: [&ApiShape; 16] = [
+    &CODE_ASSIST,
+    &VERTEX_ANTHROPIC,
+    &VERTEX_OPENAI_COMPAT,
+    &VERTEX_GEMINI,
+    &GEMINI_COUNT_TOKENS,
+    &GEMINI,
+    &GEMINI_CACHED_CONTENTS,
+    &GEMINI_OPENAI_COMPAT,
+    &ANTHROPIC_BATCHES,
+    &ANTHROPIC_MESSAGES,
+    &BEDROCK_CONVERSE,
+    &BEDROCK_INVOKE,
+    &OPENAI_RESPONSES,
+    &OPENAI_CHAT,
+    &OLLAMA_CHAT,
+    &COHERE_CHAT,
 ];
 
 #[cfg(test)]
@@ -702,15 +858,91 @@ mod tests {
 
     #[test]
     fn every_api_has_one_entry_and_slots() {
-        for s in SHAPES {
+        // Walks the APIs, not the table: an API missing from `SHAPES` is caught here.
+        assert_eq!(SHAPES.len(), Api::ALL.len());
+        for (i, api) in Api::ALL.into_iter().enumerate() {
+            // `ALL` is in declaration order, each variant once.
+            assert_eq!(api as usize, i, "{api}");
+            let shape = api.shape();
+            assert_eq!(shape.api, api);
             assert_eq!(
-                SHAPES.iter().filter(|t| t.api == s.api).count(),
+                SHAPES.iter().filter(|s| std::ptr::eq(**s, shape)).count(),
                 1,
-                "{}",
-                s.api
+                "{api}: not in SHAPES once"
             );
-            assert!(!s.slots.is_empty());
-            assert_eq!(Api::from_name(s.api.name()), Some(s.api));
+            assert!(!shape.slots.is_empty(), "{api}");
+            assert_eq!(Api::from_name(api.name()), Some(api));
+            if let Some(original) = shape.copy_of {
+                assert_eq!(original.shape().copy_of, None, "{api}: a copy of a copy");
+            }
+        }
+    }
+
+    /// The segments of a path (`[]` is a segment of its own).
+    fn segs(path: &str) -> Vec<&str> {
+        path.split('.')
+            .flat_map(|p| match p.strip_suffix("[]") {
+                Some(k) => vec![k, "[]"],
+                None => vec![p],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_and_strict_flags_sit_in_an_object_on_the_slot_path() {
+        for api in Api::ALL {
+            for spec in api.shape().slots {
+                let slot = segs(spec.path);
+                for (path, key) in [(spec.name, "name"), (spec.strict, "strict")] {
+                    let Some(path) = path else { continue };
+                    let at = segs(path);
+                    let (last, parent) = at.split_last().unwrap();
+                    assert_eq!(*last, key, "{api} {}", spec.path);
+                    assert!(
+                        parent.len() < slot.len() && slot.starts_with(parent),
+                        "{api} {}: {path} is not beside the slot path",
+                        spec.path
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_gemini_spelling_mix_is_a_slot() {
+        let has = |api: Api, path: &str| api.shape().slots.iter().any(|s| s.path == path);
+        for decl in ["functionDeclarations", "function_declarations"] {
+            for (field, dialect) in [
+                ("parameters", Dialect::Native),
+                ("parametersJsonSchema", Dialect::JsonSchema),
+                ("parameters_json_schema", Dialect::JsonSchema),
+            ] {
+                for (api, prefix) in [
+                    (Api::Gemini, ""),
+                    (Api::VertexGemini, ""),
+                    (Api::GeminiCachedContents, ""),
+                    (Api::CodeAssist, "request."),
+                    (Api::GeminiCountTokens, ""),
+                    (Api::GeminiCountTokens, "generateContentRequest."),
+                    (Api::GeminiCountTokens, "generate_content_request."),
+                ] {
+                    let path = format!("{prefix}tools[].{decl}[].{field}");
+                    let spec = api.shape().slots.iter().find(|s| s.path == path);
+                    assert_eq!(spec.map(|s| s.dialect), Some(dialect), "{api} {path}");
+                }
+            }
+        }
+        for cfg in ["generationConfig", "generation_config"] {
+            for field in [
+                "responseSchema",
+                "response_schema",
+                "responseJsonSchema",
+                "_responseJsonSchema",
+                "response_json_schema",
+            ] {
+                assert!(has(Api::Gemini, &format!("{cfg}.{field}")), "{cfg}.{field}");
+                assert!(has(Api::CodeAssist, &format!("request.{cfg}.{field}")));
+            }
         }
     }
 
@@ -769,6 +1001,7 @@ mod tests {
             let path = path.split('?').next().unwrap_or(path);
             SHAPES
                 .iter()
+                .copied()
                 .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)))
                 .map(|s| s.api)
         };

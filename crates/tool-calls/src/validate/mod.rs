@@ -54,12 +54,10 @@ pub(crate) struct Validator<'s> {
     work: usize,
 }
 
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
 fn with_segment(pointer: &str, key: &str) -> String {
-    format!("{pointer}/{}", escape(key))
+    let mut out = pointer.to_owned();
+    schema_core::pointer::push(&mut out, key);
+    out
 }
 
 /// The `type` keyword's types, with `null` added for OpenAPI `nullable: true`.

@@ -24,6 +24,8 @@ pub enum Kind {
     Slot,
     /// A `strict` flag on a slot path: may change only from `true` to `false`.
     Strict,
+    /// A slot's name: read (a duplicate is refused), never changed.
+    Name,
 }
 
 /// The ranges of `body` that the layer may change, sorted and disjoint; `Err` when the body is
@@ -38,22 +40,22 @@ pub fn masks(body: &[u8], shapes: &[&ApiShape]) -> Result<Vec<(Range<usize>, Kin
     let text = utf8_with_placeholders(body);
     let text = text.as_str();
     let root: &RawValue = raw(text).ok_or("invalid JSON")?;
-    let paths: Vec<Vec<Seg>> = shapes
+    // The slots, and the `name` / `strict` keys the table says name and flag them.
+    let paths: Vec<(Vec<Seg>, Kind)> = shapes
         .iter()
         .flat_map(|s| s.slots.iter())
-        .map(|spec| parse_path(spec.path))
-        .collect();
-    let mut out = Vec::new();
-    // The root also reads `model`: a duplicate of it is refused too.
-    let mut root_keys: Vec<&str> = paths
-        .iter()
-        .filter_map(|p| match p.first() {
-            Some(Seg::Key(k)) => Some(*k),
-            _ => None,
+        .flat_map(|spec| {
+            [
+                Some((parse_path(spec.path), Kind::Slot)),
+                spec.name.map(|p| (parse_path(p), Kind::Name)),
+                spec.strict.map(|p| (parse_path(p), Kind::Strict)),
+            ]
+            .into_iter()
+            .flatten()
         })
         .collect();
-    root_keys.push("model");
-    walk(text, root, &paths, 0, &root_keys, true, &mut out)?;
+    let mut out = Vec::new();
+    walk(text, root, &paths, 0, true, &mut out)?;
     out.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
     out.dedup();
     // Drop ranges nested in an earlier one.
@@ -91,7 +93,7 @@ fn utf8_with_placeholders(bytes: &[u8]) -> String {
 pub fn shapes_for(api: Option<tower_toolschema::shapes::Api>) -> Vec<&'static ApiShape> {
     match api {
         Some(a) => vec![a.shape()],
-        None => SHAPES.iter().collect(),
+        None => SHAPES.to_vec(),
     }
 }
 
@@ -155,6 +157,11 @@ pub fn check_only_slots_changed(
                     return Err(Breach(format!("slot at {ro:?} is not valid JSON")));
                 }
             }
+            Kind::Name => {
+                if vi != vo {
+                    return Err(Breach(format!("a name changed at {ri:?}")));
+                }
+            }
         }
         a = ri.end;
         b = ro.end;
@@ -214,35 +221,35 @@ fn offset(base: &str, part: &str) -> Range<usize> {
 fn walk(
     base: &str,
     value: &RawValue,
-    paths: &[Vec<Seg>],
+    paths: &[(Vec<Seg>, Kind)],
     depth: usize,
-    wanted_here: &[&str],
     root: bool,
     out: &mut Vec<(Range<usize>, Kind)>,
 ) -> Result<(), String> {
-    let live: Vec<&Vec<Seg>> = paths.iter().filter(|p| p.len() > depth).collect();
-    let leaf = paths.iter().any(|p| p.len() == depth);
-    if leaf {
-        out.push((offset(base, value.get()), Kind::Slot));
-        return Ok(());
+    let ends_here = |kind: Kind| paths.iter().any(|(p, k)| p.len() == depth && *k == kind);
+    for kind in [Kind::Slot, Kind::Strict] {
+        if ends_here(kind) {
+            out.push((offset(base, value.get()), kind));
+            return Ok(());
+        }
     }
+    let live: Vec<&(Vec<Seg>, Kind)> = paths.iter().filter(|(p, _)| p.len() > depth).collect();
     if live.is_empty() {
         return Ok(());
     }
     let text = value.get();
-    if live.iter().any(|p| p[depth] == Seg::Each) {
+    if live.iter().any(|(p, _)| p[depth] == Seg::Each) {
         if !text.starts_with('[') {
             return Ok(());
         }
         let items = array(text).ok_or("bad array")?;
-        let next: Vec<Vec<Seg>> = live
+        let next: Vec<(Vec<Seg>, Kind)> = live
             .iter()
-            .filter(|p| p[depth] == Seg::Each)
+            .filter(|(p, _)| p[depth] == Seg::Each)
             .map(|p| (*p).clone())
             .collect();
         for item in items {
-            let keys = keys_at(&next, depth + 1);
-            walk(base, item, &next, depth + 1, &keys, false, out)?;
+            walk(base, item, &next, depth + 1, false, out)?;
         }
         return Ok(());
     }
@@ -250,11 +257,11 @@ fn walk(
         return Ok(());
     }
     let entries = object(text).ok_or("bad object")?;
-    // The layer refuses a body with a duplicate of a key it reads on a slot path.
-    let mut reads: Vec<&str> = wanted_here.to_vec();
-    if !root {
-        reads.push("name");
-        reads.push("strict");
+    // The layer refuses a body with a duplicate of a key it reads on a slot path (and of the
+    // root's `model`).
+    let mut reads = keys_at(&live, depth);
+    if root {
+        reads.push("model");
     }
     for k in &reads {
         if entries.iter().filter(|(n, _)| n == k).count() > 1 {
@@ -262,27 +269,23 @@ fn walk(
         }
     }
     for (name, v) in &entries {
-        if !root && name == "strict" {
-            out.push((offset(base, v.get()), Kind::Strict));
-        }
-        let next: Vec<Vec<Seg>> = live
+        let next: Vec<(Vec<Seg>, Kind)> = live
             .iter()
-            .filter(|p| matches!(p[depth], Seg::Key(k) if k == name))
+            .filter(|(p, _)| matches!(p[depth], Seg::Key(k) if k == name))
             .map(|p| (*p).clone())
             .collect();
         if next.is_empty() {
             continue;
         }
-        let keys = keys_at(&next, depth + 1);
-        walk(base, v, &next, depth + 1, &keys, false, out)?;
+        walk(base, v, &next, depth + 1, false, out)?;
     }
     Ok(())
 }
 
-fn keys_at(paths: &[Vec<Seg>], depth: usize) -> Vec<&'static str> {
+fn keys_at(paths: &[&(Vec<Seg>, Kind)], depth: usize) -> Vec<&'static str> {
     let mut keys: Vec<&'static str> = paths
         .iter()
-        .filter_map(|p| match p.get(depth) {
+        .filter_map(|(p, _)| match p.get(depth) {
             Some(Seg::Key(k)) => Some(*k),
             _ => None,
         })
@@ -291,7 +294,6 @@ fn keys_at(paths: &[Vec<Seg>], depth: usize) -> Vec<&'static str> {
     keys.dedup();
     keys
 }
-
 fn object(text: &str) -> Option<Vec<(Cow<'_, str>, &RawValue)>> {
     struct V;
     impl<'de> Visitor<'de> for V {
