@@ -1,0 +1,114 @@
+//! The loop: client lines from standard input, server events from the transport, each through
+//! the [`Session`], answers written to standard output in the order they were decided.
+
+use super::session::{Session, Step};
+use super::transport::{Event, Upstream};
+use std::collections::VecDeque;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+use tokio::time::{Instant, sleep_until};
+
+/// How long the server has to end after the client is gone, before it is killed.
+const CLOSE_GRACE: Duration = Duration::from_secs(5);
+/// How long the proxy's own re-listing may take before calls go on against the old list.
+const RELIST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Runs the proxy until the server ends (its exit status) or, for HTTP, the client does (0).
+pub async fn run(mut session: Session, mut upstream: Upstream, mut events: mpsc::Receiver<Event>) -> u8 {
+    let (out_tx, out_rx) = mpsc::channel::<String>(256);
+    let writer = tokio::spawn(write_lines(out_rx));
+    let mut stdin = BufReader::new(tokio::io::stdin());
+    let mut client_open = true;
+    let mut held: VecDeque<String> = VecDeque::new();
+    let mut relist_deadline: Option<Instant> = None;
+    let mut close_deadline: Option<Instant> = None;
+    let far = || Instant::now() + Duration::from_secs(86_400);
+    let mut buf = Vec::new();
+    let code = loop {
+        tokio::select! {
+            read = stdin.read_until(b'\n', &mut buf), if client_open => {
+                match read {
+                    Ok(0) | Err(_) => {
+                        client_open = false;
+                        upstream.close().await;
+                        if matches!(upstream, Upstream::Http(_)) {
+                            break 0;
+                        }
+                        close_deadline = Some(Instant::now() + CLOSE_GRACE);
+                    }
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_owned();
+                        buf.clear();
+                        if line.trim().is_empty() {
+                            continue;
+                        }
+                        if session.relisting() {
+                            held.push_back(line);
+                            continue;
+                        }
+                        let step = session.from_client(line);
+                        apply(step, &mut upstream, &out_tx).await;
+                    }
+                }
+            }
+            event = events.recv() => {
+                let step = match event {
+                    None => break 1,
+                    Some(Event::Closed(code)) => break code,
+                    Some(Event::Message(line)) => session.from_server(line),
+                    Some(Event::Undelivered { ids, reason }) => session.undelivered(&ids, &reason),
+                };
+                apply(step, &mut upstream, &out_tx).await;
+            }
+            () = sleep_until(relist_deadline.unwrap_or_else(far)), if relist_deadline.is_some() => {
+                let mut step = Step::default();
+                session.abandon_relist(&mut step, "no answer in time");
+                apply(step, &mut upstream, &out_tx).await;
+            }
+            () = sleep_until(close_deadline.unwrap_or_else(far)), if close_deadline.is_some() => {
+                close_deadline = None;
+                upstream.kill();
+            }
+        }
+        relist_deadline = match (session.relisting(), relist_deadline) {
+            (true, None) => Some(Instant::now() + RELIST_TIMEOUT),
+            (true, d) => d,
+            (false, _) => None,
+        };
+        while !session.relisting() {
+            let Some(line) = held.pop_front() else { break };
+            let step = session.from_client(line);
+            apply(step, &mut upstream, &out_tx).await;
+        }
+    };
+    drop(out_tx);
+    let _ = writer.await;
+    code
+}
+
+async fn apply(step: Step, upstream: &mut Upstream, out: &mpsc::Sender<String>) {
+    for note in step.notes {
+        eprintln!("{note}");
+    }
+    if let Some(v) = step.protocol_version {
+        upstream.set_protocol_version(v);
+    }
+    for line in step.to_client {
+        let _ = out.send(line).await;
+    }
+    for msg in step.to_server {
+        upstream.send(msg).await;
+    }
+}
+
+async fn write_lines(mut rx: mpsc::Receiver<String>) {
+    let mut stdout = tokio::io::stdout();
+    while let Some(line) = rx.recv().await {
+        let mut bytes = line.into_bytes();
+        bytes.push(b'\n');
+        if stdout.write_all(&bytes).await.is_err() || stdout.flush().await.is_err() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! What the proxy knows and decides, without any I/O: each line from the client or the server
+//! goes in, the lines to send each way come out. The async loop ([`super::proxy`]) only wires
+//! this to the transports.
+
+use super::call::{self, Call};
+use super::errors;
+use super::list::{self, Tool};
+use super::message::{self, Envelope, Parsed};
+use super::names::NameMap;
+use crate::cli::input::splice;
+use provider_rules::Rules;
+use serde_json::value::RawValue;
+use std::collections::{HashMap, HashSet};
+
+/// At most this many pages are read when the proxy lists the tools itself.
+const MAX_PAGES: usize = 1000;
+
+/// A message for the server.
+#[derive(Debug)]
+pub struct Outgoing {
+    /// Its text (one line).
+    pub line: String,
+    /// The ids (JSON text) of the requests in it, to answer if it cannot be delivered.
+    pub ids: Vec<String>,
+    /// It carries `notifications/initialized`: the session is open.
+    pub initialized: bool,
+}
+
+/// What one line leads to.
+#[derive(Debug, Default)]
+pub struct Step {
+    /// Lines for the server.
+    pub to_server: Vec<Outgoing>,
+    /// Lines for the client.
+    pub to_client: Vec<String>,
+    /// The protocol version the server chose (from its `initialize` answer).
+    pub protocol_version: Option<String>,
+    /// Lines for standard error (each said once per process).
+    pub notes: Vec<String>,
+}
+
+/// The proxy's own listing after `notifications/tools/list_changed`.
+#[derive(Debug)]
+struct Relist {
+    id: String,
+    tools: HashMap<String, Tool>,
+    cursors: HashSet<String>,
+    pages: usize,
+}
+
+/// The proxy's state: the provider's rules, the names, the tools as the server listed them,
+/// and the requests whose answers it must read.
+pub struct Session {
+    rules: Rules,
+    names: NameMap,
+    tools: HashMap<String, Tool>,
+    pending_lists: HashSet<String>,
+    init_id: Option<String>,
+    relist: Option<Relist>,
+    next_own: u64,
+    said: HashSet<String>,
+}
+
+/// What became of one message of a line.
+enum Part {
+    /// Goes on as it is.
+    Same,
+    /// Goes on edited.
+    Edited(String),
+    /// Not forwarded (answered, or the proxy's own).
+    Gone,
+}
+
+impl Session {
+    /// A session applying `rules`.
+    pub fn new(rules: Rules) -> Session {
+        Session {
+            names: NameMap::new(&rules),
+            rules,
+            tools: HashMap::new(),
+            pending_lists: HashSet::new(),
+            init_id: None,
+            relist: None,
+            next_own: 1,
+            said: HashSet::new(),
+        }
+    }
+
+    /// Whether the proxy is listing the tools itself (client lines wait until it is done).
+    pub fn relisting(&self) -> bool {
+        self.relist.is_some()
+    }
+
+    /// A line from the client.
+    pub fn from_client(&mut self, line: String) -> Step {
+        let mut step = Step::default();
+        if !line.contains("tools/") && !line.contains("initialize") {
+            step.to_server.push(Outgoing {
+                line,
+                ids: Vec::new(),
+                initialized: false,
+            });
+            return step;
+        }
+        let mut ids = Vec::new();
+        let mut initialized = false;
+        let out = match message::parse(&line) {
+            None => None,
+            Some(parsed) => self.each(&line, parsed, &mut step, |s, text, raw, step| {
+                let Some(env) = message::envelope(raw) else {
+                    return Part::Same;
+                };
+                if env.is_request()
+                    && let Some(id) = env.id_key()
+                {
+                    ids.push(id);
+                }
+                initialized |= env.method.as_deref() == Some("notifications/initialized");
+                s.client_message(text, &env, step)
+            }),
+        };
+        let line = match out {
+            None => Some(line),
+            Some(Some(edited)) => Some(edited),
+            Some(None) => None,
+        };
+        if let Some(line) = line {
+            step.to_server.push(Outgoing {
+                line,
+                ids,
+                initialized,
+            });
+        }
+        step
+    }
+
+    fn client_message(&mut self, text: &str, env: &Envelope<'_>, step: &mut Step) -> Part {
+        let (Some(method), Some(id)) = (env.method.as_deref(), env.id_key()) else {
+            return Part::Same;
+        };
+        match method {
+            "initialize" => self.init_id = Some(id),
+            "tools/list" => {
+                self.pending_lists.insert(id);
+            }
+            "tools/call" => {
+                let Some(params) = env.params else {
+                    return Part::Same;
+                };
+                match call::handle(text, &id, params, &self.tools, &self.rules) {
+                    Call::Forward(edits) if edits.is_empty() => {}
+                    Call::Forward(edits) => return Part::Edited(splice(text, edits)),
+                    Call::Answer(resp) => {
+                        step.to_client.push(resp);
+                        return Part::Gone;
+                    }
+                    Call::Unknown(name) => self.note(step, errors::unknown_tool(&name)),
+                }
+            }
+            _ => {}
+        }
+        Part::Same
+    }
+
+    /// A line from the server.
+    pub fn from_server(&mut self, line: String) -> Step {
+        let mut step = Step::default();
+        let watching =
+            !self.pending_lists.is_empty() || self.init_id.is_some() || self.relist.is_some();
+        if !watching && !line.contains("list_changed") {
+            step.to_client.push(line);
+            return step;
+        }
+        let out = match message::parse(&line) {
+            None => {
+                self.note(&mut step, errors::not_json_rpc(&line));
+                return step;
+            }
+            Some(parsed) => self.each(&line, parsed, &mut step, |s, text, raw, step| {
+                match message::envelope(raw) {
+                    Some(env) => s.server_message(text, &env, step),
+                    None => Part::Same,
+                }
+            }),
+        };
+        match out {
+            None => step.to_client.push(line),
+            Some(Some(edited)) => step.to_client.push(edited),
+            Some(None) => {}
+        }
+        step
+    }
+
+    fn server_message(&mut self, text: &str, env: &Envelope<'_>, step: &mut Step) -> Part {
+        if env.method.as_deref() == Some("notifications/tools/list_changed") {
+            self.start_relist(step);
+            return Part::Same;
+        }
+        if env.method.is_some() {
+            return Part::Same;
+        }
+        let Some(id) = env.id_key() else {
+            return Part::Same;
+        };
+        if self.init_id.as_deref() == Some(&id) {
+            self.init_id = None;
+            step.protocol_version = env.result.and_then(protocol_version);
+            return Part::Same;
+        }
+        if self.relist.as_ref().is_some_and(|r| r.id == id) {
+            self.relist_page(env.result, step);
+            return Part::Gone;
+        }
+        if self.pending_lists.remove(&id) {
+            let Some(result) = env.result else {
+                return Part::Same;
+            };
+            let page = list::rewrite(text, result, &self.rules, &mut self.names);
+            for n in page.notes {
+                self.note(step, n);
+            }
+            self.tools.extend(page.tools);
+            if !page.edits.is_empty() {
+                return Part::Edited(splice(text, page.edits));
+            }
+        }
+        Part::Same
+    }
+
+    /// Applies `f` to each message of a line; the line to pass on: `None` unchanged,
+    /// `Some(None)` nothing left, `Some(Some(text))` edited.
+    fn each(
+        &mut self,
+        line: &str,
+        parsed: Parsed<'_>,
+        step: &mut Step,
+        mut f: impl FnMut(&mut Session, &str, &RawValue, &mut Step) -> Part,
+    ) -> Option<Option<String>> {
+        match parsed {
+            Parsed::One(raw) => match f(self, line, raw, step) {
+                Part::Same => None,
+                Part::Edited(t) => Some(Some(t)),
+                Part::Gone => Some(None),
+            },
+            Parsed::Batch(items) => {
+                let mut parts = Vec::with_capacity(items.len());
+                let mut changed = false;
+                for raw in items {
+                    match f(self, raw.get(), raw, step) {
+                        Part::Same => parts.push(raw.get().to_owned()),
+                        Part::Edited(t) => {
+                            changed = true;
+                            parts.push(t);
+                        }
+                        Part::Gone => changed = true,
+                    }
+                }
+                match (changed, parts.is_empty()) {
+                    (false, _) => None,
+                    (true, true) => Some(None),
+                    (true, false) => Some(Some(message::join(&parts, true))),
+                }
+            }
+        }
+    }
+
+    fn own_list_request(&mut self, cursor: Option<&str>) -> (String, Outgoing) {
+        let id = message::json_string(&format!("toolschema-mcp-{}", self.next_own));
+        self.next_own += 1;
+        let params = match cursor {
+            Some(c) => format!("{{\"cursor\":{}}}", message::json_string(c)),
+            None => "{}".to_owned(),
+        };
+        let line = message::request(&id, "tools/list", &params);
+        (
+            id.clone(),
+            Outgoing {
+                line,
+                ids: vec![id],
+                initialized: false,
+            },
+        )
+    }
+
+    fn start_relist(&mut self, step: &mut Step) {
+        if self.relist.is_some() {
+            return;
+        }
+        let (id, out) = self.own_list_request(None);
+        step.to_server.push(out);
+        self.relist = Some(Relist {
+            id,
+            tools: HashMap::new(),
+            cursors: HashSet::new(),
+            pages: 0,
+        });
+    }
+
+    fn relist_page(&mut self, result: Option<&RawValue>, step: &mut Step) {
+        let Some(result) = result else {
+            self.abandon_relist(step, "the server answered tools/list with an error");
+            return;
+        };
+        let page = list::rewrite(result.get(), result, &self.rules, &mut self.names);
+        let Some(mut relist) = self.relist.take() else {
+            return;
+        };
+        relist.tools.extend(page.tools);
+        relist.pages += 1;
+        match page.next_cursor {
+            Some(c) if relist.pages < MAX_PAGES && relist.cursors.insert(c.clone()) => {
+                let (id, out) = self.own_list_request(Some(&c));
+                relist.id = id;
+                step.to_server.push(out);
+                self.relist = Some(relist);
+            }
+            _ => self.tools = relist.tools,
+        }
+    }
+
+    /// Gives up the proxy's own listing (no answer in time, or an error); the previous tools stay.
+    pub fn abandon_relist(&mut self, step: &mut Step, cause: &str) {
+        if self.relist.take().is_some() {
+            step.notes.push(errors::relist_abandoned(cause));
+        }
+    }
+
+    /// Answers requests that could not be delivered to the server.
+    pub fn undelivered(&mut self, ids: &[String], reason: &str) -> Step {
+        let mut step = Step::default();
+        for id in ids {
+            self.pending_lists.remove(id);
+            if self.init_id.as_deref() == Some(id) {
+                self.init_id = None;
+            }
+            if self.relist.as_ref().is_some_and(|r| &r.id == id) {
+                self.abandon_relist(&mut step, reason);
+                continue;
+            }
+            step.to_client
+                .push(message::error(id, errors::UPSTREAM_ERROR, reason));
+        }
+        step
+    }
+
+    fn note(&mut self, step: &mut Step, text: String) {
+        if self.said.insert(text.clone()) {
+            step.notes.push(text);
+        }
+    }
+}
+
+fn protocol_version(result: &RawValue) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Init {
+        #[serde(rename = "protocolVersion")]
+        protocol_version: Option<String>,
+    }
+    serde_json::from_str::<Init>(result.get())
+        .ok()
+        .and_then(|i| i.protocol_version)
+}

@@ -1,0 +1,249 @@
+//! A Streamable HTTP MCP server (protocol 2025-06-18): every client message is POSTed to the
+//! endpoint; the answer is `202 Accepted`, one JSON message (or batch), or an SSE stream of
+//! messages. The session id the server hands out (`Mcp-Session-Id`) and the negotiated
+//! `MCP-Protocol-Version` go on every later request; once the session is open a GET stream
+//! carries what the server sends on its own (list_changed); the session is DELETEd at the end.
+
+use super::Event;
+use super::sse::SseReader;
+use crate::mcp_proxy::errors;
+use crate::mcp_proxy::message::one_line;
+use crate::mcp_proxy::session::Outgoing;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+const SESSION: &str = "mcp-session-id";
+const PROTOCOL: &str = "mcp-protocol-version";
+/// How long the DELETE that ends the session may take.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The endpoint and the session.
+pub struct Http {
+    client: reqwest::Client,
+    url: String,
+    headers: HeaderMap,
+    session: Arc<Mutex<Option<HeaderValue>>>,
+    protocol: Option<HeaderValue>,
+    events: mpsc::Sender<Event>,
+    listening: bool,
+}
+
+impl Http {
+    /// An endpoint at `url`, with extra headers (`Authorization`, ...) on every request.
+    pub fn new(
+        url: &str,
+        headers: HeaderMap,
+        connect_timeout: Duration,
+        events: mpsc::Sender<Event>,
+    ) -> Result<Http, String> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(connect_timeout)
+            .build()
+            .map_err(|e| errors::upstream_unreachable(url, &e.to_string()))?;
+        Ok(Http {
+            client,
+            url: url.to_owned(),
+            headers,
+            session: Arc::new(Mutex::new(None)),
+            protocol: None,
+            events,
+            listening: false,
+        })
+    }
+
+    /// Sent on every request after `initialize`.
+    pub fn set_protocol_version(&mut self, version: String) {
+        self.protocol = HeaderValue::from_str(&version).ok();
+    }
+
+    fn request(&self, method: reqwest::Method) -> reqwest::RequestBuilder {
+        let mut h = self.headers.clone();
+        if let Ok(s) = self.session.lock()
+            && let Some(id) = s.as_ref()
+        {
+            h.insert(HeaderName::from_static(SESSION), id.clone());
+        }
+        if let Some(p) = &self.protocol {
+            h.insert(HeaderName::from_static(PROTOCOL), p.clone());
+        }
+        self.client.request(method, &self.url).headers(h)
+    }
+
+    /// POSTs one message. Requests are answered concurrently; notifications, responses and
+    /// `initialize` are delivered before the next message is sent, so the server sees them
+    /// in order.
+    pub async fn send(&mut self, out: Outgoing) {
+        let req = self
+            .request(reqwest::Method::POST)
+            .header(ACCEPT, "application/json, text/event-stream")
+            .header(CONTENT_TYPE, "application/json")
+            .body(out.line);
+        let ctx = Answer {
+            url: self.url.clone(),
+            ids: out.ids,
+            events: self.events.clone(),
+            session: Arc::clone(&self.session),
+        };
+        let first = ctx.ids.is_empty() || self.session_unknown();
+        if first {
+            ctx.read(req.send().await).await;
+        } else {
+            tokio::spawn(async move { ctx.read(req.send().await).await });
+        }
+        if out.initialized && !self.listening {
+            self.listening = true;
+            self.listen();
+        }
+    }
+
+    fn session_unknown(&self) -> bool {
+        self.session.lock().map(|s| s.is_none()).unwrap_or(true)
+    }
+
+    /// Opens the GET stream for what the server sends unasked (a server without one answers 405).
+    fn listen(&self) {
+        let req = self
+            .request(reqwest::Method::GET)
+            .header(ACCEPT, "text/event-stream");
+        let ctx = Answer {
+            url: self.url.clone(),
+            ids: Vec::new(),
+            events: self.events.clone(),
+            session: Arc::clone(&self.session),
+        };
+        tokio::spawn(async move {
+            if let Ok(resp) = req.send().await
+                && resp.status().is_success()
+            {
+                ctx.stream(resp).await;
+            }
+        });
+    }
+
+    /// Ends the session (DELETE, bounded; a server that does not allow it answers 405).
+    pub async fn close(&mut self) {
+        if self.session_unknown() {
+            return;
+        }
+        let req = self.request(reqwest::Method::DELETE).timeout(CLOSE_TIMEOUT);
+        let _ = req.send().await;
+    }
+}
+
+/// Reads one HTTP answer into events.
+struct Answer {
+    url: String,
+    ids: Vec<String>,
+    events: mpsc::Sender<Event>,
+    session: Arc<Mutex<Option<HeaderValue>>>,
+}
+
+impl Answer {
+    async fn fail(&self, reason: String) {
+        if !self.ids.is_empty() {
+            let _ = self
+                .events
+                .send(Event::Undelivered {
+                    ids: self.ids.clone(),
+                    reason,
+                })
+                .await;
+        } else {
+            eprintln!("{}: {reason}", errors::PREFIX);
+        }
+    }
+
+    async fn read(self, sent: reqwest::Result<reqwest::Response>) {
+        let resp = match sent {
+            Ok(r) => r,
+            Err(e) => {
+                let cause = error_chain(&e);
+                return self
+                    .fail(errors::upstream_unreachable(&self.url, &cause))
+                    .await;
+            }
+        };
+        if let Some(id) = resp.headers().get(SESSION)
+            && let Ok(mut s) = self.session.lock()
+        {
+            *s = Some(id.clone());
+        }
+        let status = resp.status();
+        if status.as_u16() == 404 && self.session.lock().is_ok_and(|s| s.is_some()) {
+            return self.fail(errors::session_expired(&self.url)).await;
+        }
+        if !status.is_success() {
+            let body = resp.text().await.unwrap_or_default();
+            return self
+                .fail(errors::upstream_status(&self.url, status.as_u16(), &body))
+                .await;
+        }
+        let sse = resp
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/event-stream"));
+        if sse {
+            self.stream(resp).await;
+            return;
+        }
+        match resp.text().await {
+            Ok(body) if body.trim().is_empty() => {}
+            Ok(body) => {
+                let _ = self
+                    .events
+                    .send(Event::Message(one_line(&body).into_owned()))
+                    .await;
+            }
+            Err(e) => {
+                self.fail(errors::upstream_unreachable(&self.url, &error_chain(&e)))
+                    .await
+            }
+        }
+    }
+
+    async fn stream(self, mut resp: reqwest::Response) {
+        let mut reader = SseReader::default();
+        loop {
+            match resp.chunk().await {
+                Ok(Some(chunk)) => match reader.feed(&chunk) {
+                    Ok(messages) => {
+                        for m in messages {
+                            if self.events.send(Event::Message(m)).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    Err(_) => {
+                        return self
+                            .fail(errors::upstream_unreachable(
+                                &self.url,
+                                "an event on the stream exceeds 64 MiB",
+                            ))
+                            .await;
+                    }
+                },
+                Ok(None) => return,
+                Err(e) => {
+                    return self
+                        .fail(errors::upstream_unreachable(&self.url, &error_chain(&e)))
+                        .await;
+                }
+            }
+        }
+    }
+}
+
+/// An error and its causes, on one line.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut src = e.source();
+    while let Some(s) = src {
+        out.push_str(": ");
+        out.push_str(&s.to_string());
+        src = s.source();
+    }
+    out
+}
