@@ -17,7 +17,12 @@ pub struct McpArgs {
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub url: Option<String>,
     /// A header for every request to --url (repeatable), e.g. "Authorization: Bearer TOKEN".
-    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", requires = "url")]
+    #[arg(
+        long = "header",
+        short = 'H',
+        value_name = "NAME: VALUE",
+        requires = "url"
+    )]
     pub headers: Vec<String>,
     /// Seconds to wait for a connection to --url.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
@@ -40,7 +45,9 @@ pub fn run(args: &McpArgs) -> CliResult {
         }
     };
     if !(args.connect_timeout.is_finite() && args.connect_timeout > 0.0) {
-        return Err(CliError::usage("--connect-timeout must be a positive number of seconds"));
+        return Err(CliError::usage(
+            "--connect-timeout must be a positive number of seconds",
+        ));
     }
     let timeout = Duration::from_secs_f64(args.connect_timeout);
     mcp_proxy::run(choice.rules().clone(), server, timeout).map_err(CliError::usage)

@@ -62,7 +62,10 @@ pub fn handle(
     };
     if !args.is_object() {
         let example = tool_calls::worked_example(&tool.schema);
-        return Call::Answer(tool_error(id, &errors::arguments_not_object(&name, &example)));
+        return Call::Answer(tool_error(
+            id,
+            &errors::arguments_not_object(&name, &example),
+        ));
     }
     let err = match tool_calls::validate(&tool.schema, &args) {
         Ok(()) => return Call::Forward(edits),
@@ -107,13 +110,22 @@ mod tests {
         });
         HashMap::from([(
             "get_weather".to_owned(),
-            Tool { original: "get weather".to_owned(), schema },
+            Tool {
+                original: "get weather".to_owned(),
+                schema,
+            },
         )])
     }
 
     fn decide(text: &str, rules: &Rules) -> Call {
         let env: super::super::message::Envelope<'_> = serde_json::from_str(text).unwrap();
-        handle(text, &env.id_key().unwrap(), env.params.unwrap(), &tools(), rules)
+        handle(
+            text,
+            &env.id_key().unwrap(),
+            env.params.unwrap(),
+            &tools(),
+            rules,
+        )
     }
 
     #[test]
@@ -138,7 +150,10 @@ mod tests {
         assert_eq!(v["id"], "k");
         assert_eq!(v["result"]["isError"], true);
         let msg = v["result"]["content"][0]["text"].as_str().unwrap();
-        assert!(msg.contains(r#""city" is missing — you sent "City"; the field is "city""#), "{msg}");
+        assert!(
+            msg.contains(r#""city" is missing — you sent "City"; the field is "city""#),
+            "{msg}"
+        );
         assert!(msg.contains("\"days\""), "{msg}");
         assert!(msg.contains("Expected {\"city\":\"<string>\""), "{msg}");
     }
@@ -158,6 +173,9 @@ mod tests {
     #[test]
     fn an_unknown_tool_is_forwarded_unvalidated() {
         let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"other","arguments":{}}}"#;
-        assert_eq!(decide(text, &Rules::GEMINI), Call::Unknown("other".to_owned()));
+        assert_eq!(
+            decide(text, &Rules::GEMINI),
+            Call::Unknown("other".to_owned())
+        );
     }
 }

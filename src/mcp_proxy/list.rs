@@ -110,7 +110,8 @@ fn sanitize_into(
     let original = match serde_json::from_str::<Value>(schema.get()) {
         Ok(v) => v,
         Err(e) => {
-            page.notes.push(errors::schema_unreadable(tool, &e.to_string()));
+            page.notes
+                .push(errors::schema_unreadable(tool, &e.to_string()));
             return Value::Bool(true);
         }
     };
@@ -124,7 +125,9 @@ fn sanitize_into(
             page.edits
                 .push((span(text, schema), out.schema.to_json_string()));
         }
-        Err(e) => page.notes.push(errors::schema_unreadable(tool, &e.to_string())),
+        Err(e) => page
+            .notes
+            .push(errors::schema_unreadable(tool, &e.to_string())),
     }
     original
 }

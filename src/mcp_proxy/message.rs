@@ -51,7 +51,9 @@ pub fn parse(line: &str) -> Option<Parsed<'_>> {
             .ok()
             .map(Parsed::Batch)
     } else {
-        serde_json::from_str::<&RawValue>(line).ok().map(Parsed::One)
+        serde_json::from_str::<&RawValue>(line)
+            .ok()
+            .map(Parsed::One)
     }
 }
 
@@ -75,7 +77,10 @@ pub fn error(id: &str, code: i64, message: &str) -> String {
 
 /// A request from the proxy itself.
 pub fn request(id: &str, method: &str, params: &str) -> String {
-    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{},\"params\":{params}}}", json_string(method))
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{},\"params\":{params}}}",
+        json_string(method)
+    )
 }
 
 /// `s` as a JSON string literal.
@@ -115,19 +120,24 @@ mod tests {
         let env = envelope(raw).unwrap();
         assert!(env.is_request());
         assert_eq!(env.id_key().as_deref(), Some("7"));
-        let Some(Parsed::Batch(items)) = parse(r#"[{"jsonrpc":"2.0","method":"x"},{"id":"a","result":{}}]"#)
+        let Some(Parsed::Batch(items)) =
+            parse(r#"[{"jsonrpc":"2.0","method":"x"},{"id":"a","result":{}}]"#)
         else {
             panic!("a batch")
         };
         assert_eq!(items.len(), 2);
         assert!(!envelope(items[0]).unwrap().is_request());
-        assert_eq!(envelope(items[1]).unwrap().id_key().as_deref(), Some("\"a\""));
+        assert_eq!(
+            envelope(items[1]).unwrap().id_key().as_deref(),
+            Some("\"a\"")
+        );
         assert!(parse("not json").is_none());
     }
 
     #[test]
     fn built_messages_are_valid_json() {
-        let e: serde_json::Value = serde_json::from_str(&error("\"x\"", -32000, "a \"quoted\"\nline")).unwrap();
+        let e: serde_json::Value =
+            serde_json::from_str(&error("\"x\"", -32000, "a \"quoted\"\nline")).unwrap();
         assert_eq!(e["error"]["message"], "a \"quoted\"\nline");
         assert_eq!(one_line("{\n\"a\": 1\r\n}"), "{ \"a\": 1  }");
     }

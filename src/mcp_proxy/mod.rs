@@ -57,7 +57,9 @@ pub fn run(rules: Rules, server: Server, connect_timeout: Duration) -> Result<u8
                 })?;
                 Upstream::Stdio(child)
             }
-            Server::Url(url, headers) => Upstream::Http(Http::new(&url, headers, connect_timeout, tx)?),
+            Server::Url(url, headers) => {
+                Upstream::Http(Http::new(&url, headers, connect_timeout, tx)?)
+            }
         };
         Ok(proxy::run(session::Session::new(rules), upstream, rx).await)
     });

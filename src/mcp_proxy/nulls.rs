@@ -90,7 +90,8 @@ mod tests {
             "required": ["q"],
             "$defs": {"F": {"type": "object", "properties": {"state": {"type": "string"}}}}
         });
-        let args = json!({"q": null, "limit": null, "filter": {"state": null}, "tags": [{"state": null}]});
+        let args =
+            json!({"q": null, "limit": null, "filter": {"state": null}, "tags": [{"state": null}]});
         assert_eq!(
             strip_optional_nulls(&args, &schema),
             Some(json!({"q": null, "filter": {}, "tags": [{}]}))

@@ -15,7 +15,11 @@ const CLOSE_GRACE: Duration = Duration::from_secs(5);
 const RELIST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs the proxy until the server ends (its exit status) or, for HTTP, the client does (0).
-pub async fn run(mut session: Session, mut upstream: Upstream, mut events: mpsc::Receiver<Event>) -> u8 {
+pub async fn run(
+    mut session: Session,
+    mut upstream: Upstream,
+    mut events: mpsc::Receiver<Event>,
+) -> u8 {
     let (out_tx, out_rx) = mpsc::channel::<String>(256);
     let writer = tokio::spawn(write_lines(out_rx));
     let mut stdin = BufReader::new(tokio::io::stdin());

@@ -176,12 +176,17 @@ impl Session {
                 self.note(&mut step, errors::not_json_rpc(&line));
                 return step;
             }
-            Some(parsed) => self.each(&line, parsed, &mut step, |s, text, raw, step| {
-                match message::envelope(raw) {
-                    Some(env) => s.server_message(text, &env, step),
-                    None => Part::Same,
-                }
-            }),
+            Some(parsed) => {
+                self.each(
+                    &line,
+                    parsed,
+                    &mut step,
+                    |s, text, raw, step| match message::envelope(raw) {
+                        Some(env) => s.server_message(text, &env, step),
+                        None => Part::Same,
+                    },
+                )
+            }
         };
         match out {
             None => step.to_client.push(line),

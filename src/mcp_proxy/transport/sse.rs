@@ -77,7 +77,10 @@ mod tests {
     #[test]
     fn events_split_across_chunks_and_line_endings() {
         let mut r = SseReader::default();
-        assert_eq!(r.feed(b": comment\n\nid: 1\ndata: {\"a\"").unwrap(), Vec::<String>::new());
+        assert_eq!(
+            r.feed(b": comment\n\nid: 1\ndata: {\"a\"").unwrap(),
+            Vec::<String>::new()
+        );
         assert_eq!(r.feed(b":1}\n\n").unwrap(), vec!["{\"a\":1}".to_owned()]);
         assert_eq!(
             r.feed(b"event: message\r\ndata: {\"b\":\r\ndata: 2}\r\n\r\nevent: other\ndata: x\n\n")
