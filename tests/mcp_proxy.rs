@@ -439,9 +439,14 @@ struct HttpMock {
 
 impl HttpMock {
     fn start(record: &str) -> HttpMock {
+        HttpMock::start_with(record, &[])
+    }
+
+    fn start_with(record: &str, extra: &[String]) -> HttpMock {
         let mut child = Command::new("python3")
             .args(mock_args(record))
             .arg("--http")
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .spawn()
@@ -546,4 +551,40 @@ fn a_server_that_cannot_start_is_a_usage_error() {
     let p = Proxy::start(&["--provider", "gemini", "--", "./no-such-mcp-server"]);
     let status = p.wait();
     assert_eq!(status.code(), Some(2));
+}
+
+#[test]
+fn https_servers_are_trusted_through_ca_cert() {
+    let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()])
+        .expect("a self-signed certificate");
+    let cert = scratch("tls-cert").replace(".jsonl", ".pem");
+    let key = scratch("tls-key").replace(".jsonl", ".pem");
+    std::fs::write(&cert, certified.cert.pem()).expect("write cert");
+    std::fs::write(&key, certified.signing_key.serialize_pem()).expect("write key");
+    let record = scratch("https");
+    let mock = HttpMock::start_with(
+        &record,
+        &["--tls-cert".into(), cert.clone(), "--tls-key".into(), key],
+    );
+    let url = format!("https://localhost:{}/mcp", mock.port);
+    let init = json!({"protocolVersion": "2025-06-18", "capabilities": {}});
+    // Not trusted without the certificate: the request is answered with the TLS cause.
+    let mut p = Proxy::start(&["--provider", "gemini", "--url", &url]);
+    let r = p.request(json!(1), "initialize", init.clone());
+    let msg = r["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        msg.contains(&url) && msg.to_lowercase().contains("certificate"),
+        "{r}"
+    );
+    assert_eq!(p.close().code(), Some(0));
+    // Trusted with it.
+    let mut p = Proxy::start(&["--provider", "gemini", "--url", &url, "--ca-cert", &cert]);
+    let r = p.request(json!(1), "initialize", init);
+    assert_eq!(r["result"]["serverInfo"]["name"], "mock-upstream", "{r}");
+    p.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    assert_eq!(p.list_all(2)[0]["name"], "get_weather");
+    assert_eq!(p.close().code(), Some(0));
 }

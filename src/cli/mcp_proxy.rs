@@ -2,9 +2,10 @@
 
 use super::ProfileArgs;
 use super::error::{CliError, CliResult};
-use crate::mcp_proxy::{self, Server};
+use crate::mcp_proxy::{self, HttpOptions, Server};
 use clap::Args;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// `toolschema mcp --provider NAME -- CMD ARGS…` or `toolschema mcp --provider NAME --url URL`.
@@ -24,6 +25,9 @@ pub struct McpArgs {
         requires = "url"
     )]
     pub headers: Vec<String>,
+    /// Extra trusted root certificates (PEM) for --url, besides the platform's.
+    #[arg(long, value_name = "FILE", requires = "url")]
+    pub ca_cert: Option<PathBuf>,
     /// Seconds to wait for a connection to --url.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub connect_timeout: f64,
@@ -35,8 +39,23 @@ pub struct McpArgs {
 /// Runs the proxy; the server's exit status.
 pub fn run(args: &McpArgs) -> CliResult {
     let choice = args.profile.choice()?;
+    if !(args.connect_timeout.is_finite() && args.connect_timeout > 0.0) {
+        return Err(CliError::usage(
+            "--connect-timeout must be a positive number of seconds",
+        ));
+    }
     let server = match (&args.url, args.command.is_empty()) {
-        (Some(url), true) => Server::Url(url.clone(), headers(&args.headers)?),
+        (Some(url), true) => Server::Url(HttpOptions {
+            url: url.clone(),
+            headers: headers(&args.headers)?,
+            ca_certs: match &args.ca_cert {
+                Some(path) => std::fs::read(path).map_err(|e| {
+                    CliError::usage(format!("cannot read --ca-cert {}: {e}", path.display()))
+                })?,
+                None => Vec::new(),
+            },
+            connect_timeout: Duration::from_secs_f64(args.connect_timeout),
+        }),
         (None, false) => Server::Command(args.command.clone()),
         _ => {
             return Err(CliError::usage(
@@ -44,13 +63,7 @@ pub fn run(args: &McpArgs) -> CliResult {
             ));
         }
     };
-    if !(args.connect_timeout.is_finite() && args.connect_timeout > 0.0) {
-        return Err(CliError::usage(
-            "--connect-timeout must be a positive number of seconds",
-        ));
-    }
-    let timeout = Duration::from_secs_f64(args.connect_timeout);
-    mcp_proxy::run(choice.rules().clone(), server, timeout).map_err(CliError::usage)
+    mcp_proxy::run(choice.rules().clone(), server).map_err(CliError::usage)
 }
 
 fn headers(lines: &[String]) -> Result<HeaderMap, CliError> {

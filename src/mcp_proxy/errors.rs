@@ -30,6 +30,11 @@ pub fn upstream_unreachable(url: &str, cause: &str) -> String {
     format!("the MCP server at {url} could not be asked: {cause}")
 }
 
+/// The `--ca-cert` file holds no usable PEM certificate.
+pub fn bad_ca_certs(cause: &str) -> String {
+    format!("--ca-cert: not a PEM certificate bundle: {cause}")
+}
+
 /// The Streamable HTTP server answered with an HTTP error.
 pub fn upstream_status(url: &str, status: u16, body: &str) -> String {
     let body = body.trim();

@@ -31,13 +31,26 @@ use transport::{Upstream, http::Http, stdio::Stdio};
 pub enum Server {
     /// A command speaking MCP on its stdio: the program and its arguments.
     Command(Vec<String>),
-    /// A Streamable HTTP endpoint, and headers for every request.
-    Url(String, HeaderMap),
+    /// A Streamable HTTP endpoint.
+    Url(HttpOptions),
+}
+
+/// A Streamable HTTP endpoint and how to reach it.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// The endpoint (`https://host/mcp`).
+    pub url: String,
+    /// Headers for every request (`Authorization`, ...).
+    pub headers: HeaderMap,
+    /// PEM certificates trusted besides the platform's roots (a corporate proxy, a test server).
+    pub ca_certs: Vec<u8>,
+    /// How long to wait for a connection.
+    pub connect_timeout: Duration,
 }
 
 /// Runs the proxy for `rules`; the exit code (the server's exit status for a command), or a
 /// message for a person when the server cannot be started.
-pub fn run(rules: Rules, server: Server, connect_timeout: Duration) -> Result<u8, String> {
+pub fn run(rules: Rules, server: Server) -> Result<u8, String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -57,9 +70,7 @@ pub fn run(rules: Rules, server: Server, connect_timeout: Duration) -> Result<u8
                 })?;
                 Upstream::Stdio(child)
             }
-            Server::Url(url, headers) => {
-                Upstream::Http(Http::new(&url, headers, connect_timeout, tx)?)
-            }
+            Server::Url(opts) => Upstream::Http(Http::new(&opts, tx)?),
         };
         Ok(proxy::run(session::Session::new(rules), upstream, rx).await)
     });

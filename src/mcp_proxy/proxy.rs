@@ -51,7 +51,7 @@ pub async fn run(
                             held.push_back(line);
                             continue;
                         }
-                        let step = session.from_client(line);
+                        let step = session.client_line(line);
                         apply(step, &mut upstream, &out_tx).await;
                     }
                 }
@@ -60,7 +60,7 @@ pub async fn run(
                 let step = match event {
                     None => break 1,
                     Some(Event::Closed(code)) => break code,
-                    Some(Event::Message(line)) => session.from_server(line),
+                    Some(Event::Message(line)) => session.server_line(line),
                     Some(Event::Undelivered { ids, reason }) => session.undelivered(&ids, &reason),
                 };
                 apply(step, &mut upstream, &out_tx).await;
@@ -82,7 +82,7 @@ pub async fn run(
         };
         while !session.relisting() {
             let Some(line) = held.pop_front() else { break };
-            let step = session.from_client(line);
+            let step = session.client_line(line);
             apply(step, &mut upstream, &out_tx).await;
         }
     };

@@ -92,7 +92,7 @@ impl Session {
     }
 
     /// A line from the client.
-    pub fn from_client(&mut self, line: String) -> Step {
+    pub fn client_line(&mut self, line: String) -> Step {
         let mut step = Step::default();
         if !line.contains("tools/") && !line.contains("initialize") {
             step.to_server.push(Outgoing {
@@ -163,7 +163,7 @@ impl Session {
     }
 
     /// A line from the server.
-    pub fn from_server(&mut self, line: String) -> Step {
+    pub fn server_line(&mut self, line: String) -> Step {
         let mut step = Step::default();
         let watching =
             !self.pending_lists.is_empty() || self.init_id.is_some() || self.relist.is_some();

@@ -6,9 +6,9 @@
 
 use super::Event;
 use super::sse::SseReader;
-use crate::mcp_proxy::errors;
 use crate::mcp_proxy::message::one_line;
 use crate::mcp_proxy::session::Outgoing;
+use crate::mcp_proxy::{HttpOptions, errors};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -31,21 +31,23 @@ pub struct Http {
 }
 
 impl Http {
-    /// An endpoint at `url`, with extra headers (`Authorization`, ...) on every request.
-    pub fn new(
-        url: &str,
-        headers: HeaderMap,
-        connect_timeout: Duration,
-        events: mpsc::Sender<Event>,
-    ) -> Result<Http, String> {
-        let client = reqwest::Client::builder()
-            .connect_timeout(connect_timeout)
-            .build()
-            .map_err(|e| errors::upstream_unreachable(url, &e.to_string()))?;
+    /// The endpoint `opts` describes; server messages arrive on `events`.
+    pub fn new(opts: &HttpOptions, events: mpsc::Sender<Event>) -> Result<Http, String> {
+        let url = opts.url.as_str();
+        let bad = |e: &dyn std::error::Error| errors::upstream_unreachable(url, &error_chain(e));
+        // reqwest is built without a TLS provider of its own: ring, as everywhere in toolschema.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let mut builder = reqwest::Client::builder().connect_timeout(opts.connect_timeout);
+        if !opts.ca_certs.is_empty() {
+            let certs = reqwest::Certificate::from_pem_bundle(&opts.ca_certs)
+                .map_err(|e| errors::bad_ca_certs(&error_chain(&e)))?;
+            builder = builder.tls_certs_merge(certs);
+        }
+        let client = builder.build().map_err(|e| bad(&e))?;
         Ok(Http {
             client,
             url: url.to_owned(),
-            headers,
+            headers: opts.headers.clone(),
             session: Arc::new(Mutex::new(None)),
             protocol: None,
             events,
