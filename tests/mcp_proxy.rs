@@ -495,13 +495,23 @@ fn streamable_http_servers_are_proxied_too() {
     p.mutate(12);
     let r = p.call(13, "translate", json!({"text": "hi"}));
     assert_eq!(r["result"]["isError"], true, "{r}");
+    // A stream that ends without the answer: the request is answered with an error, not left hanging.
+    let r = p.call(14, "vanish", json!({}));
+    assert_eq!(r["error"]["code"], -32000, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("ended before the answer"),
+        "{r}"
+    );
     assert_eq!(p.close().code(), Some(0));
     let got = received(&record);
     let calls: Vec<&Value> = got
         .iter()
         .filter(|r| r["msg"]["method"] == "tools/call")
         .collect();
-    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert_eq!(calls.len(), 3, "{calls:?}");
     // Every request after initialize carried the session and the protocol version.
     for r in got.iter().filter(|r| r.get("msg").is_some()).skip(1) {
         assert_eq!(r["session"], "sess-1", "{r}");

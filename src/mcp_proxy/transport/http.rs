@@ -6,7 +6,7 @@
 
 use super::Event;
 use super::sse::SseReader;
-use crate::mcp_proxy::message::one_line;
+use crate::mcp_proxy::message::{self, Parsed, one_line};
 use crate::mcp_proxy::session::Outgoing;
 use crate::mcp_proxy::{HttpOptions, errors};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
@@ -206,36 +206,47 @@ impl Answer {
         }
     }
 
-    async fn stream(self, mut resp: reqwest::Response) {
+    /// Reads an SSE answer; requests it ends without answering are answered with an error.
+    async fn stream(mut self, mut resp: reqwest::Response) {
         let mut reader = SseReader::default();
-        loop {
+        let cause = loop {
             match resp.chunk().await {
                 Ok(Some(chunk)) => match reader.feed(&chunk) {
                     Ok(messages) => {
                         for m in messages {
+                            let answered = response_ids(&m);
+                            self.ids.retain(|id| !answered.contains(id));
                             if self.events.send(Event::Message(m)).await.is_err() {
                                 return;
                             }
                         }
                     }
-                    Err(_) => {
-                        return self
-                            .fail(errors::upstream_unreachable(
-                                &self.url,
-                                "an event on the stream exceeds 64 MiB",
-                            ))
-                            .await;
-                    }
+                    Err(_) => break "an event on the stream exceeds 64 MiB".to_owned(),
                 },
-                Ok(None) => return,
-                Err(e) => {
-                    return self
-                        .fail(errors::upstream_unreachable(&self.url, &error_chain(&e)))
-                        .await;
-                }
+                Ok(None) => break "the event stream ended before the answer".to_owned(),
+                Err(e) => break error_chain(&e),
             }
+        };
+        if !self.ids.is_empty() {
+            self.fail(errors::upstream_unreachable(&self.url, &cause))
+                .await;
         }
     }
+}
+
+/// The ids of the responses in a line (one message or a batch).
+fn response_ids(line: &str) -> Vec<String> {
+    let items = match message::parse(line) {
+        Some(Parsed::One(raw)) => vec![raw],
+        Some(Parsed::Batch(items)) => items,
+        None => return Vec::new(),
+    };
+    items
+        .into_iter()
+        .filter_map(message::envelope)
+        .filter(|e| e.method.is_none())
+        .filter_map(|e| e.id_key())
+        .collect()
 }
 
 /// An error and its causes, on one line.
