@@ -393,9 +393,29 @@ fn list_changed_makes_the_proxy_list_again() {
         .filter(|r| r["msg"]["method"] == "tools/list")
         .count();
     assert_eq!(
-        lists, 3,
-        "the client's first, the proxy's own, the client's second"
+        lists, 4,
+        "the proxy's at the start, the client's first, the proxy's after the change, the client's second"
     );
+}
+
+#[test]
+fn a_call_sent_before_any_listing_is_still_checked() {
+    let record = scratch("early");
+    let mut p = Proxy::stdio("gemini", &record);
+    // The client never lists: the proxy did, as soon as the session opened.
+    p.initialize();
+    let r = p.call(1, "get_weather", json!({"City": "Oslo"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let r = p.call(2, "get_weather", json!({"city": "Oslo"}));
+    let echoed: Value = serde_json::from_str(&text_of(&r)).expect("echo");
+    assert_eq!(echoed["name"], "get weather");
+    // Lines sent back to back, before any answer: the call waits for the listing it needs.
+    p.send_line(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}"#);
+    p.send_line(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_weather","arguments":{"town":"Oslo"}}}"#);
+    let answers: Vec<Value> = (0..2).map(|_| p.next()).collect();
+    assert_eq!(answers[0]["id"], 3);
+    assert_eq!(answers[1]["result"]["isError"], true, "{}", answers[1]);
+    assert_eq!(calls_received(&record).len(), 1);
 }
 
 #[test]

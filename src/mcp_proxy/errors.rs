@@ -76,10 +76,11 @@ pub fn unknown_tool(tool: &str) -> String {
     )
 }
 
-/// The server never finished the listing that followed `notifications/tools/list_changed`.
+/// The server never finished the proxy's own listing (at the start, or after
+/// `notifications/tools/list_changed`).
 pub fn relist_abandoned(cause: &str) -> String {
     format!(
-        "{PREFIX}: re-listing the tools after list_changed failed ({cause}); calls are validated against the previous list"
+        "{PREFIX}: listing the server's tools failed ({cause}); calls are validated against the tools listed before"
     )
 }
 

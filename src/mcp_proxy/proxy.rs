@@ -11,8 +11,9 @@ use tokio::time::{Instant, sleep_until};
 
 /// How long the server has to end after the client is gone, before it is killed.
 const CLOSE_GRACE: Duration = Duration::from_secs(5);
-/// How long the proxy's own re-listing may take before calls go on against the old list.
-const RELIST_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long client lines wait for a listing (the proxy's own, or the client's) before they go
+/// on against the tools known so far.
+const LIST_PATIENCE: Duration = Duration::from_secs(30);
 
 /// Runs the proxy until the server ends (its exit status) or, for HTTP, the client does (0).
 pub async fn run(
@@ -25,7 +26,9 @@ pub async fn run(
     let mut stdin = BufReader::new(tokio::io::stdin());
     let mut client_open = true;
     let mut held: VecDeque<String> = VecDeque::new();
-    let mut relist_deadline: Option<Instant> = None;
+    // While a listing is answered, client lines wait (a call must meet the tools it names).
+    let mut wait_deadline: Option<Instant> = None;
+    let mut gave_up = false;
     let mut close_deadline: Option<Instant> = None;
     let far = || Instant::now() + Duration::from_secs(86_400);
     let mut buf = Vec::new();
@@ -47,7 +50,7 @@ pub async fn run(
                         if line.trim().is_empty() {
                             continue;
                         }
-                        if session.relisting() {
+                        if session.waiting() && !gave_up {
                             held.push_back(line);
                             continue;
                         }
@@ -65,22 +68,25 @@ pub async fn run(
                 };
                 apply(step, &mut upstream, &out_tx).await;
             }
-            () = sleep_until(relist_deadline.unwrap_or_else(far)), if relist_deadline.is_some() => {
+            () = sleep_until(wait_deadline.unwrap_or_else(far)), if wait_deadline.is_some() => {
                 let mut step = Step::default();
                 session.abandon_relist(&mut step, "no answer in time");
                 apply(step, &mut upstream, &out_tx).await;
+                gave_up = true;
             }
             () = sleep_until(close_deadline.unwrap_or_else(far)), if close_deadline.is_some() => {
                 close_deadline = None;
                 upstream.kill();
             }
         }
-        relist_deadline = match (session.relisting(), relist_deadline) {
-            (true, None) => Some(Instant::now() + RELIST_TIMEOUT),
+        let waiting = session.waiting() && !gave_up;
+        wait_deadline = match (waiting, wait_deadline) {
+            (true, None) => Some(Instant::now() + LIST_PATIENCE),
             (true, d) => d,
             (false, _) => None,
         };
-        while !session.relisting() {
+        gave_up &= session.waiting();
+        while !(session.waiting() && !gave_up) {
             let Some(line) = held.pop_front() else { break };
             let step = session.client_line(line);
             apply(step, &mut upstream, &out_tx).await;

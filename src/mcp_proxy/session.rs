@@ -56,6 +56,7 @@ pub struct Session {
     tools: HashMap<String, Tool>,
     pending_lists: HashSet<String>,
     init_id: Option<String>,
+    server_tools: bool,
     relist: Option<Relist>,
     next_own: u64,
     said: HashSet<String>,
@@ -80,15 +81,17 @@ impl Session {
             tools: HashMap::new(),
             pending_lists: HashSet::new(),
             init_id: None,
+            server_tools: false,
             relist: None,
             next_own: 1,
             said: HashSet::new(),
         }
     }
 
-    /// Whether the proxy is listing the tools itself (client lines wait until it is done).
-    pub fn relisting(&self) -> bool {
-        self.relist.is_some()
+    /// Whether a listing is being answered (the proxy's own or the client's): client lines
+    /// wait until it is, so a call meets the tools it names.
+    pub fn waiting(&self) -> bool {
+        self.relist.is_some() || !self.pending_lists.is_empty()
     }
 
     /// A line from the client.
@@ -130,6 +133,11 @@ impl Session {
                 ids,
                 initialized,
             });
+        }
+        // The session is open: list the tools at once, so no call goes unchecked for want of a
+        // listing the client has not asked for yet.
+        if initialized && self.server_tools {
+            self.start_relist(&mut step);
         }
         step
     }
@@ -209,7 +217,9 @@ impl Session {
         };
         if self.init_id.as_deref() == Some(&id) {
             self.init_id = None;
-            step.protocol_version = env.result.and_then(protocol_version);
+            let init = env.result.and_then(init_result);
+            self.server_tools = init.as_ref().is_some_and(|i| i.tools);
+            step.protocol_version = init.and_then(|i| i.protocol_version);
             return Part::Same;
         }
         if self.relist.as_ref().is_some_and(|r| r.id == id) {
@@ -355,13 +365,29 @@ impl Session {
     }
 }
 
-fn protocol_version(result: &RawValue) -> Option<String> {
+/// What the proxy reads of the server's `initialize` answer.
+struct Init {
+    protocol_version: Option<String>,
+    /// The server offers tools (`capabilities.tools`).
+    tools: bool,
+}
+
+fn init_result(result: &RawValue) -> Option<Init> {
     #[derive(serde::Deserialize)]
-    struct Init {
-        #[serde(rename = "protocolVersion")]
-        protocol_version: Option<String>,
+    struct Caps<'a> {
+        #[serde(borrow, default)]
+        tools: Option<&'a RawValue>,
     }
-    serde_json::from_str::<Init>(result.get())
-        .ok()
-        .and_then(|i| i.protocol_version)
+    #[derive(serde::Deserialize)]
+    struct Raw<'a> {
+        #[serde(rename = "protocolVersion", default)]
+        protocol_version: Option<String>,
+        #[serde(borrow, default)]
+        capabilities: Option<Caps<'a>>,
+    }
+    let raw: Raw<'_> = serde_json::from_str(result.get()).ok()?;
+    Some(Init {
+        protocol_version: raw.protocol_version,
+        tools: raw.capabilities.is_some_and(|c| c.tools.is_some()),
+    })
 }
