@@ -416,6 +416,16 @@ fn a_call_sent_before_any_listing_is_still_checked() {
     assert_eq!(answers[0]["id"], 3);
     assert_eq!(answers[1]["result"]["isError"], true, "{}", answers[1]);
     assert_eq!(calls_received(&record).len(), 1);
+    // Even a call written right behind initialize, before any answer, waits and is checked.
+    let record = scratch("early-piped");
+    let mut p = Proxy::stdio("gemini", &record);
+    p.send_line(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#);
+    p.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    p.send_line(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"City":"Oslo"}}}"#);
+    assert_eq!(p.next()["id"], 0);
+    let r = p.next();
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(calls_received(&record).is_empty());
 }
 
 #[test]

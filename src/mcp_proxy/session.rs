@@ -88,10 +88,10 @@ impl Session {
         }
     }
 
-    /// Whether a listing is being answered (the proxy's own or the client's): client lines
-    /// wait until it is, so a call meets the tools it names.
+    /// Whether `initialize` or a listing (the proxy's own or the client's) is being answered:
+    /// client lines wait until it is, so a call meets the tools it names.
     pub fn waiting(&self) -> bool {
-        self.relist.is_some() || !self.pending_lists.is_empty()
+        self.init_id.is_some() || self.relist.is_some() || !self.pending_lists.is_empty()
     }
 
     /// A line from the client.

@@ -88,9 +88,14 @@ impl Http {
             events: self.events.clone(),
             session: Arc::clone(&self.session),
         };
-        let first = ctx.ids.is_empty() || self.session_unknown();
-        if first {
-            ctx.read(req.send().await).await;
+        if ctx.ids.is_empty() || self.session_unknown() {
+            // Delivered (answer headers in, session id kept) before the next message is sent;
+            // the answer's body is read apart, so a busy loop never waits on it.
+            let sent = req.send().await;
+            if let Ok(resp) = &sent {
+                ctx.keep_session(resp);
+            }
+            tokio::spawn(ctx.read(sent));
         } else {
             tokio::spawn(async move { ctx.read(req.send().await).await });
         }
@@ -157,6 +162,15 @@ impl Answer {
         }
     }
 
+    /// Keeps the session id the server handed out.
+    fn keep_session(&self, resp: &reqwest::Response) {
+        if let Some(id) = resp.headers().get(SESSION)
+            && let Ok(mut s) = self.session.lock()
+        {
+            *s = Some(id.clone());
+        }
+    }
+
     async fn read(self, sent: reqwest::Result<reqwest::Response>) {
         let resp = match sent {
             Ok(r) => r,
@@ -167,11 +181,7 @@ impl Answer {
                     .await;
             }
         };
-        if let Some(id) = resp.headers().get(SESSION)
-            && let Ok(mut s) = self.session.lock()
-        {
-            *s = Some(id.clone());
-        }
+        self.keep_session(&resp);
         let status = resp.status();
         if status.as_u16() == 404 && self.session.lock().is_ok_and(|s| s.is_some()) {
             return self.fail(errors::session_expired(&self.url)).await;
