@@ -428,6 +428,41 @@ fn a_call_sent_before_any_listing_is_still_checked() {
     assert!(calls_received(&record).is_empty());
 }
 
+/// Writes a whole session and closes the input at once; every request is still answered.
+fn piped_session(mut p: Proxy, record: &str) {
+    p.send_line(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#);
+    p.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    p.send_line(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"City":"Oslo"}}}"#);
+    p.send_line(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo"}}}"#);
+    p.stdin = None;
+    let answers: Vec<Value> = (0..3).map(|_| p.next()).collect();
+    assert_eq!(answers[0]["id"], 0);
+    assert_eq!(answers[1]["id"], 1);
+    assert_eq!(answers[1]["result"]["isError"], true, "{}", answers[1]);
+    assert_eq!(answers[2]["id"], 2);
+    assert!(
+        text_of(&answers[2]).contains("get weather"),
+        "{}",
+        answers[2]
+    );
+    assert_eq!(p.wait().code(), Some(0));
+    assert_eq!(calls_received(record).len(), 1);
+}
+
+#[test]
+fn input_closed_right_after_the_last_request_still_gets_every_answer() {
+    let record = scratch("piped-stdio");
+    piped_session(Proxy::stdio("gemini", &record), &record);
+    let record = scratch("piped-http");
+    let mock = HttpMock::start(&record);
+    let url = format!("http://127.0.0.1:{}/mcp", mock.port);
+    piped_session(
+        Proxy::start(&["--provider", "gemini", "--url", &url]),
+        &record,
+    );
+    assert!(received(&record).iter().any(|r| r["delete"] == "sess-1"));
+}
+
 #[test]
 fn the_server_exiting_ends_the_proxy_with_its_status() {
     let record = scratch("exit");

@@ -32,33 +32,14 @@ pub async fn run(
     let mut close_deadline: Option<Instant> = None;
     let far = || Instant::now() + Duration::from_secs(86_400);
     let mut buf = Vec::new();
+    // The client is gone once its input ended and every line it sent has gone on.
+    let mut client_gone = false;
+    let mut idle: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>> = None;
     let code = loop {
         tokio::select! {
-            read = stdin.read_until(b'\n', &mut buf), if client_open => {
-                match read {
-                    Ok(0) | Err(_) => {
-                        client_open = false;
-                        upstream.close().await;
-                        if matches!(upstream, Upstream::Http(_)) {
-                            break 0;
-                        }
-                        close_deadline = Some(Instant::now() + CLOSE_GRACE);
-                    }
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_owned();
-                        buf.clear();
-                        if line.trim().is_empty() {
-                            continue;
-                        }
-                        if session.waiting() && !gave_up {
-                            held.push_back(line);
-                            continue;
-                        }
-                        let step = session.client_line(line);
-                        apply(step, &mut upstream, &out_tx).await;
-                    }
-                }
-            }
+            // Server events first: an answer read before its task counted itself done is in
+            // the channel by then, so `idle` below never overtakes it.
+            biased;
             event = events.recv() => {
                 let step = match event {
                     None => break 1,
@@ -68,14 +49,34 @@ pub async fn run(
                 };
                 apply(step, &mut upstream, &out_tx).await;
             }
+            read = stdin.read_until(b'\n', &mut buf), if client_open => {
+                match read {
+                    Ok(0) | Err(_) => client_open = false,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_owned();
+                        buf.clear();
+                        if !line.trim().is_empty() {
+                            held.push_back(line);
+                        }
+                    }
+                }
+            }
             () = sleep_until(wait_deadline.unwrap_or_else(far)), if wait_deadline.is_some() => {
                 let mut step = Step::default();
                 session.abandon_relist(&mut step, "no answer in time");
                 apply(step, &mut upstream, &out_tx).await;
                 gave_up = true;
             }
+            () = async { if let Some(f) = idle.as_mut() { f.await } }, if idle.is_some() => {
+                upstream.close().await;
+                break 0;
+            }
             () = sleep_until(close_deadline.unwrap_or_else(far)), if close_deadline.is_some() => {
                 close_deadline = None;
+                if idle.is_some() {
+                    upstream.close().await;
+                    break 0;
+                }
                 upstream.kill();
             }
         }
@@ -86,10 +87,20 @@ pub async fn run(
             (false, _) => None,
         };
         gave_up &= session.waiting();
-        while !(session.waiting() && !gave_up) {
+        while !session.waiting() || gave_up {
             let Some(line) = held.pop_front() else { break };
             let step = session.client_line(line);
             apply(step, &mut upstream, &out_tx).await;
+        }
+        if !client_open && held.is_empty() && !client_gone {
+            // Stdio: the server ends on EOF (killed if it does not in time). HTTP: the answers
+            // still coming are read, then the session is ended.
+            client_gone = true;
+            close_deadline = Some(Instant::now() + CLOSE_GRACE);
+            match upstream {
+                Upstream::Stdio(_) => upstream.close().await,
+                Upstream::Http(_) => idle = Some(upstream.idle()),
+            }
         }
     };
     drop(out_tx);

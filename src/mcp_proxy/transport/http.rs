@@ -12,7 +12,7 @@ use crate::mcp_proxy::{HttpOptions, errors};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 const SESSION: &str = "mcp-session-id";
 const PROTOCOL: &str = "mcp-protocol-version";
@@ -28,6 +28,8 @@ pub struct Http {
     protocol: Option<HeaderValue>,
     events: mpsc::Sender<Event>,
     listening: bool,
+    /// How many answers are still being read.
+    busy: Arc<watch::Sender<usize>>,
 }
 
 impl Http {
@@ -52,6 +54,7 @@ impl Http {
             protocol: None,
             events,
             listening: false,
+            busy: Arc::new(watch::channel(0).0),
         })
     }
 
@@ -95,13 +98,31 @@ impl Http {
             if let Ok(resp) = &sent {
                 ctx.keep_session(resp);
             }
-            tokio::spawn(ctx.read(sent));
+            self.track(ctx.read(sent));
         } else {
-            tokio::spawn(async move { ctx.read(req.send().await).await });
+            self.track(async move { ctx.read(req.send().await).await });
         }
         if out.initialized && !self.listening {
             self.listening = true;
             self.listen();
+        }
+    }
+
+    /// Runs an answer's reading, counted until it ends.
+    fn track(&self, task: impl Future<Output = ()> + Send + 'static) {
+        self.busy.send_modify(|n| *n += 1);
+        let busy = Arc::clone(&self.busy);
+        tokio::spawn(async move {
+            task.await;
+            busy.send_modify(|n| *n = n.saturating_sub(1));
+        });
+    }
+
+    /// Resolves once every answer sent so far has been read (the GET stream aside).
+    pub fn idle(&self) -> impl Future<Output = ()> + Send + 'static {
+        let mut rx = self.busy.subscribe();
+        async move {
+            let _ = rx.wait_for(|n| *n == 0).await;
         }
     }
 

@@ -55,6 +55,15 @@ impl Upstream {
         }
     }
 
+    /// Resolves once the answers to everything sent have been read (HTTP); never for stdio,
+    /// whose end is the child's exit ([`Event::Closed`]).
+    pub fn idle(&self) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>> {
+        match self {
+            Upstream::Stdio(_) => Box::pin(std::future::pending()),
+            Upstream::Http(h) => Box::pin(h.idle()),
+        }
+    }
+
     /// The server did not end in time after [`close`](Self::close): stop it.
     pub fn kill(&mut self) {
         if let Upstream::Stdio(s) = self {
