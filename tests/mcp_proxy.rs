@@ -493,6 +493,18 @@ fn everything_else_passes_byte_for_byte() {
         got.last().map(|r| r["msg"]["method"].clone()),
         Some(json!("ping"))
     );
+    // A batch with an invalid call: the proxy answers it in a batch of its own; the rest goes on.
+    p.send_line(r#"[{"jsonrpc":"2.0","id":60,"method":"tools/call","params":{"name":"get_weather","arguments":{}}},{"jsonrpc":"2.0","id":61,"method":"prompts/list"}]"#);
+    let first = p.next();
+    assert_eq!(first[0]["id"], 60, "{first}");
+    assert_eq!(first[0]["result"]["isError"], true, "{first}");
+    assert_eq!(p.next()["id"], 61);
+    assert_eq!(
+        received(&record).last().map(|r| r["msg"]["id"].clone()),
+        Some(json!(61))
+    );
+    // The server's log line on stdout was not passed on, but shown.
+    assert!(p.stderr().contains("a log line on stdout"));
     assert_eq!(p.close().code(), Some(0));
 }
 

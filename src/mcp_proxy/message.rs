@@ -43,10 +43,20 @@ pub enum Parsed<'a> {
     Batch(Vec<&'a RawValue>),
 }
 
+/// Whether a line is a batch (a JSON array).
+pub fn is_batch(line: &str) -> bool {
+    line.trim_start().starts_with('[')
+}
+
+/// Whether a line can be JSON-RPC at all (an object or an array), without parsing it: a log
+/// line a server wrote to its standard output is not.
+pub fn looks_like_json(line: &str) -> bool {
+    matches!(line.trim_start().as_bytes().first(), Some(b'{' | b'['))
+}
+
 /// Reads a line as JSON-RPC; `None` if it is not JSON.
 pub fn parse(line: &str) -> Option<Parsed<'_>> {
-    let trimmed = line.trim_start();
-    if trimmed.starts_with('[') {
+    if is_batch(line) {
         serde_json::from_str::<Vec<&RawValue>>(line)
             .ok()
             .map(Parsed::Batch)

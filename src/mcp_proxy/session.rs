@@ -122,6 +122,10 @@ impl Session {
                 s.client_message(text, &env, step)
             }),
         };
+        // The answers the proxy gave to calls of a batch go back as a batch of their own.
+        if message::is_batch(&line) && !step.to_client.is_empty() {
+            step.to_client = vec![message::join(&step.to_client, true)];
+        }
         let line = match out {
             None => Some(line),
             Some(Some(edited)) => Some(edited),
@@ -173,6 +177,10 @@ impl Session {
     /// A line from the server.
     pub fn server_line(&mut self, line: String) -> Step {
         let mut step = Step::default();
+        if !message::looks_like_json(&line) {
+            self.note(&mut step, errors::not_json_rpc(&line));
+            return step;
+        }
         let watching =
             !self.pending_lists.is_empty() || self.init_id.is_some() || self.relist.is_some();
         if !watching && !line.contains("list_changed") {
