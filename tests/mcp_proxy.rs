@@ -33,6 +33,9 @@ fn mock_args(record: &str) -> Vec<String> {
         fixture("mcp_proxy_tools2.json"),
         "--record".into(),
         record.into(),
+        // Two tools a page: listings (the client's and the proxy's own) follow cursors.
+        "--page-size".into(),
+        "2".into(),
     ]
 }
 
@@ -393,8 +396,8 @@ fn list_changed_makes_the_proxy_list_again() {
         .filter(|r| r["msg"]["method"] == "tools/list")
         .count();
     assert_eq!(
-        lists, 4,
-        "the proxy's at the start, the client's first, the proxy's after the change, the client's second"
+        lists, 8,
+        "two pages each: the proxy's at the start, the client's first, the proxy's after the change, the client's second"
     );
 }
 
