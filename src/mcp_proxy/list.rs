@@ -48,9 +48,23 @@ struct ToolRaw<'a> {
     input_schema: Option<&'a RawValue>,
 }
 
-/// Reads a `tools/list` `result` (borrowed from `text`) and makes the edits that give the
-/// provider clean tools.
-pub fn rewrite(text: &str, result: &RawValue, rules: &Rules, names: &mut NameMap) -> Page {
+/// What a listing is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// The client's listing: the edits that give the provider clean tools.
+    Rewrite,
+    /// The proxy's own listing: only the tools (nothing is sanitized, nothing goes on).
+    Read,
+}
+
+/// Reads a `tools/list` `result` (borrowed from `text`), for `purpose`.
+pub fn rewrite(
+    text: &str,
+    result: &RawValue,
+    rules: &Rules,
+    names: &mut NameMap,
+    purpose: Purpose,
+) -> Page {
     let mut page = Page::default();
     let list: ListResult<'_> = match serde_json::from_str(result.get()) {
         Ok(l) => l,
@@ -78,15 +92,16 @@ pub fn rewrite(text: &str, result: &RawValue, rules: &Rules, names: &mut NameMap
     let originals: Vec<&str> = read.iter().map(|(_, n)| n.as_str()).collect();
     let exposed = names.expose(&originals);
     for ((raw, original), exposed) in read.iter().zip(exposed) {
-        if exposed != *original {
+        if exposed != *original && purpose == Purpose::Rewrite {
             page.edits
                 .push((span(text, raw.name), super::message::json_string(&exposed)));
             page.notes
                 .push(errors::renamed(original, &exposed, rules.name()));
         }
-        let schema = match raw.input_schema {
-            Some(s) => sanitize_into(text, s, rules, original, &mut page),
-            None => Value::Object(serde_json::Map::new()),
+        let schema = match (raw.input_schema, purpose) {
+            (Some(s), Purpose::Rewrite) => sanitize_into(text, s, rules, original, &mut page),
+            (Some(s), Purpose::Read) => serde_json::from_str(s.get()).unwrap_or(Value::Bool(true)),
+            (None, _) => Value::Object(serde_json::Map::new()),
         };
         page.tools.push((
             exposed,
@@ -140,7 +155,13 @@ mod tests {
     fn listed(text: &str, rules: &Rules) -> (String, Page) {
         let env: super::super::message::Envelope<'_> = serde_json::from_str(text).unwrap();
         let mut names = NameMap::new(rules);
-        let page = rewrite(text, env.result.unwrap(), rules, &mut names);
+        let page = rewrite(
+            text,
+            env.result.unwrap(),
+            rules,
+            &mut names,
+            Purpose::Rewrite,
+        );
         (splice(text, page.edits.clone()), page)
     }
 

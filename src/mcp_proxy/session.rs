@@ -238,7 +238,13 @@ impl Session {
             let Some(result) = env.result else {
                 return Part::Same;
             };
-            let page = list::rewrite(text, result, &self.rules, &mut self.names);
+            let page = list::rewrite(
+                text,
+                result,
+                &self.rules,
+                &mut self.names,
+                list::Purpose::Rewrite,
+            );
             for n in page.notes {
                 self.note(step, n);
             }
@@ -324,7 +330,13 @@ impl Session {
             self.abandon_relist(step, "the server answered tools/list with an error");
             return;
         };
-        let page = list::rewrite(result.get(), result, &self.rules, &mut self.names);
+        let page = list::rewrite(
+            result.get(),
+            result,
+            &self.rules,
+            &mut self.names,
+            list::Purpose::Read,
+        );
         let Some(mut relist) = self.relist.take() else {
             return;
         };
