@@ -585,13 +585,21 @@ fn streamable_http_servers_are_proxied_too() {
             .contains("ended before the answer"),
         "{r}"
     );
+    let r = p.call(15, "shrug", json!({}));
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("HTTP 202 without an answer"),
+        "{r}"
+    );
     assert_eq!(p.close().code(), Some(0));
     let got = received(&record);
     let calls: Vec<&Value> = got
         .iter()
         .filter(|r| r["msg"]["method"] == "tools/call")
         .collect();
-    assert_eq!(calls.len(), 3, "{calls:?}");
+    assert_eq!(calls.len(), 4, "{calls:?}");
     // Every request after initialize carried the session and the protocol version.
     for r in got.iter().filter(|r| r.get("msg").is_some()).skip(1) {
         assert_eq!(r["session"], "sess-1", "{r}");

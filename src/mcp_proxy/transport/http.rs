@@ -223,7 +223,16 @@ impl Answer {
             return;
         }
         match resp.text().await {
-            Ok(body) if body.trim().is_empty() => {}
+            // 202 Accepted (or an empty 200): right for notifications and responses; a request
+            // left without its answer is answered with an error, not left waiting.
+            Ok(body) if body.trim().is_empty() => {
+                if !self.ids.is_empty() {
+                    let cause =
+                        format!("HTTP {} without an answer to the request", status.as_u16());
+                    self.fail(errors::upstream_unreachable(&self.url, &cause))
+                        .await;
+                }
+            }
             Ok(body) => {
                 let _ = self
                     .events
