@@ -113,13 +113,17 @@ impl Session {
                 let Some(env) = message::envelope(raw) else {
                     return Part::Same;
                 };
+                initialized |= env.method.as_deref() == Some("notifications/initialized");
+                let part = s.client_message(text, &env, step);
+                // The requests that go on (not those the proxy answered), to answer if they
+                // cannot be delivered.
                 if env.is_request()
+                    && !matches!(part, Part::Gone)
                     && let Some(id) = env.id_key()
                 {
                     ids.push(id);
                 }
-                initialized |= env.method.as_deref() == Some("notifications/initialized");
-                s.client_message(text, &env, step)
+                part
             }),
         };
         // The answers the proxy gave to calls of a batch go back as a batch of their own.
@@ -410,4 +414,79 @@ fn init_result(result: &RawValue) -> Option<Init> {
         protocol_version: raw.protocol_version,
         tools: raw.capabilities.is_some_and(|c| c.tools.is_some()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(rules: Rules) -> Session {
+        let mut s = Session::new(rules);
+        s.client_line(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.to_owned());
+        assert!(s.waiting());
+        let step = s.server_line(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"get weather","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}]}}"#
+                .to_owned(),
+        );
+        assert!(!s.waiting());
+        assert!(
+            step.to_client[0].contains(r#""name":"get_weather""#),
+            "{:?}",
+            step.to_client
+        );
+        s
+    }
+
+    #[test]
+    fn a_batch_goes_on_without_the_calls_the_proxy_answered() {
+        let mut s = listed(Rules::OPENAI);
+        let step = s.client_line(
+            r#"[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{}}},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo"}}}]"#
+                .to_owned(),
+        );
+        assert_eq!(step.to_server.len(), 1);
+        assert_eq!(
+            step.to_server[0].line,
+            r#"[{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get weather","arguments":{"city":"Oslo"}}}]"#
+        );
+        assert_eq!(step.to_server[0].ids, vec!["3".to_owned()]);
+        assert_eq!(step.to_client.len(), 1);
+        assert!(step.to_client[0].starts_with(r#"[{"jsonrpc":"2.0","id":2,"result":"#));
+    }
+
+    #[test]
+    fn what_the_proxy_does_not_read_goes_on_as_the_same_string() {
+        let mut s = listed(Rules::GEMINI);
+        let line = r#"{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"x"}}"#;
+        let step = s.client_line(line.to_owned());
+        assert_eq!(step.to_server[0].line, line);
+        let back = r#"{"jsonrpc":"2.0","id":9,"result":{"contents":[]}}"#;
+        assert_eq!(
+            s.server_line(back.to_owned()).to_client,
+            vec![back.to_owned()]
+        );
+    }
+
+    #[test]
+    fn list_changed_starts_the_proxy_s_own_listing_which_the_client_never_sees() {
+        let mut s = listed(Rules::GEMINI);
+        let step = s.server_line(
+            r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#.to_owned(),
+        );
+        assert_eq!(step.to_client.len(), 1);
+        assert!(step.to_server[0].line.contains(r#""method":"tools/list""#));
+        assert!(s.waiting());
+        let step = s.server_line(
+            r#"{"jsonrpc":"2.0","id":"toolschema-mcp-1","result":{"tools":[{"name":"new tool","inputSchema":{"type":"object"}}],"nextCursor":"p2"}}"#
+                .to_owned(),
+        );
+        assert!(step.to_client.is_empty());
+        assert!(step.to_server[0].line.contains(r#""cursor":"p2""#));
+        let step = s.server_line(
+            r#"{"jsonrpc":"2.0","id":"toolschema-mcp-2","result":{"tools":[]}}"#.to_owned(),
+        );
+        assert!(step.to_client.is_empty() && step.to_server.is_empty());
+        assert!(!s.waiting());
+        assert!(s.tools.contains_key("new_tool") && !s.tools.contains_key("get_weather"));
+    }
 }

@@ -28,6 +28,8 @@ pub struct Http {
     protocol: Option<HeaderValue>,
     events: mpsc::Sender<Event>,
     listening: bool,
+    /// Nothing was sent yet: the first request (`initialize`) is delivered before anything else.
+    first: bool,
     /// How many answers are still being read.
     busy: Arc<watch::Sender<usize>>,
 }
@@ -54,6 +56,7 @@ impl Http {
             protocol: None,
             events,
             listening: false,
+            first: true,
             busy: Arc::new(watch::channel(0).0),
         })
     }
@@ -91,7 +94,7 @@ impl Http {
             events: self.events.clone(),
             session: Arc::clone(&self.session),
         };
-        if ctx.ids.is_empty() || self.session_unknown() {
+        if ctx.ids.is_empty() || std::mem::take(&mut self.first) {
             // Delivered (answer headers in, session id kept) before the next message is sent;
             // the answer's body is read apart, so a busy loop never waits on it.
             let sent = req.send().await;
