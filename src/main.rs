@@ -4,6 +4,8 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+#[cfg(feature = "mcp")]
+mod mcp_proxy;
 
 use clap::Parser;
 use std::process::ExitCode;

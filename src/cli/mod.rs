@@ -7,6 +7,8 @@ pub mod error;
 pub mod input;
 pub mod matrix;
 pub mod mcp;
+#[cfg(feature = "mcp")]
+pub mod mcp_proxy;
 pub mod output;
 pub mod profile;
 pub mod providers;
@@ -49,6 +51,9 @@ pub enum Command {
     Rules(rules::RulesArgs),
     /// Validate a tool call's arguments against the tool's original schema.
     Validate(validate::ValidateArgs),
+    /// Proxy an MCP server: tools listed clean for a provider, invalid calls answered, not run.
+    #[cfg(feature = "mcp")]
+    Mcp(mcp_proxy::McpArgs),
 }
 
 /// Which profile to apply.
@@ -135,5 +140,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Providers => providers::run(),
         Command::Rules(a) => rules::run(&a),
         Command::Validate(a) => validate::run(&a),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(a) => mcp_proxy::run(&a),
     }
 }

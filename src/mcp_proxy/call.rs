@@ -1,0 +1,181 @@
+//! `tools/call` requests: the exposed name mapped back to the server's, the arguments validated
+//! against the tool's original schema (tool-calls), and an invalid call answered as a tool error
+//! the model can act on instead of being forwarded.
+
+use super::errors;
+use super::list::Tool;
+use super::message::{json_string, result};
+use super::nulls::strip_optional_nulls;
+use crate::cli::input::span;
+use provider_rules::Rules;
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// What to do with a `tools/call`.
+#[derive(Debug, PartialEq)]
+pub enum Call {
+    /// Forward it, after these edits of its text (none: the very same bytes).
+    Forward(Vec<(Range<usize>, String)>),
+    /// Answer it with this JSON-RPC response; the server never sees it.
+    Answer(String),
+    /// A tool this proxy never saw listed: forward as it is.
+    Unknown(String),
+}
+
+#[derive(Deserialize)]
+struct CallParams<'a> {
+    #[serde(borrow)]
+    name: &'a RawValue,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+}
+
+/// Decides a `tools/call` request: `text` its message, `id` its id's JSON text, `params`
+/// borrowed from `text`.
+pub fn handle(
+    text: &str,
+    id: &str,
+    params: &RawValue,
+    tools: &HashMap<String, Tool>,
+    rules: &Rules,
+) -> Call {
+    let Ok(p) = serde_json::from_str::<CallParams<'_>>(params.get()) else {
+        return Call::Forward(Vec::new()); // not a call this proxy can read: the server answers
+    };
+    let Ok(name) = serde_json::from_str::<String>(p.name.get()) else {
+        return Call::Forward(Vec::new());
+    };
+    let Some(tool) = tools.get(&name) else {
+        return Call::Unknown(name);
+    };
+    let mut edits = Vec::new();
+    if tool.original != name {
+        edits.push((span(text, p.name), json_string(&tool.original)));
+    }
+    let args = match p.arguments.map(|a| serde_json::from_str::<Value>(a.get())) {
+        None => Value::Object(serde_json::Map::new()),
+        Some(Ok(v)) => v,
+        Some(Err(_)) => return Call::Forward(edits), // beyond what serde_json reads: the server decides
+    };
+    if !args.is_object() {
+        let example = tool_calls::worked_example(&tool.schema);
+        return Call::Answer(tool_error(
+            id,
+            &errors::arguments_not_object(&name, &example),
+        ));
+    }
+    let err = match tool_calls::validate(&tool.schema, &args) {
+        Ok(()) => return Call::Forward(edits),
+        Err(e) => e,
+    };
+    // A strict profile made optional properties required-and-nullable: their nulls mean "left out".
+    if rules.strict
+        && rules.all_required
+        && let Some(stripped) = strip_optional_nulls(&args, &tool.schema)
+        && tool_calls::validate(&tool.schema, &stripped).is_ok()
+        && let Some(raw) = p.arguments
+    {
+        edits.push((span(text, raw), stripped.to_string()));
+        return Call::Forward(edits);
+    }
+    Call::Answer(tool_error(id, &errors::invalid_call(&name, &err)))
+}
+
+/// A `tools/call` result with `isError: true` and one text block.
+fn tool_error(id: &str, text: &str) -> String {
+    result(
+        id,
+        &format!(
+            "{{\"content\":[{{\"type\":\"text\",\"text\":{}}}],\"isError\":true}}",
+            json_string(text)
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::input::splice;
+    use serde_json::json;
+
+    fn tools() -> HashMap<String, Tool> {
+        let schema = json!({
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
+            "required": ["city"],
+            "additionalProperties": false
+        });
+        HashMap::from([(
+            "get_weather".to_owned(),
+            Tool {
+                original: "get weather".to_owned(),
+                schema,
+            },
+        )])
+    }
+
+    fn decide(text: &str, rules: &Rules) -> Call {
+        let env: super::super::message::Envelope<'_> = serde_json::from_str(text).unwrap();
+        handle(
+            text,
+            &env.id_key().unwrap(),
+            env.params.unwrap(),
+            &tools(),
+            rules,
+        )
+    }
+
+    #[test]
+    fn a_valid_call_goes_on_under_the_server_name() {
+        let text = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo"}}}"#;
+        let Call::Forward(edits) = decide(text, &Rules::GEMINI) else {
+            panic!("forwarded")
+        };
+        assert_eq!(
+            splice(text, edits),
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get weather","arguments":{"city":"Oslo"}}}"#
+        );
+    }
+
+    #[test]
+    fn an_invalid_call_is_answered_with_the_field_meant_and_an_example() {
+        let text = r#"{"jsonrpc":"2.0","id":"k","method":"tools/call","params":{"name":"get_weather","arguments":{"City":"Oslo","days":0}}}"#;
+        let Call::Answer(resp) = decide(text, &Rules::GEMINI) else {
+            panic!("answered")
+        };
+        let v: Value = serde_json::from_str(&resp).unwrap();
+        assert_eq!(v["id"], "k");
+        assert_eq!(v["result"]["isError"], true);
+        let msg = v["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            msg.contains(r#""city" is missing — you sent "City"; the field is "city""#),
+            "{msg}"
+        );
+        assert!(msg.contains("\"days\""), "{msg}");
+        assert!(msg.contains("Expected {\"city\":\"<string>\""), "{msg}");
+    }
+
+    #[test]
+    fn strict_nulls_are_removed_before_the_call_goes_on() {
+        let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo","days":null}}}"#;
+        assert!(matches!(decide(text, &Rules::GEMINI), Call::Answer(_)));
+        let Call::Forward(edits) = decide(text, &Rules::OPENAI_STRICT) else {
+            panic!("forwarded")
+        };
+        let out: Value = serde_json::from_str(&splice(text, edits)).unwrap();
+        assert_eq!(out["params"]["arguments"], json!({"city": "Oslo"}));
+        assert_eq!(out["params"]["name"], "get weather");
+    }
+
+    #[test]
+    fn an_unknown_tool_is_forwarded_unvalidated() {
+        let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"other","arguments":{}}}"#;
+        assert_eq!(
+            decide(text, &Rules::GEMINI),
+            Call::Unknown("other".to_owned())
+        );
+    }
+}
