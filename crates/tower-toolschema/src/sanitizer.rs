@@ -37,16 +37,6 @@ use crate::report::Change;
 /// See the [module docs](crate::sanitizer) for an example.
 pub use provider_rules::Slot as SchemaSlot;
 
-impl SchemaSlot {
-    /// The engine's view of the slot.
-    fn engine_slot(self) -> provider_rules::Slot {
-        match self {
-            SchemaSlot::Parameters => provider_rules::Slot::Parameters,
-            SchemaSlot::Schema => provider_rules::Slot::Schema,
-        }
-    }
-}
-
 /// The result of sanitizing one slot.
 ///
 /// See the [module docs](crate::sanitizer) for an example.
@@ -169,7 +159,7 @@ impl SlotSanitizer for RulesSanitizer {
     ) -> Result<SlotOutcome, String> {
         // Parsed and sanitized in one step, so what the parser cut at its depth limit is
         // reported.
-        let out = provider_rules::sanitize_slice(schema, profile.rules(), slot.engine_slot())
+        let out = provider_rules::sanitize_slice(schema, profile.rules(), slot)
             .map_err(|e| e.to_string())?;
         let strict_compatible = out.report.strict_compatible;
         let unfixable: Vec<String> = out.report.unfixable.iter().map(|v| v.to_string()).collect();

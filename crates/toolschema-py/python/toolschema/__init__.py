@@ -1,0 +1,56 @@
+"""toolschema: rewrite LLM tool JSON Schemas into the dialect each provider accepts.
+
+Every call goes to the Rust engine (the ``toolschema`` workspace's provider-rules,
+tower-toolschema and tool-calls crates); nothing is reimplemented in Python.
+
+>>> import toolschema
+>>> out = toolschema.sanitize({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}})
+>>> out.schema
+{'type': 'object', 'properties': {'n': {'type': 'integer', 'nullable': True}}}
+>>> [c.rule for c in out.changes]
+['type-list']
+>>> toolschema.check(out.schema, provider="gemini")
+[]
+"""
+
+from ._toolschema import (
+    MAX_NESTING,
+    BodySlot,
+    CallError,
+    Change,
+    Profile,
+    ProfileError,
+    Sanitized,
+    SanitizedBody,
+    SchemaError,
+    Violation,
+    check,
+    explain_call,
+    providers,
+    rules,
+    sanitize,
+    sanitize_body,
+    sanitize_json,
+    validate_call,
+)
+
+__all__ = [
+    "MAX_NESTING",
+    "BodySlot",
+    "CallError",
+    "Change",
+    "Profile",
+    "ProfileError",
+    "Sanitized",
+    "SanitizedBody",
+    "SchemaError",
+    "Violation",
+    "check",
+    "explain_call",
+    "providers",
+    "rules",
+    "sanitize",
+    "sanitize_body",
+    "sanitize_json",
+    "validate_call",
+]

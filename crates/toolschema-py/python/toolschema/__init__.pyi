@@ -1,0 +1,245 @@
+"""Type stubs of the toolschema package (the native module `toolschema._toolschema`)."""
+
+from typing import Any, Iterator, Literal, Optional, Union
+
+JsonValue = Any
+SchemaInput = Union[dict[str, Any], list[Any], bool, str, bytes, bytearray]
+Provider = Union[str, "Profile", None]
+Slot = Literal["parameters", "schema"]
+
+MAX_NESTING: int
+"""How deep the containers of a Python value may nest before it is refused (a cycle reaches it)."""
+
+class SchemaError(ValueError):
+    """The input is not a schema the engine can read.
+
+    >>> import toolschema
+    >>> try:
+    ...     toolschema.sanitize({"enum": [float("nan")]})
+    ... except toolschema.SchemaError as e:
+    ...     print(e.pointer, e.reason)
+    /enum/0 NaN is not a JSON number
+    """
+
+    pointer: str
+    """Where, as a JSON pointer ("" is the root)."""
+    reason: str
+    """What is wrong."""
+
+class ProfileError(ValueError):
+    """An unknown provider name, or profile text that is not a valid profile."""
+
+class Change:
+    """One change the engine made; unpacks as ``pointer, rule, message, lossy``."""
+
+    @property
+    def pointer(self) -> str:
+        """Where, as a JSON pointer into the output schema."""
+    @property
+    def rule(self) -> str:
+        """The rule that made the change (``type-list``, ``ref-inline``, ...)."""
+    @property
+    def message(self) -> str:
+        """What was done, in words."""
+    @property
+    def lossy(self) -> bool:
+        """Whether the schema now accepts something the original rejected (or says less)."""
+    def __iter__(self) -> Iterator[Union[str, bool]]: ...
+
+class Violation:
+    """Something the provider would reject."""
+
+    @property
+    def pointer(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def provider_error(self) -> Optional[str]:
+        """The provider's own error text for it, where known."""
+
+class Sanitized:
+    """What :func:`sanitize` returns.
+
+    >>> import toolschema
+    >>> out = toolschema.sanitize({"type": "object", "properties": {"a": {"type": "array"}}}, provider="openai")
+    >>> out.schema
+    {'type': 'object', 'properties': {'a': {'type': 'array', 'items': {}}}}
+    >>> out.changed, out.lossy, out.strict_compatible
+    (True, False, True)
+    """
+
+    @property
+    def schema(self) -> Any:
+        """The rewritten schema as Python values (the very input object when nothing changed)."""
+    @property
+    def json(self) -> str:
+        """The rewritten schema as compact JSON text."""
+    @property
+    def changes(self) -> list[Change]:
+        """Every change, in order; empty when the schema was already acceptable."""
+    @property
+    def changed(self) -> bool: ...
+    @property
+    def lossy(self) -> bool:
+        """Whether a change lost meaning (the lost constraints are also in ``description``)."""
+    @property
+    def strict_compatible(self) -> bool:
+        """For strict profiles: whether the result can go in strict mode without changing what it accepts."""
+    @property
+    def unfixable(self) -> list[Violation]:
+        """What the provider will still reject and sanitizing cannot fix (property keys to rename)."""
+    @property
+    def profile(self) -> str:
+        """The profile applied."""
+
+class Profile:
+    """A profile: a built-in, or a custom one from TOML / JSON text.
+
+    >>> import toolschema
+    >>> p = toolschema.Profile.from_toml('extends = "openai"\\nname = "mine"\\nhints = false')
+    >>> p.name
+    'mine'
+    >>> toolschema.sanitize({"type": "object"}, provider=p).profile
+    'mine'
+    """
+
+    @staticmethod
+    def builtin(name: str) -> Profile: ...
+    @staticmethod
+    def from_toml(text: str) -> Profile:
+        """``extends = "gemini"`` plus the fields to override, or a whole profile."""
+    @staticmethod
+    def from_json(text: str) -> Profile: ...
+    @property
+    def name(self) -> str: ...
+    def to_toml(self) -> str: ...
+    def to_json(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class BodySlot:
+    """One schema slot of a request body."""
+
+    @property
+    def pointer(self) -> str:
+        """JSON pointer of the slot in the body (``/tools/3/function/parameters``)."""
+    @property
+    def tool(self) -> Optional[str]: ...
+    @property
+    def profile(self) -> str: ...
+    @property
+    def changes(self) -> list[Change]: ...
+    @property
+    def strict_downgraded(self) -> bool:
+        """The tool asked for strict mode and was sent with ``strict: false``."""
+    @property
+    def tool_name_problem(self) -> Optional[str]: ...
+    @property
+    def error(self) -> Optional[str]:
+        """Why the slot could not be sanitized (it went on untouched)."""
+    @property
+    def cached(self) -> bool:
+        """The result came from the slot cache: an earlier call (same provider) had the same schema."""
+
+class SanitizedBody:
+    """What :func:`sanitize_body` returns."""
+
+    @property
+    def body(self) -> Union[bytes, str, dict[str, Any]]:
+        """The body to send, of the type given (the very input object when nothing changed)."""
+    @property
+    def changed(self) -> bool: ...
+    @property
+    def api(self) -> Optional[str]:
+        """The API shape it was read as (``openai-chat``, ``gemini``, ``anthropic-messages``, ...)."""
+    @property
+    def slots(self) -> list[BodySlot]: ...
+
+class CallError:
+    """One problem with a tool call's arguments."""
+
+    @property
+    def pointer(self) -> str:
+        """JSON pointer into the arguments ("" is the arguments themselves)."""
+    @property
+    def message(self) -> str:
+        """What is wrong and what is expected, for the model."""
+    @property
+    def kind(self) -> str:
+        """``missing``, ``wrong_type``, ``not_in_enum``, ... (snake_case)."""
+    @property
+    def sent(self) -> JsonValue:
+        """The value sent there (``None`` when nothing was)."""
+    @property
+    def example(self) -> str:
+        """A worked example of the whole expected arguments (JSON text)."""
+
+def sanitize(schema: SchemaInput, provider: Provider = "gemini", slot: Slot = "parameters") -> Sanitized:
+    """Rewrites ``schema`` (a dict or JSON text) into what ``provider`` accepts.
+
+    Idempotent and deterministic; property names and their order are kept; for every profile
+    ``check(sanitize(x).schema)`` is empty.
+
+    >>> import toolschema
+    >>> toolschema.sanitize({"type": "object", "properties": {"n": {"type": "integer", "enum": [1, 2, 3]}}}).schema
+    {'type': 'object', 'properties': {'n': {'type': 'integer', 'minimum': 1, 'maximum': 3, 'description': 'Allowed values: 1, 2, 3.'}}}
+    """
+
+def sanitize_json(text: Union[str, bytes, bytearray], provider: Provider = "gemini", slot: Slot = "parameters") -> str:
+    """JSON text in, JSON text out; the input ``str`` itself when nothing changes.
+
+    >>> import toolschema
+    >>> toolschema.sanitize_json('{"type":"object","properties":{"t":{"type":["string","null"]}}}')
+    '{"type":"object","properties":{"t":{"type":"string","nullable":true}}}'
+    """
+
+def check(schema: SchemaInput, provider: Provider = "gemini", slot: Slot = "parameters") -> list[Violation]:
+    """What ``provider`` would reject in ``schema`` (empty: it would accept it).
+
+    >>> import toolschema
+    >>> [(v.pointer, v.rule) for v in toolschema.check({"type": "object", "properties": {"t": {"type": ["string", "null"]}}})]
+    [('/properties/t', 'type-list')]
+    """
+
+def providers() -> list[str]:
+    """The names of the built-in profiles.
+
+    >>> import toolschema
+    >>> "openai-strict" in toolschema.providers()
+    True
+    """
+
+def rules(name: Union[str, Profile], format: Literal["dict", "toml", "json"] = "dict") -> Any:
+    """A profile's fields: a dict, or TOML / JSON text loadable with :class:`Profile`.
+
+    >>> import toolschema
+    >>> toolschema.rules("gemini")["name"]
+    'gemini'
+    """
+
+def sanitize_body(
+    body: Union[bytes, bytearray, str, dict[str, Any]],
+    provider: Provider = None,
+    api: Optional[str] = None,
+) -> SanitizedBody:
+    """Sanitizes the schema slots of a whole request body, as the CLI and the tower layer do:
+    only the slots change, every other byte is kept. ``provider=None`` picks the profiles from
+    the body's shape and model; ``api`` names the shape (``openai-chat``, ``gemini``, ...).
+
+    >>> import toolschema
+    >>> out = toolschema.sanitize_body(b'{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"array"}}}}}]}')
+    >>> out.api, out.changed, out.slots[0].profile
+    ('openai-chat', True, 'openai')
+    """
+
+def validate_call(schema: SchemaInput, arguments: Any) -> list[CallError]:
+    """Every problem with a tool call's ``arguments`` under the tool's original ``schema``.
+
+    >>> import toolschema
+    >>> [e.message for e in toolschema.validate_call({"properties": {"q": {"type": "string"}}, "required": ["q"]}, {"Q": "x"})]
+    ['"q" is missing — you sent "Q"; the field is "q"']
+    """
+
+def explain_call(schema: SchemaInput, arguments: Any) -> Optional[str]:
+    """The whole model-facing message for an invalid call (``None``: valid)."""

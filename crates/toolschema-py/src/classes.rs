@@ -1,0 +1,212 @@
+//! The result types the Python functions return.
+
+use crate::from_json::to_python;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyList, PyTuple};
+
+/// One change the engine made: `pointer` (JSON pointer into the output), `rule`, `message`,
+/// `lossy` (the schema now accepts something the original rejected, or says less).
+/// Unpacks like a tuple: `pointer, rule, message, lossy = change`.
+#[pyclass(frozen, get_all, eq, module = "toolschema")]
+#[derive(Clone, PartialEq)]
+pub struct Change {
+    /// Where, in the output schema.
+    pub pointer: String,
+    /// The rule that made the change.
+    pub rule: String,
+    /// What was done.
+    pub message: String,
+    /// Whether meaning was lost.
+    pub lossy: bool,
+}
+
+impl From<&provider_rules::Change> for Change {
+    fn from(c: &provider_rules::Change) -> Change {
+        Change {
+            pointer: c.pointer.clone(),
+            rule: c.rule.to_owned(),
+            message: c.message.clone(),
+            lossy: c.lossy,
+        }
+    }
+}
+
+impl From<&tower_toolschema::report::Change> for Change {
+    fn from(c: &tower_toolschema::report::Change) -> Change {
+        Change {
+            pointer: c.pointer.clone(),
+            rule: c.rule.to_owned(),
+            message: c.message.clone(),
+            lossy: c.lossy,
+        }
+    }
+}
+
+#[pymethods]
+impl Change {
+    fn __repr__(&self) -> String {
+        format!(
+            "Change(pointer={:?}, rule={:?}, message={:?}, lossy={})",
+            self.pointer,
+            self.rule,
+            self.message,
+            if self.lossy { "True" } else { "False" }
+        )
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let t = PyTuple::new(
+            py,
+            [
+                self.pointer.clone().into_pyobject(py)?.into_any(),
+                self.rule.clone().into_pyobject(py)?.into_any(),
+                self.message.clone().into_pyobject(py)?.into_any(),
+                pyo3::types::PyBool::new(py, self.lossy)
+                    .to_owned()
+                    .into_any(),
+            ],
+        )?;
+        Ok(t.as_any().try_iter()?.into_any())
+    }
+}
+
+/// Something the provider would reject: `pointer`, `rule`, `message`, and the provider's own
+/// error text where known (`provider_error`).
+#[pyclass(frozen, get_all, eq, module = "toolschema")]
+#[derive(Clone, PartialEq)]
+pub struct Violation {
+    /// Where, in the checked schema.
+    pub pointer: String,
+    /// The rule broken.
+    pub rule: String,
+    /// What is wrong.
+    pub message: String,
+    /// The provider's error text for it, where known.
+    pub provider_error: Option<String>,
+    display: String,
+}
+
+impl From<&provider_rules::Violation> for Violation {
+    fn from(v: &provider_rules::Violation) -> Violation {
+        Violation {
+            pointer: v.pointer.clone(),
+            rule: v.rule.to_owned(),
+            message: v.message.clone(),
+            provider_error: v.provider_error.map(str::to_owned),
+            display: v.to_string(),
+        }
+    }
+}
+
+#[pymethods]
+impl Violation {
+    fn __repr__(&self) -> String {
+        format!(
+            "Violation(pointer={:?}, rule={:?}, message={:?})",
+            self.pointer, self.rule, self.message
+        )
+    }
+
+    fn __str__(&self) -> &str {
+        &self.display
+    }
+}
+
+/// An optional string as Python shows it (`None`, or the quoted text).
+pub fn py_repr(s: Option<&str>) -> String {
+    s.map_or_else(|| "None".to_owned(), |s| format!("{s:?}"))
+}
+
+/// Changes as a Python list.
+pub fn change_list<'py>(py: Python<'py>, changes: &[Change]) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, changes.iter().cloned())
+}
+
+/// What `sanitize` returns: the rewritten `schema` (a dict, built when first read), its `json`
+/// text, the `changes`, and whether any `lossy` change was made or the result is
+/// `strict_compatible`.
+#[pyclass(frozen, module = "toolschema")]
+pub struct Sanitized {
+    /// The output JSON text (the input's, written compactly, when nothing changed).
+    pub(crate) json: String,
+    /// The input object, returned as `schema` when nothing changed and it was a dict.
+    pub(crate) original: Option<Py<PyAny>>,
+    pub(crate) changes: Vec<Change>,
+    pub(crate) unfixable: Vec<Violation>,
+    pub(crate) strict_compatible: bool,
+    pub(crate) profile: String,
+    pub(crate) schema: PyOnceLock<Py<PyAny>>,
+}
+
+#[pymethods]
+impl Sanitized {
+    /// The rewritten schema as Python values (the very input object when nothing changed).
+    #[getter]
+    fn schema(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if let (Some(o), true) = (&self.original, self.changes.is_empty()) {
+            return Ok(o.clone_ref(py));
+        }
+        self.schema
+            .get_or_try_init(py, || to_python(py, &self.json).map(Bound::unbind))
+            .map(|s| s.clone_ref(py))
+    }
+
+    /// The rewritten schema as compact JSON text.
+    #[getter]
+    fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// Every change made, in order (empty: the schema was already acceptable).
+    #[getter]
+    fn changes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        change_list(py, &self.changes)
+    }
+
+    /// Whether anything changed.
+    #[getter]
+    fn changed(&self) -> bool {
+        !self.changes.is_empty()
+    }
+
+    /// Whether a change lost meaning (the lost constraints are also in `description`).
+    #[getter]
+    fn lossy(&self) -> bool {
+        self.changes.iter().any(|c| c.lossy)
+    }
+
+    /// For strict profiles: whether the result can go in strict mode without changing what it
+    /// accepts (send it non-strict otherwise).
+    #[getter]
+    fn strict_compatible(&self) -> bool {
+        self.strict_compatible
+    }
+
+    /// What the provider will still reject that sanitizing cannot fix (property keys that
+    /// need renaming).
+    #[getter]
+    fn unfixable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.unfixable.iter().cloned())
+    }
+
+    /// The profile applied.
+    #[getter]
+    fn profile(&self) -> &str {
+        &self.profile
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Sanitized(profile={:?}, changes={}, lossy={}, strict_compatible={})",
+            self.profile,
+            self.changes.len(),
+            if self.lossy() { "True" } else { "False" },
+            if self.strict_compatible {
+                "True"
+            } else {
+                "False"
+            }
+        )
+    }
+}

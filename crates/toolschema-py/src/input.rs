@@ -1,0 +1,84 @@
+//! What the Python functions accept as a schema or a body: a dict (or list, ...) written to
+//! JSON text here, or JSON text as `str` / `bytes` taken as it is.
+
+use crate::errors::ErrorAt;
+use crate::to_json;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyString};
+use std::borrow::Cow;
+
+/// How the value came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A Python value (dict, list, ...), written to JSON here.
+    Value,
+    /// `str`.
+    Str,
+    /// `bytes` or `bytearray`.
+    Bytes,
+}
+
+/// The JSON text of an argument, borrowed where Python already holds it.
+pub struct Input<'a> {
+    /// The JSON text.
+    pub text: Cow<'a, [u8]>,
+    /// What it came as.
+    pub kind: Kind,
+}
+
+/// Reads `obj` as JSON text (see the module docs).
+pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        let text = s.to_cow().map_err(|e| ErrorAt::root(e.to_string()))?;
+        return Ok(Input {
+            text: match text {
+                Cow::Borrowed(t) => Cow::Borrowed(t.as_bytes()),
+                Cow::Owned(t) => Cow::Owned(t.into_bytes()),
+            },
+            kind: Kind::Str,
+        });
+    }
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Input {
+            text: Cow::Borrowed(b.as_bytes()),
+            kind: Kind::Bytes,
+        });
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(Input {
+            text: Cow::Owned(b.to_vec()),
+            kind: Kind::Bytes,
+        });
+    }
+    let mut out = String::with_capacity(256);
+    to_json::write(obj, &mut out)?;
+    Ok(Input {
+        text: Cow::Owned(out.into_bytes()),
+        kind: Kind::Value,
+    })
+}
+
+/// Reads `obj` as a schema: JSON text or a value whose root is an object or a boolean (a
+/// list, a number, `None` is a caller's mistake, not a schema to replace by `{}`).
+pub fn read_schema<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
+    let input = read(obj)?;
+    let first = input
+        .text
+        .iter()
+        .find(|b| !matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
+    let found = match first {
+        Some(b'{' | b't' | b'f') | None => return Ok(input),
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b'n') => "null",
+        Some(_) => "a number",
+    };
+    Err(ErrorAt::root(format!(
+        "expected a schema (a JSON object or a boolean), found {found}"
+    )))
+}
+
+/// The engine's "not JSON" error, as a [`ErrorAt`] at the root.
+pub fn not_json(e: &schema_core::SchemaError) -> ErrorAt {
+    ErrorAt::root(e.to_string())
+}

@@ -1,0 +1,125 @@
+//! `toolschema.Profile` and how a `provider=` argument is read (a name or a `Profile`).
+
+use crate::from_json::to_python;
+use crate::providers::{self, Chosen};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use std::sync::Arc;
+
+pyo3::create_exception!(
+    toolschema,
+    ProfileError,
+    PyValueError,
+    "A provider name that names no built-in profile, or profile text that is not a valid profile."
+);
+
+/// A profile: a built-in (`Profile.builtin("gemini")`) or a custom one loaded from TOML or
+/// JSON text (`Profile.from_toml('extends = "gemini"\nadditional-properties = "keep"')`).
+/// Pass it wherever a provider name goes.
+#[pyclass(frozen, module = "toolschema")]
+pub struct Profile {
+    pub(crate) chosen: Chosen,
+    /// The request-body configuration (and its cache), made on first use.
+    pub(crate) body_config: std::sync::OnceLock<tower_toolschema::Config>,
+}
+
+impl Profile {
+    fn new(chosen: Chosen) -> Profile {
+        Profile {
+            chosen,
+            body_config: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+#[pymethods]
+impl Profile {
+    /// A built-in profile by name.
+    #[staticmethod]
+    fn builtin(name: &str) -> PyResult<Profile> {
+        Ok(Profile::new(Chosen::Builtin(builtin(name)?)))
+    }
+
+    /// A profile from TOML text: a built-in named by `extends` plus the fields to override, or
+    /// a whole profile (what `toolschema.rules(name, format="toml")` prints).
+    #[staticmethod]
+    fn from_toml(text: &str) -> PyResult<Profile> {
+        providers::from_toml(text)
+            .map(|r| Profile::new(Chosen::Custom(Arc::new(r))))
+            .map_err(|e| ProfileError::new_err(e.to_string()))
+    }
+
+    /// A profile from JSON text (the same fields as TOML).
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Profile> {
+        providers::from_json(text)
+            .map(|r| Profile::new(Chosen::Custom(Arc::new(r))))
+            .map_err(|e| ProfileError::new_err(e.to_string()))
+    }
+
+    /// The profile's name.
+    #[getter]
+    fn name(&self) -> &str {
+        self.chosen.rules().name()
+    }
+
+    /// The profile as TOML text (loadable with `Profile.from_toml`).
+    fn to_toml(&self) -> String {
+        self.chosen.rules().to_toml()
+    }
+
+    /// The profile as JSON text.
+    fn to_json(&self) -> String {
+        self.chosen.rules().to_json()
+    }
+
+    /// The profile's fields as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.chosen.rules().to_json())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Profile({:?})", self.chosen.rules().name())
+    }
+}
+
+/// A built-in profile by name, or the error listing the valid names.
+pub fn builtin(name: &str) -> PyResult<&'static provider_rules::Rules> {
+    providers::builtin(name).ok_or_else(|| {
+        ProfileError::new_err(format!(
+            "unknown provider {name:?}; valid providers: {}",
+            providers::names().join(", ")
+        ))
+    })
+}
+
+/// Reads a `provider=` argument: a built-in name or a [`Profile`]; `None` is `default`.
+pub fn chosen(provider: Option<&Bound<'_, PyAny>>, default: &str) -> PyResult<Chosen> {
+    match provider {
+        None => Ok(Chosen::Builtin(builtin(default)?)),
+        Some(p) if p.is_none() => Ok(Chosen::Builtin(builtin(default)?)),
+        Some(p) => {
+            if let Ok(s) = p.cast::<PyString>() {
+                return Ok(Chosen::Builtin(builtin(&s.to_cow()?)?));
+            }
+            match p.cast::<Profile>() {
+                Ok(profile) => Ok(profile.get().chosen.clone()),
+                Err(_) => Err(ProfileError::new_err(
+                    "provider must be a profile name (str) or a toolschema.Profile",
+                )),
+            }
+        }
+    }
+}
+
+/// Reads a `slot=` argument.
+pub fn slot(name: &str) -> PyResult<provider_rules::Slot> {
+    match name {
+        "parameters" => Ok(provider_rules::Slot::Parameters),
+        "schema" => Ok(provider_rules::Slot::Schema),
+        other => Err(PyValueError::new_err(format!(
+            "unknown slot {other:?}: \"parameters\" (a tool's input schema) or \"schema\" (a tool's output or a response format)"
+        ))),
+    }
+}
