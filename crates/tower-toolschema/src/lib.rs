@@ -8,8 +8,8 @@
 //!   `/api/chat`, Cohere Chat v2 and every OpenAI-compatible gateway: the
 //!   [API-shape table](shapes), every SDK's spelling (camelCase, snake_case and the mixes,
 //!   like google-genai for Python's `functionDeclarations[].parameters_json_schema`).
-//! - [`locate`] finds the slots of a body (byte ranges, pointers, tool names, `strict` flags)
-//!   and [`plan`] says which profile each takes and whether it goes strict: the layer, the
+//! - [`locate()`] finds the slots of a body (byte ranges, pointers, tool names, `strict` flags)
+//!   and [`plan()`] says which profile each takes and whether it goes strict: the layer, the
 //!   CLI and [`sanitize_body`] all stand on them.
 //! - Only schema slots change; every other byte of the body is kept (conversation history holds
 //!   tool-call arguments with keys like `title`, `format`, `default`). When nothing changes, the

@@ -39,7 +39,7 @@ use crate::shapes::{Api, Encoding, SlotRole, SlotSpec};
 
 /// Why a body could not be searched for slots.
 ///
-/// See the [module docs](crate::locate) for an example.
+/// See the [module docs](mod@crate::locate) for an example.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LocateError {
@@ -66,7 +66,7 @@ impl std::error::Error for LocateError {}
 
 /// A slot found in a body.
 ///
-/// See the [module docs](crate::locate) for an example.
+/// See the [module docs](mod@crate::locate) for an example.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Found<'a> {
@@ -89,14 +89,14 @@ pub struct Found<'a> {
 impl<'a> Found<'a> {
     /// The slot's byte range in `body` (the body it was located in).
     ///
-    /// See the [module docs](crate::locate) for an example.
+    /// See the [module docs](mod@crate::locate) for an example.
     pub fn range(&self, body: &[u8]) -> Option<Range<usize>> {
         range_in(body, self.raw)
     }
 
     /// The tool's (or response format's) name, when it is a string.
     ///
-    /// See the [module docs](crate::locate) for an example.
+    /// See the [module docs](mod@crate::locate) for an example.
     pub fn tool(&self) -> Option<String> {
         self.name
             .and_then(|n| serde_json::from_str::<String>(n.get()).ok())
@@ -132,7 +132,7 @@ impl<'a> Found<'a> {
 
 /// What [`locate`] found.
 ///
-/// See the [module docs](crate::locate) for an example.
+/// See the [module docs](mod@crate::locate) for an example.
 #[derive(Debug, Default, Clone)]
 #[non_exhaustive]
 pub struct Located<'a> {
@@ -329,7 +329,7 @@ fn max_children(node: &Node) -> usize {
 /// is skipped with `IgnoredAny`, and a slot itself is captured as a borrowed [`RawValue`] (one
 /// scan of its bytes). No key or value off the slot paths is allocated.
 ///
-/// See the [module docs](crate::locate) for an example.
+/// See the [module docs](mod@crate::locate) for an example.
 pub fn locate(body: &[u8], api: Option<Api>) -> Result<Located<'_>, LocateError> {
     locate_with(body, api, false)
 }

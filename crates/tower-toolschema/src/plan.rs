@@ -28,7 +28,7 @@ use crate::config::Config;
 use crate::locate::{Found, Located};
 use crate::profile::{Profile, Profiles};
 
-/// What one slot takes: see the [module docs](crate::plan).
+/// What one slot takes: see the [module docs](mod@crate::plan).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SlotPlan {
@@ -46,7 +46,7 @@ pub struct SlotPlan {
 /// The plan of every slot of `located`, in order (`host`: the request's host, for `auto`).
 /// O(slots); nothing is parsed or sanitized.
 ///
-/// See the [module docs](crate::plan) for an example.
+/// See the [module docs](mod@crate::plan) for an example.
 pub fn plan(config: &Config, located: &Located<'_>, host: Option<&str>) -> Vec<SlotPlan> {
     located
         .slots

@@ -78,8 +78,11 @@ fn every_api_shape_with_corpus_tools() {
             assert_eq!(report2.outcome, Outcome::Unchanged, "{api}");
             assert_eq!(again.as_ptr(), out.as_ptr());
             // Recognised by shape with no API given, too.
+            // (Cohere's `response_format.json_schema` is the schema itself; by shape alone the
+            // body reads as OpenAI Chat, whose schema sits one level deeper.)
             let (_, by_shape) = sanitize_body(layer.config(), None, input);
-            assert!(by_shape.slots.len() >= slots, "{api} by shape");
+            let expected = slots - usize::from(api == Api::CohereChat);
+            assert!(by_shape.slots.len() >= expected, "{api} by shape");
         }
     }
 }

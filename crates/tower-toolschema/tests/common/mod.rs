@@ -161,6 +161,24 @@ pub fn body_for(api: Api, tools: &[Tool]) -> (String, usize) {
                 n + 1,
             )
         }
+        Api::OllamaChat | Api::CohereChat => {
+            let t = tools_json(
+                tools,
+                |t| json!({"type":"function","function":{"name":t.name,"description":t.description,"parameters":t.schema}}),
+            );
+            let (model, output) = if api == Api::OllamaChat {
+                ("llama3.1", format!(r#""format":{out}"#))
+            } else {
+                (
+                    "command-a",
+                    format!(r#""response_format":{{"type":"json_object","json_schema":{out}}}"#),
+                )
+            };
+            (
+                format!(r#"{{"model":"{model}","messages":{HISTORY},"tools":{t},{output}}}"#),
+                n + 1,
+            )
+        }
         other => panic!("no body builder for {other}"),
     }
 }
@@ -235,26 +253,14 @@ pub fn path_for(api: Api) -> &'static str {
         Api::VertexOpenAiCompat => "/v1/projects/p/locations/l/endpoints/openapi/chat/completions",
         Api::BedrockConverse => "/model/anthropic.claude-sonnet-4/converse",
         Api::BedrockInvoke => "/model/anthropic.claude-sonnet-4/invoke",
+        Api::OllamaChat => "/api/chat",
+        Api::CohereChat => "/v2/chat",
         other => panic!("no path for {other}"),
     }
 }
 
-pub const ALL_APIS: [Api; 14] = [
-    Api::OpenAiChat,
-    Api::OpenAiResponses,
-    Api::AnthropicMessages,
-    Api::AnthropicBatches,
-    Api::Gemini,
-    Api::GeminiCountTokens,
-    Api::GeminiCachedContents,
-    Api::GeminiOpenAiCompat,
-    Api::CodeAssist,
-    Api::VertexGemini,
-    Api::VertexAnthropic,
-    Api::VertexOpenAiCompat,
-    Api::BedrockConverse,
-    Api::BedrockInvoke,
-];
+/// Every API: the shape table's own list, so a new API is in every test that walks them.
+pub const ALL_APIS: [Api; 16] = Api::ALL;
 
 /// A deterministic fake engine: marks every object schema with `x-profile` (the profile's name)
 /// and `x-slot`, and drops a top-level `$schema`; a schema already marked is unchanged.
