@@ -4,8 +4,8 @@
 
 use super::engine::{Eval, evaluate};
 use super::error::{CliError, CliResult, EXIT_OK};
-use super::input::{self, Document, Hints, Source, api_by_name, parse_document};
-use super::mcp::fetch_tools;
+use super::input::{Document, Hints, api_by_name};
+use super::input_args::SourceArgs;
 use super::output::{Cell, Color, Style, emit, table};
 use super::profile::{MATRIX_DEFAULT, builtin, load_rules};
 use clap::{Args, ValueEnum};
@@ -13,7 +13,6 @@ use provider_rules::Rules;
 use serde_json::json;
 use std::borrow::Cow;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// The output format of `matrix`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -44,18 +43,9 @@ pub struct MatrixArgs {
     /// Read the files as request bodies of this API (default: detected by their shape).
     #[arg(long, value_name = "NAME")]
     pub api: Option<String>,
-    /// Read the tools from an MCP server started with the command after `--` (stdio).
-    #[arg(long)]
-    pub mcp: bool,
-    /// With --mcp: give up on the server after this many seconds.
-    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
-    pub timeout: f64,
-    /// MCP tool lists (tools/list results), JSON arrays of MCP tools, or request bodies.
-    #[arg(value_name = "FILE")]
-    pub files: Vec<PathBuf>,
-    /// With --mcp: the server's command and arguments.
-    #[arg(last = true, value_name = "COMMAND")]
-    pub command: Vec<String>,
+    /// Files or an MCP server.
+    #[command(flatten)]
+    pub source: SourceArgs,
 }
 
 /// One column: a profile.
@@ -174,38 +164,7 @@ fn documents(args: &MatrixArgs) -> Result<Vec<Document>, CliError> {
         as_slot: None,
         api: args.api.as_deref().map(api_by_name).transpose()?,
     };
-    if args.mcp {
-        if !args.files.is_empty() {
-            return Err(CliError::usage(
-                "--mcp reads the tools from a server: put its command after --, not FILEs before it (e.g. `toolschema matrix --mcp -- python3 server.py`)",
-            ));
-        }
-        if !(args.timeout.is_finite() && args.timeout > 0.0) {
-            return Err(CliError::usage(
-                "--timeout must be a positive number of seconds",
-            ));
-        }
-        let text = fetch_tools(&args.command, Duration::from_secs_f64(args.timeout))?;
-        let source = Source {
-            name: format!("mcp: {}", args.command.join(" ")),
-            text,
-        };
-        return Ok(vec![parse_document(source, &Hints::default())?]);
-    }
-    if !args.command.is_empty() {
-        return Err(CliError::usage(
-            "a command after -- is only read with --mcp: `toolschema matrix --mcp -- COMMAND ARGS...`",
-        ));
-    }
-    if args.files.is_empty() {
-        return Err(CliError::usage(
-            "nothing to show: pass FILE... (MCP tool lists, tool arrays or request bodies; - for standard input) or --mcp -- COMMAND",
-        ));
-    }
-    args.files
-        .iter()
-        .map(|f| input::load(Some(f), &hints))
-        .collect()
+    args.source.load(&hints, "matrix", true)
 }
 
 fn rows_of(doc: &Document, columns: &[Column], multi: bool) -> Vec<Row> {
