@@ -245,7 +245,10 @@ fn a_hundred_thousand_levels_end_cleanly() {
         let o = run_bounded(&["diff", "--provider", "openai", f], 120);
         clean(&o, f);
         // diff(1)'s codes: 1 when its summary says something changed.
-        let unchanged = stdout(&o).lines().last().is_some_and(|l| l.starts_with("0 of "));
+        let unchanged = stdout(&o)
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("0 of "));
         expect_code(&o, if unchanged { 0 } else { 1 });
         let o = run_bounded(&["matrix", f], 120);
         clean(&o, f);

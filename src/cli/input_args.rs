@@ -57,7 +57,7 @@ impl SourceArgs {
         if self.files.is_empty() {
             if need_file {
                 return Err(CliError::usage(format!(
-                    "nothing to read: pass FILE... (MCP tool lists, tool arrays or request bodies; - for standard input) or `toolschema {command} --mcp -- COMMAND`"
+                    "nothing to show: pass FILE... (MCP tool lists, tool arrays or request bodies; - for standard input) or `toolschema {command} --mcp -- COMMAND`"
                 )));
             }
             return Ok(vec![input::load(None, hints)?]);

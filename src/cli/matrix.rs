@@ -6,8 +6,10 @@ use super::engine::{Eval, evaluate};
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::{Document, Hints, api_by_name};
 use super::input_args::SourceArgs;
-use super::output::{Cell, Color, Style, emit, table};
+use super::output::{Cell, Color, Style, emit};
 use super::profile::{MATRIX_DEFAULT, builtin, load_rules};
+use super::progress::Progress;
+use super::width::{Grid, fit_table, stdout_width, wrap};
 use clap::{Args, ValueEnum};
 use provider_rules::Rules;
 use serde_json::json;
@@ -106,14 +108,17 @@ pub fn run(args: &MatrixArgs) -> CliResult {
     let docs = documents(args)?;
     let multi = docs.len() > 1;
     let mut rows = Vec::new();
+    let progress = Progress::new(docs.iter().map(|d| d.items.len()).sum());
+    let mut done = 0;
     for doc in &docs {
-        rows.extend(rows_of(doc, &columns, multi));
+        rows.extend(rows_of(doc, &columns, multi, &progress, &mut done));
     }
+    drop(progress);
     if let Some(tool) = &args.explain {
         return explain(args, &columns, &rows, tool);
     }
     let text = match args.format {
-        MatrixFormat::Text => text(&columns, &rows, &docs, Style::for_stdout()),
+        MatrixFormat::Text => text(&columns, &rows, &docs, Style::for_stdout(), stdout_width()),
         MatrixFormat::Markdown => markdown(&columns, &rows),
         MatrixFormat::Json => {
             serde_json::to_string_pretty(&json_matrix(&columns, &rows, &docs)).unwrap_or_default()
@@ -167,7 +172,13 @@ fn documents(args: &MatrixArgs) -> Result<Vec<Document>, CliError> {
     args.source.load(&hints, "matrix", true)
 }
 
-fn rows_of(doc: &Document, columns: &[Column], multi: bool) -> Vec<Row> {
+fn rows_of(
+    doc: &Document,
+    columns: &[Column],
+    multi: bool,
+    progress: &Progress,
+    done: &mut usize,
+) -> Vec<Row> {
     let stem = std::path::Path::new(&doc.source.name)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -176,6 +187,8 @@ fn rows_of(doc: &Document, columns: &[Column], multi: bool) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     let mut index: Vec<usize> = Vec::new();
     for item in &doc.items {
+        progress.step(*done, &item.display_name());
+        *done += 1;
         let name = match (&item.tool, doc.items.len()) {
             (Some(t), _) => t.clone(),
             (None, 1) => stem.clone(),
@@ -262,42 +275,72 @@ fn summary(col: &Column, c: usize, rows: &[Row]) -> String {
     s
 }
 
-fn text(columns: &[Column], rows: &[Row], docs: &[Document], style: Style) -> String {
+fn text(
+    columns: &[Column],
+    rows: &[Row],
+    docs: &[Document],
+    style: Style,
+    width: Option<usize>,
+) -> String {
     let mut out = String::new();
-    let files: Vec<&str> = docs.iter().map(|d| d.source.name.as_str()).collect();
-    out.push_str(&style.paint(
-        &format!(
-            "{}: {} × {}",
-            files.join(", "),
-            plural(rows.len(), "tool", "tools"),
-            plural(columns.len(), "provider", "providers")
-        ),
-        Color::Bold,
-    ));
+    let counts = format!(
+        "{} × {}",
+        plural(rows.len(), "tool", "tools"),
+        plural(columns.len(), "provider", "providers")
+    );
+    out.push_str(&style.paint(&heading(docs, &counts, width), Color::Bold));
     out.push_str("\n\n");
-    let mut grid = vec![
-        std::iter::once(Cell::colored("tool", Color::Bold))
+    let grid = Grid {
+        header: std::iter::once(Cell::colored("tool", Color::Bold))
             .chain(
                 columns
                     .iter()
                     .map(|c| Cell::colored(c.name.clone(), Color::Bold)),
             )
-            .collect::<Vec<_>>(),
-    ];
-    for row in rows {
-        let mut line = vec![Cell::plain(row.tool.clone())];
-        line.extend(row.evals.iter().map(|e| cell(&tally(e))));
-        grid.push(line);
-    }
-    out.push_str(&table(&grid, style));
+            .collect(),
+        rows: rows
+            .iter()
+            .map(|row| {
+                std::iter::once(Cell::plain(row.tool.clone()))
+                    .chain(row.evals.iter().map(|e| cell(&tally(e))))
+                    .collect()
+            })
+            .collect(),
+    };
+    out.push_str(&fit_table(&grid, width, style));
     out.push('\n');
-    out.push_str(&style.paint(LEGEND, Color::Dim));
+    out.push_str(&style.paint(&wrap(LEGEND, width, "  "), Color::Dim));
     out.push_str("\n\n");
     for (c, col) in columns.iter().enumerate() {
-        out.push_str(&summary(col, c, rows));
+        out.push_str(&wrap(&summary(col, c, rows), width, "  "));
         out.push('\n');
     }
     out
+}
+
+/// At most this many file names are listed in the heading; more are summarised.
+const HEADING_FILES: usize = 3;
+
+/// `FILE: 12 tools × 9 providers`; over many files (or names too long for the width)
+/// `40 files (a.json, b.json, …): ...`.
+fn heading(docs: &[Document], counts: &str, width: Option<usize>) -> String {
+    let names: Vec<&str> = docs.iter().map(|d| d.source.name.as_str()).collect();
+    let full = format!("{}: {counts}", names.join(", "));
+    let fits = |s: &str| width.is_none_or(|w| s.chars().count() <= w);
+    if names.len() <= HEADING_FILES && fits(&full) {
+        return full;
+    }
+    let mut best = format!("{} files: {counts}", names.len());
+    for k in 1..=names.len().min(HEADING_FILES) {
+        let listed = names[..k].join(", ");
+        let more = if k < names.len() { ", …" } else { "" };
+        let s = format!("{} files ({listed}{more}): {counts}", names.len());
+        if !fits(&s) {
+            break;
+        }
+        best = s;
+    }
+    best
 }
 
 fn md_escape(s: &str) -> String {

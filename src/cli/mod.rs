@@ -20,6 +20,7 @@ pub mod rules;
 pub mod sanitize;
 pub mod textdiff;
 pub mod validate;
+pub mod width;
 
 use clap::{Args, Parser, Subcommand};
 use error::{CliError, CliResult};
