@@ -140,8 +140,10 @@ fn columns(args: &MatrixArgs) -> Result<Vec<Column>, CliError> {
         (None, Some(_)) => Vec::new(),
         (None, None) => MATRIX_DEFAULT.iter().map(|s| (*s).to_owned()).collect(),
     };
-    for name in names {
-        let rules = builtin(&name)?;
+    for typed in names {
+        let rules = builtin(&typed)?;
+        // The profile's own spelling (`--providers GEMINI` shows `gemini`), once.
+        let name = rules.name().to_owned();
         if !columns.iter().any(|c: &Column| c.name == name) {
             columns.push(Column {
                 name,
