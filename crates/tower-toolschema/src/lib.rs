@@ -17,7 +17,9 @@
 //!   untouched, and the layer adds no error type (`Error = S::Error`). Optionally,
 //!   [reject](ToolSchemaLayer::reject_invalid) them with a clear 4xx instead.
 //! - Reports what changed: a [`SanitizeReport`] in the request's extensions and `tracing`
-//!   events (debug per change, warn when meaning was lost).
+//!   events in a span per request: one summary at info (API, profile, slots, changed, lossy,
+//!   downgraded, cached), each change at debug, a warning when meaning was lost the first time
+//!   a schema is sanitized (not again when it comes from the cache).
 //! - Optionally (feature `validate`, [`ToolSchemaLayer::validate_tool_calls`]), validates the
 //!   tool calls of non-streaming responses against the original schemas of their request and
 //!   attaches the findings to the response's extensions, never changing the response: see
@@ -68,6 +70,7 @@ mod config;
 mod future;
 mod layer;
 mod locate;
+mod log;
 pub mod policy;
 pub mod profile;
 pub mod report;
