@@ -322,3 +322,50 @@ fn help_shows_the_exit_codes() {
         assert!(out.contains("2  bad usage"), "{out}");
     }
 }
+
+/// Every `toolschema` command of the README that reads only bundled files runs as shown: no
+/// usage error, no missing file (exit 0 or 1, never 2).
+#[test]
+fn the_readme_commands_on_bundled_files_run() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_toolschema"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = Vec::new();
+    for line in readme.lines().map(str::trim) {
+        let Some(cmd) = line.strip_prefix("toolschema ") else {
+            continue;
+        };
+        let cmd = cmd.split(" #").next().unwrap().trim();
+        // Servers, files a reader writes, and redirections are not bundled.
+        if ["--mcp", ">", "out.json", "tools.json", ".toml"]
+            .iter()
+            .any(|s| cmd.contains(s))
+        {
+            continue;
+        }
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("toolschema {cmd}"))
+            .current_dir(root())
+            .env("PATH", &path)
+            .env_remove("COLUMNS")
+            .output()
+            .unwrap();
+        let code = o.status.code().unwrap();
+        assert!(
+            code == 0 || code == 1,
+            "`toolschema {cmd}` exited {code}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        ran.push(cmd.to_owned());
+    }
+    assert!(ran.iter().any(|c| c.starts_with("validate ")), "{ran:?}");
+    assert!(ran.len() >= 7, "{ran:?}");
+}
