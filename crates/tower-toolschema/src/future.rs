@@ -253,13 +253,13 @@ where
                     #[cfg(feature = "validate")]
                     crate::validate::record(&parts.extensions, &report, None);
                     crate::log::record(&span, &report);
-                    if let crate::report::Outcome::Skipped(reason) = &report.outcome {
-                        if let Some(response) = policy.on_skip(reason) {
-                            state.set(State::Answered {
-                                response: Some(response),
-                            });
-                            continue;
-                        }
+                    if let crate::report::Outcome::Skipped(reason) = &report.outcome
+                        && let Some(response) = policy.on_skip(reason)
+                    {
+                        state.set(State::Answered {
+                            response: Some(response),
+                        });
+                        continue;
                     }
                     parts.extensions.insert(report);
                     let fut = inner.call(Request::from_parts(parts, body));
