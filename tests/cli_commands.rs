@@ -147,7 +147,8 @@ fn bad_rules_files_exit_2_and_say_what_to_do() {
 fn diff_shows_before_and_after_tool_by_tool() {
     let f = root().join("examples/data/mcp-server-time.json");
     let o = run(&["diff", "--provider", "gemini", s(&f)]);
-    expect_code(&o, 0);
+    // Like diff(1): 1 when something changed.
+    expect_code(&o, 1);
     let out = stdout(&o);
     assert!(
         out.contains("--- convert_time outputSchema (/tools/1/outputSchema), as it stands"),

@@ -4,7 +4,8 @@
 //! layer's [`plan`](tower_toolschema::plan) gives each slot.
 
 use super::error::CliError;
-use super::input::{Document, Item, Kind, Source};
+use super::input::{Document, Item, Kind};
+use super::read::Source;
 use super::profile::Choice;
 use super::slots::{Applied, Finding, SlotResult, body_config, check_item, check_name};
 use bytes::Bytes;

@@ -1,10 +1,12 @@
-//! `toolschema diff --provider NAME FILE`: for each schema sanitizing changes, a line diff of
-//! the pretty-printed schema before and after, tool by tool, with the changes listed.
+//! `toolschema diff --provider NAME FILE...`: for each schema sanitizing changes, a line diff of
+//! the pretty-printed schema before and after, tool by tool, with the changes listed. Like
+//! diff(1) and `git diff --exit-code`: exit 0 when nothing changes, 1 when something does.
 
-use super::error::{CliResult, EXIT_OK};
+use super::error::{CliResult, EXIT_OK, EXIT_VIOLATIONS};
+use super::input::Document;
 use super::output::{Color, Style, emit};
-use super::slots::apply;
-use super::textdiff::{diff_lines, unified};
+use super::slots::{Applied, apply};
+use super::textdiff::unified;
 use super::{InputArgs, ProfileArgs};
 use clap::Args;
 
@@ -25,10 +27,39 @@ pub struct DiffArgs {
 /// Runs `toolschema diff`.
 pub fn run(args: &DiffArgs) -> CliResult {
     let choice = args.profile.choice()?;
-    let doc = args.input.load()?;
-    let applied = apply(&doc, &choice)?;
+    let docs = args.input.load_all("diff")?;
     let style = Style::for_stdout();
     let mut out = String::new();
+    let (mut changed, mut total) = (0, 0);
+    for doc in &docs {
+        let applied = apply(doc, &choice)?;
+        total += applied.slots.len();
+        let file = (docs.len() > 1).then_some(doc.source.name.as_str());
+        changed += diff_document(doc, &applied, file, args.context, style, &mut out);
+    }
+    out.push_str(&format!(
+        "{changed} of {total} schema{} changed for {}\n",
+        if total == 1 { "" } else { "s" },
+        choice.name()
+    ));
+    emit(&out);
+    Ok(if changed == 0 {
+        EXIT_OK
+    } else {
+        EXIT_VIOLATIONS
+    })
+}
+
+/// Appends the diffs of `doc`'s changed schemas to `out` (headed by `file`, when given); how
+/// many changed.
+fn diff_document(
+    doc: &Document,
+    applied: &Applied,
+    file: Option<&str>,
+    context: usize,
+    style: Style,
+    out: &mut String,
+) -> usize {
     let mut changed = 0;
     for slot in &applied.slots {
         let Some(after) = &slot.after else { continue };
@@ -36,7 +67,10 @@ pub fn run(args: &DiffArgs) -> CliResult {
         let item = &doc.items[slot.item];
         let before = schema_core::pretty(&compact(&item.schema));
         let after = schema_core::pretty(after);
-        let name = item.display_name();
+        let name = match file {
+            Some(f) => format!("{f}: {}", item.display_name()),
+            None => item.display_name(),
+        };
         let at = if item.pointer.is_empty() {
             String::new()
         } else {
@@ -53,7 +87,7 @@ pub fn run(args: &DiffArgs) -> CliResult {
             ),
             Color::Bold,
         ));
-        for line in unified(&diff_lines(&before, &after), args.context) {
+        for line in unified(&before, &after, context) {
             let color = match line.as_bytes().first() {
                 Some(b'-') => Some(Color::Red),
                 Some(b'+') => Some(Color::Green),
@@ -81,14 +115,7 @@ pub fn run(args: &DiffArgs) -> CliResult {
         }
         out.push('\n');
     }
-    let total = applied.slots.len();
-    out.push_str(&format!(
-        "{changed} of {total} schema{} changed for {}\n",
-        if total == 1 { "" } else { "s" },
-        choice.name()
-    ));
-    emit(&out);
-    Ok(EXIT_OK)
+    changed
 }
 
 /// Compacts JSON text through the order-preserving model (so both sides print alike).

@@ -3,17 +3,19 @@
 //! provider; `--explain TOOL` lists every problem and change for one tool.
 
 use super::error::{CliError, CliResult, EXIT_OK};
-use super::input::{self, Document, Hints, Source, api_by_name, parse_document};
-use super::mcp::fetch_tools;
-use super::output::{Cell, Color, Style, emit, table};
+use super::input::{Document, Hints, api_by_name};
+use super::input_args::SourceArgs;
+use super::output::{Cell, Color, Style, emit};
 use super::profile::{MATRIX_DEFAULT, builtin, load_rules};
 use super::slots::{Eval, evaluate};
+
+use super::progress::Progress;
+use super::width::{Grid, fit_table, stdout_width, wrap};
 use clap::{Args, ValueEnum};
 use provider_rules::Rules;
 use serde_json::json;
 use std::borrow::Cow;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// The output format of `matrix`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -44,18 +46,9 @@ pub struct MatrixArgs {
     /// Read the files as request bodies of this API (default: detected by their shape).
     #[arg(long, value_name = "NAME")]
     pub api: Option<String>,
-    /// Read the tools from an MCP server started with the command after `--` (stdio).
-    #[arg(long)]
-    pub mcp: bool,
-    /// With --mcp: give up on the server after this many seconds.
-    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
-    pub timeout: f64,
-    /// MCP tool lists (tools/list results), JSON arrays of MCP tools, or request bodies.
-    #[arg(value_name = "FILE")]
-    pub files: Vec<PathBuf>,
-    /// With --mcp: the server's command and arguments.
-    #[arg(last = true, value_name = "COMMAND")]
-    pub command: Vec<String>,
+    /// Files or an MCP server.
+    #[command(flatten)]
+    pub source: SourceArgs,
 }
 
 /// One column: a profile.
@@ -116,14 +109,17 @@ pub fn run(args: &MatrixArgs) -> CliResult {
     let docs = documents(args)?;
     let multi = docs.len() > 1;
     let mut rows = Vec::new();
+    let progress = Progress::new(docs.iter().map(|d| d.items.len()).sum());
+    let mut done = 0;
     for doc in &docs {
-        rows.extend(rows_of(doc, &columns, multi));
+        rows.extend(rows_of(doc, &columns, multi, &progress, &mut done));
     }
+    drop(progress);
     if let Some(tool) = &args.explain {
         return explain(args, &columns, &rows, tool);
     }
     let text = match args.format {
-        MatrixFormat::Text => text(&columns, &rows, &docs, Style::for_stdout()),
+        MatrixFormat::Text => text(&columns, &rows, &docs, Style::for_stdout(), stdout_width()),
         MatrixFormat::Markdown => markdown(&columns, &rows),
         MatrixFormat::Json => {
             serde_json::to_string_pretty(&json_matrix(&columns, &rows, &docs)).unwrap_or_default()
@@ -145,8 +141,10 @@ fn columns(args: &MatrixArgs) -> Result<Vec<Column>, CliError> {
         (None, Some(_)) => Vec::new(),
         (None, None) => MATRIX_DEFAULT.iter().map(|s| (*s).to_owned()).collect(),
     };
-    for name in names {
-        let rules = builtin(&name)?;
+    for typed in names {
+        let rules = builtin(&typed)?;
+        // The profile's own spelling (`--providers GEMINI` shows `gemini`), once.
+        let name = rules.name().to_owned();
         if !columns.iter().any(|c: &Column| c.name == name) {
             columns.push(Column {
                 name,
@@ -174,41 +172,16 @@ fn documents(args: &MatrixArgs) -> Result<Vec<Document>, CliError> {
         as_slot: None,
         api: args.api.as_deref().map(api_by_name).transpose()?,
     };
-    if args.mcp {
-        if !args.files.is_empty() {
-            return Err(CliError::usage(
-                "--mcp reads the tools from a server: put its command after --, not FILEs before it (e.g. `toolschema matrix --mcp -- python3 server.py`)",
-            ));
-        }
-        if !(args.timeout.is_finite() && args.timeout > 0.0) {
-            return Err(CliError::usage(
-                "--timeout must be a positive number of seconds",
-            ));
-        }
-        let text = fetch_tools(&args.command, Duration::from_secs_f64(args.timeout))?;
-        let source = Source {
-            name: format!("mcp: {}", args.command.join(" ")),
-            text,
-        };
-        return Ok(vec![parse_document(source, &Hints::default())?]);
-    }
-    if !args.command.is_empty() {
-        return Err(CliError::usage(
-            "a command after -- is only read with --mcp: `toolschema matrix --mcp -- COMMAND ARGS...`",
-        ));
-    }
-    if args.files.is_empty() {
-        return Err(CliError::usage(
-            "nothing to show: pass FILE... (MCP tool lists, tool arrays or request bodies; - for standard input) or --mcp -- COMMAND",
-        ));
-    }
-    args.files
-        .iter()
-        .map(|f| input::load(Some(f), &hints))
-        .collect()
+    args.source.load(&hints, "matrix", true)
 }
 
-fn rows_of(doc: &Document, columns: &[Column], multi: bool) -> Vec<Row> {
+fn rows_of(
+    doc: &Document,
+    columns: &[Column],
+    multi: bool,
+    progress: &Progress,
+    done: &mut usize,
+) -> Vec<Row> {
     let stem = std::path::Path::new(&doc.source.name)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -217,6 +190,8 @@ fn rows_of(doc: &Document, columns: &[Column], multi: bool) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     let mut index: Vec<usize> = Vec::new();
     for item in &doc.items {
+        progress.step(*done, &item.display_name());
+        *done += 1;
         let name = match (&item.tool, doc.items.len()) {
             (Some(t), _) => t.clone(),
             (None, 1) => stem.clone(),
@@ -303,42 +278,72 @@ fn summary(col: &Column, c: usize, rows: &[Row]) -> String {
     s
 }
 
-fn text(columns: &[Column], rows: &[Row], docs: &[Document], style: Style) -> String {
+fn text(
+    columns: &[Column],
+    rows: &[Row],
+    docs: &[Document],
+    style: Style,
+    width: Option<usize>,
+) -> String {
     let mut out = String::new();
-    let files: Vec<&str> = docs.iter().map(|d| d.source.name.as_str()).collect();
-    out.push_str(&style.paint(
-        &format!(
-            "{}: {} × {}",
-            files.join(", "),
-            plural(rows.len(), "tool", "tools"),
-            plural(columns.len(), "provider", "providers")
-        ),
-        Color::Bold,
-    ));
+    let counts = format!(
+        "{} × {}",
+        plural(rows.len(), "tool", "tools"),
+        plural(columns.len(), "provider", "providers")
+    );
+    out.push_str(&style.paint(&heading(docs, &counts, width), Color::Bold));
     out.push_str("\n\n");
-    let mut grid = vec![
-        std::iter::once(Cell::colored("tool", Color::Bold))
+    let grid = Grid {
+        header: std::iter::once(Cell::colored("tool", Color::Bold))
             .chain(
                 columns
                     .iter()
                     .map(|c| Cell::colored(c.name.clone(), Color::Bold)),
             )
-            .collect::<Vec<_>>(),
-    ];
-    for row in rows {
-        let mut line = vec![Cell::plain(row.tool.clone())];
-        line.extend(row.evals.iter().map(|e| cell(&tally(e))));
-        grid.push(line);
-    }
-    out.push_str(&table(&grid, style));
+            .collect(),
+        rows: rows
+            .iter()
+            .map(|row| {
+                std::iter::once(Cell::plain(row.tool.clone()))
+                    .chain(row.evals.iter().map(|e| cell(&tally(e))))
+                    .collect()
+            })
+            .collect(),
+    };
+    out.push_str(&fit_table(&grid, width, style));
     out.push('\n');
-    out.push_str(&style.paint(LEGEND, Color::Dim));
+    out.push_str(&style.paint(&wrap(LEGEND, width, "  "), Color::Dim));
     out.push_str("\n\n");
     for (c, col) in columns.iter().enumerate() {
-        out.push_str(&summary(col, c, rows));
+        out.push_str(&wrap(&summary(col, c, rows), width, "  "));
         out.push('\n');
     }
     out
+}
+
+/// At most this many file names are listed in the heading; more are summarised.
+const HEADING_FILES: usize = 3;
+
+/// `FILE: 12 tools × 9 providers`; over many files (or names too long for the width)
+/// `40 files (a.json, b.json, …): ...`.
+fn heading(docs: &[Document], counts: &str, width: Option<usize>) -> String {
+    let names: Vec<&str> = docs.iter().map(|d| d.source.name.as_str()).collect();
+    let full = format!("{}: {counts}", names.join(", "));
+    let fits = |s: &str| width.is_none_or(|w| s.chars().count() <= w);
+    if names.len() <= HEADING_FILES && fits(&full) {
+        return full;
+    }
+    let mut best = format!("{} files: {counts}", names.len());
+    for k in 1..=names.len().min(HEADING_FILES) {
+        let listed = names[..k].join(", ");
+        let more = if k < names.len() { ", …" } else { "" };
+        let s = format!("{} files ({listed}{more}): {counts}", names.len());
+        if !fits(&s) {
+            break;
+        }
+        best = s;
+    }
+    best
 }
 
 fn md_escape(s: &str) -> String {

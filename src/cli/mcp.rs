@@ -1,4 +1,5 @@
-//! Reading a tool list straight from an MCP server over stdio (`matrix --mcp -- COMMAND ...`):
+//! Reading a tool list straight from an MCP server over stdio (`--mcp -- COMMAND ...` of
+//! `check`, `sanitize`, `diff` and `matrix`):
 //! JSON-RPC 2.0, newline-delimited: `initialize`, `notifications/initialized`, then `tools/list`
 //! following `nextCursor`. Time-bounded; the child is always killed and reaped, also on timeout
 //! and error; its standard error is captured and shown when something goes wrong.
@@ -23,11 +24,16 @@ const STDERR_KEEP: usize = 8 * 1024;
 
 /// The tools an MCP server listed, as an MCP `tools/list` result's JSON text
 /// (`{"server": ..., "tools": [...]}`), each tool's JSON kept as the server sent it.
-pub fn fetch_tools(command: &[String], timeout: Duration) -> Result<String, CliError> {
+/// `subcommand` names the command in messages.
+pub fn fetch_tools(
+    command: &[String],
+    timeout: Duration,
+    subcommand: &str,
+) -> Result<String, CliError> {
     let Some((program, args)) = command.split_first() else {
-        return Err(CliError::usage(
-            "--mcp needs the server's command after --, e.g. `toolschema matrix --mcp -- npx -y @modelcontextprotocol/server-everything`",
-        ));
+        return Err(CliError::usage(format!(
+            "--mcp needs the server's command after --, e.g. `toolschema {subcommand} --mcp -- npx -y @modelcontextprotocol/server-everything`"
+        )));
     };
     let shown = command.join(" ");
     let mut child = Command::new(program)

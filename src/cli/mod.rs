@@ -2,33 +2,56 @@
 
 pub mod body;
 pub mod check;
+pub mod color;
 pub mod diff;
 pub mod error;
 pub mod input;
+pub mod input_args;
 pub mod matrix;
 pub mod mcp;
 #[cfg(feature = "mcp")]
 pub mod mcp_proxy;
+
+pub mod meta;
+pub mod names;
 pub mod output;
 pub mod profile;
+pub mod progress;
 pub mod providers;
+pub mod read;
 pub mod rules;
 pub mod sanitize;
 pub mod slots;
 pub mod textdiff;
 pub mod validate;
+pub mod width;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use error::{CliError, CliResult};
+pub use input_args::InputArgs;
 use std::path::PathBuf;
 
+/// The exit codes, shown under `--help` and in the man page.
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  ok: nothing would be rejected, nothing changed (diff), the call is valid (validate)
+  1  the provider would reject the input (check), schemas changed (diff), or the call is
+     invalid (validate)
+  2  bad usage, or input that cannot be read or parsed";
+
 /// Rewrite LLM tool JSON Schemas into the dialect each provider accepts.
-///
-/// Exit codes: 0 ok; 1 the provider would reject the input (check) or the arguments are
-/// invalid (validate); 2 bad usage, or input that cannot be read or parsed.
 #[derive(Debug, Parser)]
-#[command(name = "toolschema", version, about, long_about = None)]
+#[command(name = "toolschema", version, about, long_about = None, after_help = EXIT_CODES)]
 pub struct Cli {
+    /// Colour the output: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub color: color::ColorChoice,
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
@@ -54,6 +77,11 @@ pub enum Command {
     /// Proxy an MCP server: tools listed clean for a provider, invalid calls answered, not run.
     #[cfg(feature = "mcp")]
     Mcp(mcp_proxy::McpArgs),
+
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions(meta::CompletionsArgs),
+    /// Print the man page (roff) on stdout.
+    Man,
 }
 
 /// Which profile to apply.
@@ -75,63 +103,9 @@ impl ProfileArgs {
     }
 }
 
-/// Where a lone schema sits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SlotArg {
-    /// A tool's parameters (input schema): the provider's root rules apply.
-    Parameters,
-    /// A standalone schema (a tool's output, a response format).
-    Schema,
-}
-
-impl From<SlotArg> for provider_rules::Slot {
-    fn from(s: SlotArg) -> provider_rules::Slot {
-        match s {
-            SlotArg::Parameters => provider_rules::Slot::Parameters,
-            SlotArg::Schema => provider_rules::Slot::Schema,
-        }
-    }
-}
-
-/// The input document and how to read it.
-#[derive(Debug, Clone, Args)]
-pub struct InputArgs {
-    /// Read the input as one JSON Schema in this slot (default: detected; a lone schema is a
-    /// tool's parameters).
-    #[arg(long = "as", value_enum, value_name = "SLOT")]
-    pub as_slot: Option<SlotArg>,
-    /// Read the input as a request body of this API (openai-chat, anthropic-messages, gemini,
-    /// bedrock-converse, ...; default: detected by its shape).
-    #[arg(long, value_name = "NAME")]
-    pub api: Option<String>,
-    /// The input file: a JSON Schema, an MCP tools/list result, a JSON array of MCP tools, or a
-    /// request body (`-` or nothing: standard input).
-    #[arg(value_name = "FILE")]
-    pub file: Option<PathBuf>,
-}
-
-impl InputArgs {
-    /// What the flags say about the input.
-    pub fn hints(&self) -> Result<input::Hints, CliError> {
-        if self.as_slot.is_some() && self.api.is_some() {
-            return Err(CliError::usage(
-                "--as reads one schema and --api a request body: pass only one of them",
-            ));
-        }
-        Ok(input::Hints {
-            as_slot: self.as_slot.map(Into::into),
-            api: self.api.as_deref().map(input::api_by_name).transpose()?,
-        })
-    }
-
-    /// Reads and recognises the document.
-    pub fn load(&self) -> Result<input::Document, CliError> {
-        input::load(self.file.as_deref(), &self.hints()?)
-    }
-}
-
 /// Runs a command; the exit code, or the error to print (exit 2).
 pub fn run(cli: Cli) -> CliResult {
+    color::set(cli.color);
     match cli.command {
         Command::Sanitize(a) => sanitize::run(&a),
         Command::Check(a) => check::run(&a),
@@ -142,5 +116,8 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Validate(a) => validate::run(&a),
         #[cfg(feature = "mcp")]
         Command::Mcp(a) => mcp_proxy::run(&a),
+
+        Command::Completions(a) => meta::completions(&a),
+        Command::Man => meta::man(),
     }
 }

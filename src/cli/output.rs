@@ -1,4 +1,5 @@
-//! Terminal output: colours (only on a terminal, never with `NO_COLOR`), aligned tables, and
+//! Terminal output: colours (as `--color` says: by default only on a terminal, never with
+//! `NO_COLOR`), aligned tables, and
 //! writing to standard output without panicking on a closed pipe.
 
 use std::io::{IsTerminal, Write};
@@ -26,11 +27,11 @@ pub struct Style {
 }
 
 impl Style {
-    /// Colours when standard output is a terminal and `NO_COLOR` is unset or empty.
+    /// Colours as `--color` says (`auto`: when standard output is a terminal and `NO_COLOR` is
+    /// unset or empty).
     pub fn for_stdout() -> Style {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Style {
-            color: !no_color && std::io::stdout().is_terminal(),
+            color: super::color::enabled(std::io::stdout().is_terminal()),
         }
     }
 

@@ -62,6 +62,12 @@ pub fn names_list() -> String {
 
 /// A built-in profile by name, or an error listing the valid names.
 pub fn builtin(name: &str) -> Result<&'static Rules, CliError> {
+    let name = super::names::resolve(
+        "provider",
+        name,
+        provider_rules::profile_names(),
+        " (run `toolschema providers` for a description of each)",
+    )?;
     provider_rules::profile(name).ok_or_else(|| {
         CliError::usage(format!(
             "unknown provider {name:?}; valid providers: {} (run `toolschema providers` for a description of each)",

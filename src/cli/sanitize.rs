@@ -3,17 +3,18 @@
 
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::Document;
-use super::input::read_bytes;
 use super::output::emit;
 use super::output::emit_bytes;
 use super::profile::Choice;
 use super::slots::{Applied, apply, body_config};
+
+use super::read::read_bytes;
 use super::{InputArgs, ProfileArgs};
 use bytes::Bytes;
 use clap::Args;
 use provider_rules::Change;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tower_toolschema::report::Outcome;
 use tower_toolschema::shapes::Api;
 
@@ -37,10 +38,11 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
     let choice = args.profile.choice()?;
     if args.report.is_none()
         && let Some(api) = args.input.hints()?.api
+        && let Some(file) = args.input.single_file()
     {
-        return run_body(args, &choice, api);
+        return run_body(file, &choice, api);
     }
-    let doc = args.input.load()?;
+    let doc = args.input.load_one("sanitize")?;
     let applied = apply(&doc, &choice)?;
     if let Some(path) = &args.report {
         let text = serde_json::to_string_pretty(&report_json(&doc, &applied, choice.name()))
@@ -74,9 +76,9 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
 /// A request body of a known API, with no report asked for: the layer's own pass, which reads
 /// the body once, sanitizes only its slots and splices them back (no document model, no second
 /// scan), so the command costs about what the layer costs.
-fn run_body(args: &SanitizeArgs, choice: &Choice, api: Api) -> CliResult {
+fn run_body(file: Option<&Path>, choice: &Choice, api: Api) -> CliResult {
     // Bytes as read: the layer's scan checks the JSON (and its strings' UTF-8) itself.
-    let (name, bytes) = read_bytes(args.input.file.as_deref())?;
+    let (name, bytes) = read_bytes(file)?;
     let (out, report) =
         tower_toolschema::sanitize_body(&body_config(choice), Some(api), Bytes::from(bytes));
     if let Outcome::Skipped(reason) = &report.outcome {

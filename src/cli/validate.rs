@@ -2,8 +2,8 @@
 //! original schema, with the message a model can act on. Exit 0 valid, 1 invalid, 2 bad input.
 
 use super::error::{CliError, CliResult};
-use super::input::{parse_value, read_source};
 use super::output::emit;
+use super::read::{parse_value, read_source};
 use clap::Args;
 use std::path::PathBuf;
 use tool_calls::{ValidateOptions, validate_tool_input};

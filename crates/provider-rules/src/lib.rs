@@ -125,3 +125,8 @@ pub fn sanitize_slice(bytes: &[u8], rules: &Rules, slot: Slot) -> Result<Sanitiz
     let parsed = Schema::parse(bytes, &ParseOptions::default())?;
     Ok(depth::sanitize_parsed(parsed, rules, slot))
 }
+
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -59,3 +59,8 @@ pub use schema::{
 };
 pub use ser::{MAX_VALUE_DEPTH, PRETTY_MAX_INDENT, nesting, pretty};
 pub use walk::{Location, MAX_WALK_DEPTH, Transform, Visit};
+
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

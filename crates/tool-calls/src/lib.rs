@@ -140,3 +140,8 @@ pub use json_type::{JsonType, TypeNoun};
 pub use message::field_name;
 pub use options::ValidateOptions;
 pub use outcome::{EXIT_BAD_INPUT, Outcome, input_schema_of, validate_tool_input};
+
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -197,6 +197,8 @@ where
                         return Poll::Pending;
                     };
                     let api = ctx.shape.map(|s| s.api);
+                    // One span per request; its totals and events: `crate::log`.
+                    let span = crate::log::request_span(api);
                     let (body, report) = match outcome {
                         Outcome::Complete => {
                             let bytes = concat(chunks);
@@ -214,8 +216,9 @@ where
                                 let mut tools: Option<
                                     Vec<rewrite::OriginalTool>,
                                 > = None;
-                                let (new, report) =
-                                    rewrite::process_with(&config, &ctx, &bytes, tools.as_mut());
+                                let (new, report) = span.in_scope(|| {
+                                    rewrite::process_with(&config, &ctx, &bytes, tools.as_mut())
+                                });
                                 #[cfg(feature = "validate")]
                                 crate::validate::record(&parts.extensions, &report, tools);
                                 match new {
@@ -249,14 +252,14 @@ where
                     // A skip leaves its reason for the response side (a no-op when recorded).
                     #[cfg(feature = "validate")]
                     crate::validate::record(&parts.extensions, &report, None);
-                    if let crate::report::Outcome::Skipped(reason) = &report.outcome {
-                        tracing::debug!(target: "tower_toolschema", api = api.map(|a| a.name()), "body not rewritten: {reason}");
-                        if let Some(response) = policy.on_skip(reason) {
-                            state.set(State::Answered {
-                                response: Some(response),
-                            });
-                            continue;
-                        }
+                    crate::log::record(&span, &report);
+                    if let crate::report::Outcome::Skipped(reason) = &report.outcome
+                        && let Some(response) = policy.on_skip(reason)
+                    {
+                        state.set(State::Answered {
+                            response: Some(response),
+                        });
+                        continue;
                     }
                     parts.extensions.insert(report);
                     let fut = inner.call(Request::from_parts(parts, body));

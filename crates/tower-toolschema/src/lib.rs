@@ -21,8 +21,10 @@
 //!   untouched, and the layer adds no error type (`Error = S::Error`). Optionally,
 //!   [reject](ToolSchemaLayer::reject_invalid) them with a clear 4xx instead.
 //! - Reports what changed: a [`SanitizeReport`] in the request's extensions and `tracing`
-//!   events (debug per change, warn when meaning was lost).
-//! - Optionally (feature `validate`, [`ToolSchemaLayer::validate_tool_calls`]), validates the
+//!   events in a span per request: one summary at info (API, profile, slots, changed, lossy,
+//!   downgraded, cached), each change at debug, a warning when meaning was lost the first time
+//!   a schema is sanitized (not again when it comes from the cache).
+//! - Optionally (feature `validate`, [`validate_tool_calls`]), validates the
 //!   tool calls of non-streaming responses against the original schemas of their request and
 //!   attaches the findings to the response's extensions, never changing the response: see
 //!   the `validate` module.
@@ -62,6 +64,16 @@
 //! Compressed bodies go on untouched: put
 //! `tower_http::decompression::RequestDecompressionLayer` in front of this layer to have them
 //! inspected.
+//!
+// The method exists with feature `validate` only: without it, the link goes to docs.rs.
+#![cfg_attr(
+    feature = "validate",
+    doc = "[`validate_tool_calls`]: ToolSchemaLayer::validate_tool_calls"
+)]
+#![cfg_attr(
+    not(feature = "validate"),
+    doc = "[`validate_tool_calls`]: https://docs.rs/tower-toolschema/latest/tower_toolschema/struct.ToolSchemaLayer.html#method.validate_tool_calls"
+)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -72,6 +84,7 @@ mod config;
 mod future;
 mod layer;
 pub mod locate;
+mod log;
 pub mod plan;
 pub mod policy;
 pub mod profile;

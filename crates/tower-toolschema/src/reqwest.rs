@@ -68,7 +68,9 @@ impl ToolSchemaMiddleware {
                 },
             ));
         }
-        let (new, report) = crate::rewrite::process(&self.config, &ctx, bytes);
+        let span = crate::log::request_span(api);
+        let (new, report) = span.in_scope(|| crate::rewrite::process(&self.config, &ctx, bytes));
+        crate::log::record(&span, &report);
         if let (Some(new), Outcome::Rewritten { after, .. }) = (new, &report.outcome) {
             let after = *after;
             let new = new.into_vec(bytes);

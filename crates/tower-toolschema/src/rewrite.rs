@@ -334,33 +334,7 @@ fn process_slot(
             }
         }
     }
-    trace_slot(&report);
     report
-}
-
-fn trace_slot(r: &SlotReport) {
-    let tool = r.tool.as_deref().unwrap_or("");
-    for c in r.changes.iter() {
-        if c.lossy {
-            tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, pointer = %c.pointer, rule = c.rule, profile = %r.profile, "schema constraint lost: {}", c.message);
-        } else {
-            tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, pointer = %c.pointer, rule = c.rule, profile = %r.profile, "schema rewritten: {}", c.message);
-        }
-    }
-    if r.strict_over_request_limits {
-        tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "the request's strict tools go over the provider's request-wide limits; sent with strict: false");
-    } else if r.strict_downgraded {
-        tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "schema cannot be made strict-compatible; sent with strict: false");
-    }
-    if let Some(p) = &r.tool_name_problem {
-        tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "invalid tool name: {p}");
-    }
-    for p in r.unfixable.iter() {
-        tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "the provider will reject this and it cannot be fixed here: {p}");
-    }
-    if let Some(e) = &r.error {
-        tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, "slot left untouched: {e}");
-    }
 }
 
 #[cfg(test)]
