@@ -7,7 +7,7 @@ use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::{self, Document, Hints, Source, api_by_name, parse_document};
 use super::mcp::fetch_tools;
 use super::output::{Cell, Color, Style, emit, table};
-use super::profile::{MATRIX_DEFAULT, builtin, load_rules};
+use super::profile::{builtin, load_rules, matrix_default};
 use clap::{Args, ValueEnum};
 use provider_rules::Rules;
 use serde_json::json;
@@ -143,7 +143,7 @@ fn columns(args: &MatrixArgs) -> Result<Vec<Column>, CliError> {
             .filter(|s| !s.is_empty())
             .collect(),
         (None, Some(_)) => Vec::new(),
-        (None, None) => MATRIX_DEFAULT.iter().map(|s| (*s).to_owned()).collect(),
+        (None, None) => matrix_default().into_iter().map(str::to_owned).collect(),
     };
     for name in names {
         let rules = builtin(&name)?;
