@@ -26,7 +26,10 @@ pub fn provider_lines() -> Vec<(&'static str, String)> {
                 .profiles()
                 .map(|(role, r)| format!("{} ({})", r.name(), role_name(role)))
                 .collect();
-            lines.push((p.name, format!("{}; profiles: {}", p.description, roles.join(", "))));
+            lines.push((
+                p.name,
+                format!("{}; profiles: {}", p.description, roles.join(", ")),
+            ));
         }
         for (_, rules) in p.profiles() {
             let name = rules.name();

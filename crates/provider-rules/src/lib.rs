@@ -54,8 +54,8 @@ pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
 pub use names::{ToolNames, check_tool_name};
 pub use providers::{
-    Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names, provider,
-    provider_names,
+    Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names,
+    provider, provider_names,
 };
 pub use report::{Change, Report, Sanitized, Violation};
 pub use rules::*;

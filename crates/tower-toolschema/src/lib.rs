@@ -86,7 +86,7 @@ pub mod validate;
 
 pub use body::ToolSchemaBody;
 pub use cache::CacheConfig;
-pub use config::{Config, DEFAULT_LIMIT, Target};
+pub use config::{Config, DEFAULT_LIMIT, Target, auto_provider};
 pub use future::ResponseFuture;
 pub use layer::ToolSchemaLayer;
 pub use profile::{Profile, Profiles, UnknownProvider};
