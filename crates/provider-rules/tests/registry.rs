@@ -101,7 +101,11 @@ fn probes() -> Vec<Probe> {
         (
             "no root union",
             json!({"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}}]}),
-            |out| ["anyOf", "oneOf", "allOf"].iter().all(|k| out.get(k).is_none()),
+            |out| {
+                ["anyOf", "oneOf", "allOf"]
+                    .iter()
+                    .all(|k| out.get(k).is_none())
+            },
         ),
         (
             "draft 2020-12",
@@ -132,7 +136,11 @@ fn every_claim_of_every_profile_is_what_sanitizing_does() {
                 .unwrap_or_else(|| panic!("no probe for the claim {claim:?}"));
             let out = sanitize(&Schema::from_value(input), rules, Slot::Parameters);
             let out = out.schema.to_value();
-            assert!(holds(&out), "{}: claims {claim:?}, but gives {out}", rules.name());
+            assert!(
+                holds(&out),
+                "{}: claims {claim:?}, but gives {out}",
+                rules.name()
+            );
         }
     }
 }
@@ -154,29 +162,47 @@ fn every_builtin_profile_is_consistent_and_round_trips() {
 #[test]
 fn contradictions_and_a_broken_any_value_are_errors() {
     for (toml, says) in [
-        ("extends = \"gemini-code-assist\"\nunions = \"alone\"", "anyOf"),
-        ("extends = \"gemini\"\nnull-style = \"nullable\"\nkeywords = [\"type\"]", "nullable"),
-        ("extends = \"openai\"\nrefs = \"keep\"\nkeywords = [\"type\"]", "$ref"),
+        (
+            "extends = \"gemini-code-assist\"\nunions = \"alone\"",
+            "anyOf",
+        ),
+        (
+            "extends = \"gemini\"\nnull-style = \"nullable\"\nkeywords = [\"type\"]",
+            "nullable",
+        ),
+        (
+            "extends = \"openai\"\nrefs = \"keep\"\nkeywords = [\"type\"]",
+            "$ref",
+        ),
         ("extends = \"openai\"\nstrict = true", "force-false"),
         ("extends = \"gemini\"\nany-value = \"[1,\"", "any-value"),
     ] {
         let err = Rules::from_toml(toml).unwrap_err();
-        assert!(matches!(err, RulesError::Contradiction(..)), "{toml}: {err}");
+        assert!(
+            matches!(err, RulesError::Contradiction(..)),
+            "{toml}: {err}"
+        );
         assert!(err.to_string().contains(says), "{toml}: {err}");
     }
     // The fields that could contradict the keyword set are gone.
     for gone in ["all-of = \"merge\"", "unions = \"collapse\""] {
-        assert!(Rules::from_toml(&format!("extends = \"gemini\"\n{gone}")).is_err(), "{gone}");
+        assert!(
+            Rules::from_toml(&format!("extends = \"gemini\"\n{gone}")).is_err(),
+            "{gone}"
+        );
     }
 }
 
 #[test]
-fn a_custom_profile_keeps_its_providers_error_texts__corp_extends_gemini() {
+fn a_custom_profile_extending_gemini_keeps_its_error_texts() {
     let corp = Rules::from_toml("extends = \"gemini\"\nname = \"corp\"").expect("loads");
     assert_eq!(corp.extends.as_deref(), Some("gemini"));
     let input = json!({"type":"object","properties":{"a":{"type":["string","integer"]}}});
     let found = check(&input, &corp, Slot::Parameters);
-    let v = found.iter().find(|v| v.rule == "type-list").expect("a type list");
+    let v = found
+        .iter()
+        .find(|v| v.rule == "type-list")
+        .expect("a type list");
     assert_eq!(
         v.provider_error,
         Some("Proto field is not repeating, cannot start list.")
@@ -188,7 +214,9 @@ fn a_custom_profile_keeps_its_providers_error_texts__corp_extends_gemini() {
     let mut bare = Rules::GEMINI.clone();
     bare.name = "bare".into();
     assert!(family(&bare).is_none());
-    assert!(check(&input, &bare, Slot::Parameters)
-        .iter()
-        .all(|v| v.provider_error.is_none()));
+    assert!(
+        check(&input, &bare, Slot::Parameters)
+            .iter()
+            .all(|v| v.provider_error.is_none())
+    );
 }
