@@ -7,10 +7,12 @@ mod util;
 use serde_json::Value;
 use util::*;
 
+/// Every line of `toolschema providers`: the built-in profiles, and the providers whose name
+/// is not a profile's (`deepseek`, `azure-openai`), in registry order.
 const ALL: &[&str] = &[
     "gemini",
-    "gemini-code-assist",
     "gemini-jsonschema",
+    "gemini-code-assist",
     "vertex",
     "openai",
     "openai-strict",
@@ -19,6 +21,15 @@ const ALL: &[&str] = &[
     "xai",
     "bedrock",
     "portable",
+    "mistral",
+    "groq",
+    "groq-strict",
+    "deepseek",
+    "deepseek-strict",
+    "ollama",
+    "cohere",
+    "azure-openai",
+    "azure-openai-strict",
 ];
 
 #[test]
@@ -50,7 +61,7 @@ fn rules_prints_toml_and_json() {
     let unknown = run(&["rules", "gemeni"]);
     expect_code(&unknown, 2);
     assert!(stderr(&unknown).contains("unknown provider \"gemeni\""));
-    assert!(stderr(&unknown).contains("gemini, gemini-code-assist"));
+    assert!(stderr(&unknown).contains("gemini, gemini-jsonschema, gemini-code-assist"));
 }
 
 #[test]

@@ -9,16 +9,21 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use util::*;
 
+/// Every non-strict built-in profile, in registry order.
 const DEFAULT: &[&str] = &[
     "gemini",
-    "gemini-code-assist",
     "gemini-jsonschema",
+    "gemini-code-assist",
     "vertex",
     "openai",
     "anthropic",
     "xai",
     "bedrock",
     "portable",
+    "mistral",
+    "groq",
+    "ollama",
+    "cohere",
 ];
 
 fn tool_count(file: &str) -> usize {
@@ -36,7 +41,8 @@ fn readme_main_job_command_prints_a_summary_per_provider() {
     let n = tool_count("examples/data/firecrawl-mcp.json");
     assert!(
         out.starts_with(&format!(
-            "examples/data/firecrawl-mcp.json: {n} tools × 9 providers\n"
+            "examples/data/firecrawl-mcp.json: {n} tools × {} providers\n",
+            DEFAULT.len()
         )),
         "{out}"
     );

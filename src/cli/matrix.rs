@@ -6,7 +6,7 @@ use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::{Document, Hints, api_by_name};
 use super::input_args::SourceArgs;
 use super::output::{Cell, Color, Style, emit};
-use super::profile::{MATRIX_DEFAULT, builtin, load_rules};
+use super::profile::{builtin, matrix_default, load_rules};
 use super::slots::{Eval, evaluate};
 
 use super::progress::Progress;
@@ -139,7 +139,7 @@ fn columns(args: &MatrixArgs) -> Result<Vec<Column>, CliError> {
             .filter(|s| !s.is_empty())
             .collect(),
         (None, Some(_)) => Vec::new(),
-        (None, None) => MATRIX_DEFAULT.iter().map(|s| (*s).to_owned()).collect(),
+        (None, None) => matrix_default().into_iter().map(str::to_owned).collect(),
     };
     for typed in names {
         let rules = builtin(&typed)?;

@@ -2,54 +2,60 @@
 //! loaded from a TOML / JSON file (`--rules FILE`).
 
 use super::error::CliError;
-use provider_rules::Rules;
+use provider_rules::{PROFILES, PROVIDERS, Provider, Role, Rules};
 use std::path::Path;
 use tower_toolschema::{Profile, Profiles};
 
-/// The built-in profiles `matrix` shows by default: every non-strict one.
-pub const MATRIX_DEFAULT: &[&str] = &[
-    "gemini",
-    "gemini-code-assist",
-    "gemini-jsonschema",
-    "vertex",
-    "openai",
-    "anthropic",
-    "xai",
-    "bedrock",
-    "portable",
-];
+/// The built-in profiles `matrix` shows by default: every non-strict one, from the registry.
+pub fn matrix_default() -> Vec<&'static str> {
+    PROFILES
+        .iter()
+        .filter(|r| !r.strict)
+        .map(|r| r.name())
+        .collect()
+}
 
-/// One line about each built-in profile, for `toolschema providers`.
-pub fn description(name: &str) -> &'static str {
-    match name {
-        "gemini" => {
-            "Gemini API Schema proto (parameters, response, responseSchema): one type per node, string-only enums, a short keyword list"
+/// The lines of `toolschema providers`: every built-in profile, and every provider whose
+/// name is not a profile's (`deepseek`: OpenAI's profile, its own strict one), with one line
+/// each, in registry order. All of it read from the registry.
+pub fn provider_lines() -> Vec<(&'static str, String)> {
+    let mut lines: Vec<(&'static str, String)> = Vec::new();
+    for p in PROVIDERS {
+        if provider_rules::profile(p.name).is_none() {
+            let roles: Vec<String> = p
+                .profiles()
+                .map(|(role, r)| format!("{} ({})", r.name(), role_name(role)))
+                .collect();
+            lines.push((
+                p.name,
+                format!("{}; profiles: {}", p.description, roles.join(", ")),
+            ));
         }
-        "gemini-code-assist" => {
-            "Gemini Code Assist / Antigravity (v1internal): as gemini, plus a type on every node, no bare anyOf, no null type"
+        for (_, rules) in p.profiles() {
+            let name = rules.name();
+            if !lines.iter().any(|(n, _)| *n == name) {
+                lines.push((name, description(rules)));
+            }
         }
-        "gemini-jsonschema" => {
-            "Gemini parametersJsonSchema / responseJsonSchema: the published JSON Schema subset, $ref without siblings"
-        }
-        "vertex" => {
-            "Vertex AI Gemini Schema: ref/defs without $, anyOf standing alone, additionalProperties allowed"
-        }
-        "openai" => {
-            "OpenAI Chat Completions / Responses function parameters, non-strict: items on arrays, properties on objects"
-        }
-        "openai-strict" => {
-            "OpenAI strict: true tools and json_schema response formats: every property required, additionalProperties false"
-        }
-        "anthropic" => {
-            "Anthropic Messages input_schema: JSON Schema draft 2020-12, an object root without unions"
-        }
-        "anthropic-strict" => {
-            "Anthropic strict tool use and structured outputs: the supported keyword subset, additionalProperties false"
-        }
-        "xai" => "xAI Grok function parameters (always strict-like)",
-        "bedrock" => "Amazon Bedrock Converse toolSpec.inputSchema.json",
-        "portable" => "the subset gemini, openai, anthropic, xai and bedrock all accept at once",
-        _ => "a custom profile",
+    }
+    lines
+}
+
+/// One line about a built-in profile: its provider's description, its role there and what
+/// its rules do ([`Rules::traits`]).
+pub fn description(rules: &Rules) -> String {
+    let traits = rules.traits().join(", ");
+    match provider_rules::family(rules) {
+        Some((p, role)) => format!("{} [{}] {traits}", p.description, role_name(role)),
+        None => format!("a custom profile: {traits}"),
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Native => "native",
+        Role::JsonSchema => "JSON-Schema slots",
+        Role::Strict => "strict",
     }
 }
 
@@ -81,16 +87,22 @@ pub fn builtin(name: &str) -> Result<&'static Rules, CliError> {
 pub enum Choice {
     /// A built-in profile.
     Builtin(&'static Rules),
+    /// A provider whose name is not a profile's (`deepseek`): its profiles by role.
+    Provider(&'static Provider),
     /// A custom profile loaded from a file.
     Custom(Box<Rules>),
 }
 
 impl Choice {
     /// From `--provider NAME` and `--rules FILE` (at least one must be given; `--rules` wins).
+    /// `NAME` is a built-in profile or a provider of the registry.
     pub fn from_args(provider: Option<&str>, rules: Option<&Path>) -> Result<Choice, CliError> {
         match (provider, rules) {
             (_, Some(path)) => Ok(Choice::Custom(Box::new(load_rules(path)?))),
-            (Some(name), None) => Ok(Choice::Builtin(builtin(name)?)),
+            (Some(name), None) => match provider_rules::provider(name) {
+                Some(p) if provider_rules::profile(name).is_none() => Ok(Choice::Provider(p)),
+                _ => Ok(Choice::Builtin(builtin(name)?)),
+            },
             (None, None) => Err(CliError::usage(format!(
                 "no profile chosen: pass --provider NAME (one of: {}) or --rules FILE",
                 names_list()
@@ -98,10 +110,11 @@ impl Choice {
         }
     }
 
-    /// The rules.
+    /// The rules (a provider's native ones).
     pub fn rules(&self) -> &Rules {
         match self {
             Choice::Builtin(r) => r,
+            Choice::Provider(p) => p.native,
             Choice::Custom(r) => r,
         }
     }
@@ -111,27 +124,20 @@ impl Choice {
         self.rules().name()
     }
 
-    /// The profiles the request-body sanitizer applies: a built-in provider takes its family
-    /// (Gemini's `*JsonSchema` slots take `gemini-jsonschema`, tools marked `strict` take the
-    /// strict profile); a strict or JSON-Schema profile, or a custom one, applies to every slot.
+    /// The profiles the request-body sanitizer applies, by the profile's provider
+    /// ([`Profiles::for_profile`]): a provider's native profile, or a custom profile that
+    /// `extends` one, takes the provider's companions (Gemini's `*JsonSchema` slots take
+    /// `gemini-jsonschema`, tools marked `strict` the strict profile); a strict or JSON-Schema
+    /// profile, or one extending nothing, applies to every slot.
     pub fn profiles(&self) -> Profiles {
         match self {
-            Choice::Builtin(r) => match r.name() {
-                "gemini" => Profiles::gemini(),
-                "gemini-code-assist" => Profiles::gemini_code_assist(),
-                "vertex" => Profiles::vertex(),
-                "openai" => Profiles::openai(),
-                "anthropic" => Profiles::anthropic(),
-                "xai" => Profiles::xai(),
-                "bedrock" => Profiles::bedrock(),
-                "portable" => Profiles::portable(),
-                other => match Profile::builtin(other) {
-                    Some(p) => Profiles::single(p),
-                    None => Profiles::single(Profile::custom(other.to_owned(), (*r).clone())),
-                },
-            },
+            Choice::Builtin(r) => Profiles::for_profile(
+                Profile::builtin(r.name())
+                    .unwrap_or_else(|| Profile::custom(r.name().to_owned(), (*r).clone())),
+            ),
+            Choice::Provider(p) => Profiles::of_provider(p),
             Choice::Custom(r) => {
-                Profiles::single(Profile::custom(r.name().to_owned(), (**r).clone()))
+                Profiles::for_profile(Profile::custom(r.name().to_owned(), (**r).clone()))
             }
         }
     }

@@ -1,7 +1,7 @@
 //! `toolschema rules NAME [--format toml|json]`: print a built-in profile, the starting point
 //! of a custom one (`--rules FILE` on sanitize, check, matrix and diff).
 
-use super::error::{CliResult, EXIT_OK};
+use super::error::{CliError, CliResult, EXIT_OK};
 use super::output::emit;
 use super::profile::builtin;
 use clap::{Args, ValueEnum};
@@ -29,10 +29,11 @@ pub struct RulesArgs {
 /// Runs `toolschema rules`.
 pub fn run(args: &RulesArgs) -> CliResult {
     let rules = builtin(&args.name)?;
-    let mut text = match args.format {
+    let written = match args.format {
         RulesFormat::Toml => rules.to_toml(),
         RulesFormat::Json => rules.to_json(),
     };
+    let mut text = written.map_err(|e| CliError::usage(format!("{}: {e}", args.name)))?;
     if !text.ends_with('\n') {
         text.push('\n');
     }

@@ -2,7 +2,7 @@
 //! with `extends = "gemini"` plus overrides — providers change their minds.
 
 use crate::providers::{profile, profile_names};
-use crate::rules::{AdditionalProperties, NullStyle, Refs, Rules, Tuples, Unions};
+use crate::rules::{AdditionalProperties, NullStyle, Refs, Rules, Unions};
 use schema_core::Keyword as K;
 
 /// Why a profile could not be loaded.
@@ -141,9 +141,6 @@ impl Rules {
                 return bad("null-style = \"any-of\" but anyOf is not in keywords".to_owned());
             }
             _ => {}
-        }
-        if self.tuples == Tuples::PrefixItems && !needs(K::PrefixItems) {
-            return bad("tuples = \"prefix-items\" but prefixItems is not in keywords".to_owned());
         }
         if self.refs != Refs::Inline && !needs(K::Ref) {
             return bad(

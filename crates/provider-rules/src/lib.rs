@@ -32,6 +32,42 @@
 //! assert!(out.report.lossy_count() > 0);
 //! # Ok::<(), schema_core::SchemaError>(())
 //! ```
+//!
+//! ## Providers are data
+//!
+//! Each provider is one [`Provider`] value in one file under `src/providers/`: its name and
+//! description, its profiles by [`Role`] (native, JSON-Schema slots, strict: each a
+//! [`Rules`]), the model prefixes, vendors and hosts that identify it, the APIs it serves, its
+//! error texts per rule. [`PROVIDERS`] lists them; everything else reads that list: the
+//! checker's error texts (by the profile's [`family`], so a custom profile with
+//! `extends = "gemini"` keeps Gemini's), [`PROFILES`], the tower layer's profiles, `auto`
+//! routing and constructors, the CLI's `providers`, `matrix` and `--provider`.
+//!
+//! ```
+//! use provider_rules::{Role, family, provider};
+//! let groq = provider("groq").unwrap();
+//! assert_eq!(groq.strict.unwrap().name(), "groq-strict");
+//! assert!(groq.serves_host("api.groq.com"));
+//! assert_eq!(family(groq.strict.unwrap()).map(|(p, r)| (p.name, r)), Some(("groq", Role::Strict)));
+//! ```
+//!
+//! ## Adding a provider
+//!
+//! One file and one line:
+//!
+//! 1. `src/providers/acme.rs`: the provider's profiles as `impl Rules { pub const ACME: Rules
+//!    = Rules { name: Cow::Borrowed("acme"), ..Rules::OPENAI }; }` (derive from the nearest
+//!    built-in; every field that differs carries a comment citing the provider error it
+//!    prevents), and `impl Provider { pub const ACME: Provider = Provider { name: "acme",
+//!    description, native: &Rules::ACME, json_schema, strict, models, vendors, hosts, apis,
+//!    carries, errors } }`.
+//! 2. `src/providers/mod.rs`: the line `acme => ACME,` in the `providers!` list.
+//!
+//! The provider is then in [`PROVIDERS`] and [`PROFILES`] (so every corpus, property and
+//! fuzz test that loops over them covers it), `ToolSchemaLayer::for_provider("acme")`, `auto`
+//! (by its hosts, models, vendors and APIs), `toolschema providers`, `matrix` and
+//! `--provider acme`. Its description's claims about the rules are derived from the rules
+//! ([`Rules::traits`]) and each claim is tested against what sanitizing does.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -54,8 +90,8 @@ pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
 pub use names::{ToolNames, check_tool_name};
 pub use providers::{
-    Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names, provider,
-    provider_names,
+    Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names,
+    provider, provider_names,
 };
 pub use report::{Change, Report, Sanitized, Violation};
 pub use rules::*;

@@ -12,7 +12,7 @@ impl Keyword {
     ///
     /// ```
     /// use schema_core::{InstanceType as T, Keyword};
-    /// assert_eq!(Keyword::Items.applies_to(), Some(&[InstanceType::Array][..]));
+    /// assert_eq!(Keyword::Items.applies_to(), Some(&[T::Array][..]));
     /// assert_eq!(Keyword::Type.applies_to(), None);
     /// ```
     pub fn applies_to(self) -> Option<&'static [InstanceType]> {

@@ -166,15 +166,18 @@ pub(crate) fn api_provider(api: Api) -> &'static Provider {
         .unwrap_or_else(|| family_provider(api.shape().family))
 }
 
-/// `auto`: the provider for an API, refined by the host and the body's `model` where the
-/// API's provider [carries](Provider::carries) other providers' models (OpenAI-compatible
-/// gateways serve every vendor's; Code Assist serves Claude). All of it read from the
-/// registry: each provider's hosts, model prefixes and vendors.
-pub(crate) fn auto_provider(
-    api: Api,
-    model: Option<&str>,
-    host: Option<&str>,
-) -> &'static Provider {
+/// [`Target::Auto`]'s choice: the provider for a request to `api`, refined by the host and
+/// the body's `model` where the API's provider [carries](Provider::carries) other providers'
+/// models (OpenAI-compatible gateways serve every vendor's; Code Assist serves Claude). All
+/// of it read from the registry: each provider's APIs, hosts, model prefixes and vendors.
+///
+/// ```
+/// use tower_toolschema::{auto_provider, shapes::Api};
+/// assert_eq!(auto_provider(Api::OpenAiChat, Some("grok-4"), None).name, "xai");
+/// assert_eq!(auto_provider(Api::OpenAiChat, None, Some("api.groq.com")).name, "groq");
+/// assert_eq!(auto_provider(Api::OllamaChat, Some("gemma3"), None).name, "ollama");
+/// ```
+pub fn auto_provider(api: Api, model: Option<&str>, host: Option<&str>) -> &'static Provider {
     let own = api_provider(api);
     let carried = |p: &&Provider| p.name != own.name && own.carries.allows(p.name);
     if own.carries == Carries::Any

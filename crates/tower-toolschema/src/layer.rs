@@ -71,7 +71,7 @@ impl ToolSchemaLayer {
     /// ```
     /// use tower_toolschema::{Target, ToolSchemaLayer};
     /// let layer = ToolSchemaLayer::for_provider("groq")?;
-    /// let Target::Fixed(set) = layer.target() else { unreachable!() };
+    /// let Target::Fixed(set) = layer.config().target() else { unreachable!() };
     /// assert_eq!(set.strict.as_ref().map(|p| p.name()), Some("groq-strict"));
     /// assert!(ToolSchemaLayer::for_provider("groc").is_err());
     /// # Ok::<(), tower_toolschema::UnknownProvider>(())

@@ -104,7 +104,7 @@ pub mod validate;
 
 pub use body::ToolSchemaBody;
 pub use cache::CacheConfig;
-pub use config::{Config, DEFAULT_LIMIT, Target};
+pub use config::{Config, DEFAULT_LIMIT, Target, auto_provider};
 pub use future::ResponseFuture;
 pub use layer::ToolSchemaLayer;
 pub use locate::{Located, locate};

@@ -4,7 +4,7 @@
 //! was written from).
 //!
 //! Everything else reads this list: the checker's error texts, the tower layer's profiles
-//! and `auto` routing, the CLI's `providers` and `matrix`. See the crate README, "Adding a
+//! and `auto` routing, the CLI's `providers` and `matrix`. See the crate docs, "Adding a
 //! provider".
 
 mod registry;

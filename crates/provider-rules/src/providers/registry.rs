@@ -229,19 +229,8 @@ fn is_vendor(vendor: &str) -> bool {
 /// How many distinct profiles the providers have (by name).
 pub(super) const fn count_profiles(providers: &[&Provider]) -> usize {
     let mut n = 0;
-    let mut i = 0;
-    while i < providers.len() {
-        let roles = roles(providers[i]);
-        let mut j = 0;
-        while j < roles.len() {
-            if let Some(r) = roles[j]
-                && first_of(providers, i, j, r)
-            {
-                n += 1;
-            }
-            j += 1;
-        }
-        i += 1;
+    while distinct(providers, n).is_some() {
+        n += 1;
     }
     n
 }
@@ -251,7 +240,19 @@ pub(super) const fn collect_profiles<const N: usize>(
     providers: &[&Provider],
 ) -> [&'static Rules; N] {
     let mut out: [&'static Rules; N] = [&Rules::PERMISSIVE; N];
-    let mut n = 0;
+    let mut k = 0;
+    while k < N {
+        if let Some(r) = distinct(providers, k) {
+            out[k] = r;
+        }
+        k += 1;
+    }
+    out
+}
+
+/// The `k`-th distinct profile (by name) of the providers' roles, in order.
+const fn distinct(providers: &[&Provider], k: usize) -> Option<&'static Rules> {
+    let mut seen = 0;
     let mut i = 0;
     while i < providers.len() {
         let roles = roles(providers[i]);
@@ -260,14 +261,16 @@ pub(super) const fn collect_profiles<const N: usize>(
             if let Some(r) = roles[j]
                 && first_of(providers, i, j, r)
             {
-                out[n] = r;
-                n += 1;
+                if seen == k {
+                    return Some(r);
+                }
+                seen += 1;
             }
             j += 1;
         }
         i += 1;
     }
-    out
+    None
 }
 
 const fn roles(p: &Provider) -> [Option<&'static Rules>; 3] {
