@@ -138,6 +138,8 @@ pub enum Enums {
     Scalars,
     /// Strings and numbers.
     StringsNumbers,
+    /// Strings, numbers and booleans (no null, no objects or arrays).
+    StringsNumbersBooleans,
     /// Strings only, and only on `type: string`.
     Strings,
 }
@@ -150,6 +152,9 @@ impl Enums {
             Enums::Any => true,
             Enums::Scalars => !matches!(t, J::Object | J::Array),
             Enums::StringsNumbers => matches!(t, J::String | J::Integer | J::Number),
+            Enums::StringsNumbersBooleans => {
+                matches!(t, J::String | J::Integer | J::Number | J::Boolean)
+            }
             Enums::Strings => t == J::String,
         }
     }
@@ -221,6 +226,9 @@ pub struct Root {
     pub properties: bool,
     /// No `anyOf`/`oneOf`/`allOf` at the root (object branches are merged).
     pub no_composition: bool,
+    /// Whether a standalone schema ([`Slot::Schema`](crate::Slot)) may have any root, even in
+    /// strict mode (where the root rules otherwise apply to every slot). Defaults to `false`.
+    pub standalone_any: bool,
 }
 
 impl Root {
@@ -229,12 +237,14 @@ impl Root {
         object: false,
         properties: false,
         no_composition: false,
+        standalone_any: false,
     };
     /// `type: "object"`.
     pub const OBJECT: Root = Root {
         object: true,
         properties: false,
         no_composition: false,
+        standalone_any: false,
     };
 }
 

@@ -104,7 +104,7 @@ pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation
         root_properties: crate::engine::keeps_root_properties(rules, slot),
         out: Vec::new(),
     };
-    if slot == Slot::Parameters || rules.strict {
+    if crate::engine::root_shaped(rules, slot) {
         c.root(schema);
     }
     if slot == Slot::Parameters {
@@ -321,7 +321,7 @@ impl Checker<'_> {
         {
             for e in o.entries() {
                 if let Key::Known(kw) = e.key
-                    && kw != Keyword::Format
+                    && !crate::engine::format_tolerated(kw, *t)
                     && applies_to(kw).is_some_and(|ts| !ts.contains(t))
                 {
                     self.push(

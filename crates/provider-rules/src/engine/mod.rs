@@ -28,8 +28,8 @@ mod types;
 mod unions;
 
 pub(crate) use cx::Cx;
-pub(crate) use root::keeps_root_properties;
-pub(crate) use types::{applies_to, node_types};
+pub(crate) use root::{keeps_root_properties, root_shaped};
+pub(crate) use types::{applies_to, format_tolerated, node_types};
 
 /// Whether `o` is a bare property map: a tool's parameters without the object around them.
 pub(crate) fn is_bare_property_map(o: &schema_core::SchemaObject) -> bool {

@@ -21,7 +21,27 @@ use schema_core::{
 /// profile refuses an empty `properties` elsewhere (see [`keeps_root_properties`]).
 pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let root = cx.rules.root;
-    if !p.is_empty() || (cx.slot != Slot::Parameters && !cx.rules.strict) {
+    if !p.is_empty() {
+        return;
+    }
+    if !root_shaped(cx.rules, cx.slot) {
+        // A strict standalone schema whose root may be anything (Anthropic structured
+        // outputs) still has a root `allOf`, and a root union of objects only, merged: strict
+        // mode closes every object, and closed branches would refuse each other's (or the
+        // root's) properties. A union with other branches (string | number) is kept.
+        let unions = unions_allowed(cx);
+        if cx.rules.strict
+            && let Some(o) = node.as_object_mut()
+        {
+            merge_all_of(o, p, cx);
+            for kw in [Keyword::AnyOf, Keyword::OneOf] {
+                if o.schemas(kw).is_some_and(|l| l.iter().all(only_objects))
+                    && let Some(Value::Schemas(list)) = o.remove(kw)
+                {
+                    merge_object_branches(o, list, unions, p, cx);
+                }
+            }
+        }
         return;
     }
     if !(root.object || root.properties || root.no_composition) {
@@ -111,6 +131,18 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
 }
 
+/// Whether a union branch accepts objects only (declared or inferred `type: "object"`).
+fn only_objects(branch: &Schema) -> bool {
+    branch.as_object().is_some_and(|o| {
+        let t = node_types(o);
+        if t.is_empty() {
+            infer(o) == [T::Object]
+        } else {
+            t == [T::Object]
+        }
+    })
+}
+
 fn merge_object_branches(
     o: &mut SchemaObject,
     list: Vec<Schema>,
@@ -185,7 +217,13 @@ fn merge_object_branches(
 /// (`portable`: OpenAI's `object schema missing properties` wins over Gemini's `properties:
 /// should be non-empty for OBJECT type`, which Gemini no longer raises).
 pub(crate) fn keeps_root_properties(rules: &crate::Rules, slot: Slot) -> bool {
-    rules.root.properties && (slot == Slot::Parameters || rules.strict)
+    rules.root.properties && root_shaped(rules, slot)
+}
+
+/// Whether the root rules apply in this slot: always to a tool's parameters; to a standalone
+/// schema in strict modes, unless [`Root::standalone_any`](crate::Root::standalone_any).
+pub(crate) fn root_shaped(rules: &crate::Rules, slot: Slot) -> bool {
+    slot == Slot::Parameters || (rules.strict && !rules.root.standalone_any)
 }
 
 /// A tool's parameters written as a bare property map (gated by
@@ -239,16 +277,30 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
 }
 
+/// How many bare property maps may nest in one another (`{"data": {"parent": {...}}}`) and
+/// still be read as objects.
+const MAX_NESTED_BARE_MAPS: usize = 8;
+
 /// The members of `o` parsed as property schemas, when `o` is a bare property map: at least
 /// one member, no known keyword, and every member an object with at least one known keyword
-/// (`type`, `description`, `enum`, `properties`, `$ref`...). Each member is parsed one schema
-/// level below the default depth limit, as it would have been under `properties`.
+/// (`type`, `description`, `enum`, `properties`, `$ref`...) or itself a bare property map
+/// (`{"data": {"parent": {"type": "object", ...}}}`, CLIProxyAPI's malformed-MCP cases), which
+/// is wrapped in its turn. Each member is parsed one schema level below the default depth
+/// limit, as it would have been under `properties`.
 pub(crate) fn bare_properties(o: &SchemaObject) -> Option<Vec<(String, schema_core::Parsed)>> {
-    if o.is_empty() {
+    bare_members(o, ParseOptions::default().max_depth, 0)
+}
+
+fn bare_members(
+    o: &SchemaObject,
+    depth_left: usize,
+    nested: usize,
+) -> Option<Vec<(String, schema_core::Parsed)>> {
+    if o.is_empty() || nested > MAX_NESTED_BARE_MAPS {
         return None;
     }
     let options = ParseOptions {
-        max_depth: ParseOptions::default().max_depth.saturating_sub(1),
+        max_depth: depth_left.saturating_sub(1),
     };
     let mut out = Vec::with_capacity(o.len());
     for e in o.entries() {
@@ -258,13 +310,20 @@ pub(crate) fn bare_properties(o: &SchemaObject) -> Option<Vec<(String, schema_co
         if raw.json_type() != JsonType::Object {
             return None;
         }
-        let parsed = Schema::parse(raw.as_json().as_bytes(), &options).ok()?;
-        let looks_like_a_schema = parsed
-            .schema
-            .as_object()
-            .is_some_and(|m| m.entries().iter().any(|x| matches!(x.key, Key::Known(_))));
-        if !looks_like_a_schema {
-            return None;
+        let mut parsed = Schema::parse(raw.as_json().as_bytes(), &options).ok()?;
+        let m = parsed.schema.as_object()?;
+        if !m.entries().iter().any(|x| matches!(x.key, Key::Known(_))) {
+            // A member that is a bare map itself: an object of those properties.
+            let inner = bare_members(m, options.max_depth.saturating_sub(1), nested + 1)?;
+            let mut props = schema_core::SchemaMap::new();
+            for (k, p) in inner {
+                parsed.diagnostics.extend(p.diagnostics);
+                props.insert(k, p.schema);
+            }
+            let mut wrapped = SchemaObject::new();
+            wrapped.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Object)));
+            wrapped.insert(Keyword::Properties, Value::SchemaMap(props));
+            parsed.schema = Schema::Object(wrapped);
         }
         out.push((name.to_string(), parsed));
     }

@@ -379,6 +379,13 @@ fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 /// Removes keywords that apply to another type than the node's (gated by
 /// `keywords_on_own_type_only`). Lossless: JSON Schema ignores them on other types. Prevents
 /// `...items: field predicate failed: $type == Type.ARRAY`.
+/// Whether `kw` may stay on type `t` although it does not apply there: `format` does on any
+/// type but an object (Gemini rejects a `format` on an OBJECT, as on an inferred object root
+/// with `format` beside `properties`; issue 19).
+pub(crate) fn format_tolerated(kw: Keyword, t: T) -> bool {
+    kw == Keyword::Format && t != T::Object
+}
+
 pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if !cx.rules.keywords_on_own_type_only {
         return;
@@ -391,7 +398,7 @@ pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     };
     let mut dropped = Vec::new();
     o.retain(|e| match e.key {
-        Key::Known(kw) if !keyword_fits(kw, t) && kw != Keyword::Format => {
+        Key::Known(kw) if !keyword_fits(kw, t) && !format_tolerated(kw, t) => {
             dropped.push(kw.as_str());
             false
         }

@@ -42,8 +42,9 @@ impl Rules {
         unions: Unions::Keep,
         // `allOf` is not in the list.
         all_of: AllOf::Merge,
-        // "`enum` (for strings and numbers)".
-        enums: Enums::StringsNumbers,
+        // "`enum` (for strings and numbers)"; `enum: [true]` (a boolean `const`) is accepted
+        // too (issue 19).
+        enums: Enums::StringsNumbersBooleans,
         empty_string_enum: true,
         // `$ref 'X' was set alongside unsupported fields` (anomalyco/opencode#12295),
         // `reference to undefined schema` (gemini-cli#13326), and "cyclic references ... may only
@@ -52,7 +53,9 @@ impl Rules {
         // `prefixItems` is listed; draft-07 `items: [...]` is not.
         tuples: Tuples::PrefixItems,
         draft_2020: true,
-        missing_items: MissingItems::Keep,
+        // An array without `items` fails the `parametersJsonSchema` check of two real tools
+        // (issue 19); `items: {}` says the same.
+        missing_items: MissingItems::Empty,
         type_required: false,
         any_value: None,
         keywords_on_own_type_only: false,

@@ -38,6 +38,10 @@ impl Rules {
         // `In context=(), object schema missing properties.` (spring-ai#4776)
         root: Root {
             properties: true,
+            // `root must not be anyOf/allOf` (CLIProxyAPI's Codex tests); `schema must have
+            // type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top
+            // level` (cecli-dev/cecli#281).
+            no_composition: true,
             ..Root::OBJECT
         },
         tool_names: OPENAI_TOOL_NAMES,

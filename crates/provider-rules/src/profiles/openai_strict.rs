@@ -74,6 +74,7 @@ impl Rules {
             object: true,
             properties: true,
             no_composition: true,
+            ..Root::OBJECT
         },
         // "up to 5000 object properties total, with up to 10 levels of nesting", 1000 enum
         // values, 120,000 characters.

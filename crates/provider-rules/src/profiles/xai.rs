@@ -45,6 +45,7 @@ impl Rules {
             object: true,
             properties: true,
             no_composition: true,
+            ..Root::OBJECT
         },
         forbidden_pattern_syntax: Some(Cow::Borrowed(XAI_FORBIDDEN_PATTERN_SYNTAX)),
         ..Rules::OPENAI
