@@ -170,6 +170,10 @@ pub enum Refs {
     NoSiblings,
     /// Every local `$ref` is inlined; recursion is unrolled a bounded number of times.
     Inline,
+    /// The provider accepts local `$ref`s that are not circular (xAI: "$ref/$defs
+    /// (non-circular references only)"): the engine inlines as with [`Refs::Inline`], the check
+    /// names only circular and unresolved references.
+    NonCircular,
 }
 
 /// How tuples (`prefixItems`, draft-07 `items: [...]`) are written.

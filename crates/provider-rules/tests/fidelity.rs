@@ -174,3 +174,94 @@ fn anthropic_strict_standalone_root_one_of_string_number_kept() {
             .any(|v| v.rule == "root")
     );
 }
+
+/// xAI documents "$ref/$defs (non-circular references only)", yet `check --provider xai`
+/// said `$ref is not accepted`, so `matrix` marked 24 Notion tools "fixed" that needed
+/// nothing: a non-circular reference is accepted; a circular or dangling one is named.
+#[test]
+fn xai_non_circular_ref_is_accepted_circular_is_named() {
+    let plain = json!({"type": "object", "properties": {"page": {"$ref": "#/$defs/Page"}},
+        "$defs": {"Page": {"type": "object", "properties": {"id": {"type": "string"}}}}});
+    let xai = rules("xai");
+    assert!(
+        check(&plain, xai, Slot::Parameters).is_empty(),
+        "{:?}",
+        check(&plain, xai, Slot::Parameters)
+    );
+    let circular = json!({"type": "object", "properties": {"tree": {"$ref": "#/$defs/Node"}},
+        "$defs": {"Node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}});
+    let found = check(&circular, xai, Slot::Parameters);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].pointer, "/$defs/Node/properties/kids/items");
+    assert_eq!(found[0].rule, "ref");
+    let dangling = json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/Missing"}}});
+    assert!(
+        check(&dangling, xai, Slot::Parameters)
+            .iter()
+            .any(|v| v.rule == "ref")
+    );
+    // The profile still inlines, and the result passes.
+    run(xai, Slot::Parameters, &circular);
+    let out = run(xai, Slot::Parameters, &plain).schema.to_value();
+    assert_eq!(
+        out["properties"]["page"]["properties"]["id"]["type"],
+        "string"
+    );
+}
+
+/// peers.md §4 O7 and §3 #43: `Invalid schema for function 'Artifact':
+/// '^(?!__.*__$)[^\\p{Cc}…]{1,200}$' is not a 'regex'.` ECMA-262-only syntax (Unicode property
+/// escapes, control escapes `\cC`) goes to the description, as for xAI.
+#[test]
+fn openai_artifact_pattern_is_not_a_regex() {
+    for name in ["openai", "openai-strict"] {
+        for pat in [
+            r"^(?!__.*__$)[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]{1,200}$",
+            r"^\cJ?[a-z]+$",
+        ] {
+            let input = json!({"type": "object", "properties": {"name": {"type": "string", "pattern": pat}}, "required": ["name"], "additionalProperties": false});
+            rejects(
+                rules(name),
+                Slot::Parameters,
+                &input,
+                "pattern-syntax",
+                false,
+            );
+            let out = run(rules(name), Slot::Parameters, &input).schema.to_value();
+            let prop = &out["properties"]["name"];
+            assert!(prop.get("pattern").is_none(), "{name}: {out}");
+            assert!(
+                prop["description"]
+                    .as_str()
+                    .is_some_and(|d| d.contains(pat)),
+                "{name}: {out}"
+            );
+        }
+    }
+    // What OpenAI's validator compiles stays.
+    let ok = json!({"type": "object", "properties": {"id": {"type": "string", "pattern": "^[a-z]{2}-\\d+$"}}});
+    assert!(check(&ok, rules("openai"), Slot::Parameters).is_empty());
+}
+
+/// The peers' `$id` case through the engine: a nested resource's `#/$defs/T` (an integer)
+/// became the root's string for every inlining profile; the nested `$defs` stayed.
+#[test]
+fn nested_resource_ref_inlines_its_own_definition_on_every_profile() {
+    let input = json!({"$id": "https://example.com/tool.json", "type": "object",
+        "$defs": {"T": {"type": "string"}},
+        "properties": {"count": {"$id": "count.json", "$defs": {"T": {"type": "integer"}}, "$ref": "#/$defs/T"}}});
+    for r in PROFILES
+        .iter()
+        .filter(|r| r.refs != provider_rules::Refs::Keep)
+    {
+        let out = run(r, Slot::Parameters, &input).schema.to_value();
+        let count = &out["properties"]["count"];
+        let t = &count["type"];
+        assert!(
+            *t == "integer" || t.as_array().is_some_and(|l| l.contains(&json!("integer"))),
+            "{}: {out}",
+            r.name()
+        );
+        assert!(count.get("$defs").is_none(), "{}: {out}", r.name());
+    }
+}

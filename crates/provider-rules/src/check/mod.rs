@@ -103,7 +103,14 @@ pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation
         rules,
         root_properties: crate::engine::keeps_root_properties(rules, slot),
         out: Vec::new(),
+        circular: Default::default(),
+        root_schema: schema,
+        index: None,
     };
+    if rules.refs == Refs::NonCircular && schema.has_refs() {
+        c.circular = schema.circular_refs().into_iter().collect();
+        c.index = Some(schema_core::RefIndex::new(schema));
+    }
     if crate::engine::root_shaped(rules, slot) {
         c.root(schema);
     }
@@ -149,9 +156,28 @@ struct Checker<'r> {
     /// Whether the root must have `properties`, even an empty map.
     root_properties: bool,
     out: Vec<Violation>,
+    /// Under [`Refs::NonCircular`]: the pointers of the circular `$ref`s.
+    circular: std::collections::HashSet<String>,
+    /// The schema checked, and its references' index (under [`Refs::NonCircular`]).
+    root_schema: &'r Schema,
+    index: Option<schema_core::RefIndex>,
 }
 
 impl Checker<'_> {
+    /// Whether the `$ref` of the node `o` at `p` resolves nowhere in the schema.
+    fn unresolved(&self, p: &str, o: &SchemaObject) -> bool {
+        let (Some(index), Some(r)) = (&self.index, o.reference()) else {
+            return false;
+        };
+        let base = index.base_of(index.base_around(p), o);
+        index
+            .locate_in(&base, r)
+            .ok()
+            .and_then(|t| schema_core::pointer::segments(&t))
+            .and_then(|segs| self.root_schema.pointer_get(&segs))
+            .is_none()
+    }
+
     fn push(&mut self, pointer: &str, rule: &'static str, message: String) {
         self.out.push(Violation {
             pointer: pointer.to_owned(),
@@ -412,6 +438,13 @@ impl Checker<'_> {
         if let Some(_r) = o.reference() {
             match r.refs {
                 Refs::Inline => self.push(p, "ref", "$ref is not accepted".to_owned()),
+                Refs::NonCircular => {
+                    if self.circular.contains(p) {
+                        self.push(p, "ref", "a circular $ref is not accepted".to_owned());
+                    } else if self.unresolved(p, o) {
+                        self.push(p, "ref", "$ref points to nothing in the schema".to_owned());
+                    }
+                }
                 Refs::NoSiblings => {
                     let extra = o.entries().iter().any(|e| match e.key {
                         Key::Known(k) => !crate::engine::ref_siblings().contains(&k),

@@ -30,7 +30,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
     match cx.rules.refs {
         Refs::Keep => {}
-        Refs::Inline => inline_all(schema, cx),
+        Refs::Inline | Refs::NonCircular => inline_all(schema, cx),
         Refs::NoSiblings => inline_with_siblings(schema, cx),
     }
 }

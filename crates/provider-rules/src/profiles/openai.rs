@@ -14,15 +14,20 @@ pub(crate) const OPENAI_TOOL_NAMES: ToolNameRule = ToolNameRule {
 
 /// Constructs OpenAI's regex engine refuses: Unicode classes, `'^(?!__.*__$)[^\\p{Cc}…]' is
 /// not a 'regex'` (Alishahryar1/free-claude-code#1730, BerriAI/litellm#40485). Lookahead is
-/// accepted outside strict mode (peers.md §3 #43).
-pub(crate) const OPENAI_FORBIDDEN_PATTERN_SYNTAX: &[Cow<'static, str>] =
-    &[Cow::Borrowed("\\p{"), Cow::Borrowed("\\P{")];
+/// accepted outside strict mode (peers.md §3 #43). ECMA-262's control escapes (`\cC`) are not
+/// a 'regex' either (issue 19).
+pub(crate) const OPENAI_FORBIDDEN_PATTERN_SYNTAX: &[Cow<'static, str>] = &[
+    Cow::Borrowed("\\p{"),
+    Cow::Borrowed("\\P{"),
+    Cow::Borrowed("\\c"),
+];
 
 /// Strict mode also refuses lookaround: `Invalid JSON schema: regex lookaround is not
 /// supported. Found at $.properties.email.pattern.` (decolua/9router#1556).
 pub(crate) const OPENAI_STRICT_FORBIDDEN_PATTERN_SYNTAX: &[Cow<'static, str>] = &[
     Cow::Borrowed("\\p{"),
     Cow::Borrowed("\\P{"),
+    Cow::Borrowed("\\c"),
     Cow::Borrowed("(?="),
     Cow::Borrowed("(?!"),
     Cow::Borrowed("(?<="),
