@@ -437,6 +437,11 @@ pub struct Rules {
     /// `true` (kept).
     #[serde(default = "yes")]
     pub default_beside_any_of: bool,
+    /// Whether `type` names may be spelled in any case (Gemini's Schema proto: `Type` is an
+    /// enum, `"STRING"` as genai serializes it). Elsewhere `check` names them; the engine
+    /// always reads them as types and writes them lower-case. Defaults to `false`.
+    #[serde(default)]
+    pub type_names_any_case: bool,
     /// What the root of a tool's parameters must be.
     pub root: Root,
     /// Strict mode: every object closed, every node typed; see also

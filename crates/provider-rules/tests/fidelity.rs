@@ -265,3 +265,52 @@ fn nested_resource_ref_inlines_its_own_definition_on_every_profile() {
         assert!(count.get("$defs").is_none(), "{}: {out}", r.name());
     }
 }
+
+/// Google's genai `Type` enum serializes `"STRING"`, `"OBJECT"`, `"ARRAY"` (schemas from
+/// gemini-cli and ADK arrive so): they were not read as types, the node became the any-value
+/// approximation and kept `format`. Read case-insensitively, written lower-case (which every
+/// target accepts); the Schema proto accepts both, JSON Schema targets get a `type-case` finding.
+#[test]
+fn google_genai_upper_case_types_are_read_as_types() {
+    let input = json!({"type": "OBJECT", "properties": {
+        "when": {"type": "STRING", "format": "date-time"},
+        "tags": {"type": "ARRAY", "items": {"type": "STRING"}},
+        "n": {"type": ["INTEGER", "NULL"]}
+    }, "required": ["when"]});
+    assert!(
+        check(&input, rules("gemini"), Slot::Parameters)
+            .iter()
+            .all(|v| v.rule != "type-case")
+    );
+    for r in PROFILES {
+        if !r.type_names_any_case {
+            rejects(r, Slot::Parameters, &input, "type-case", false);
+        }
+        let out = run(r, Slot::Parameters, &input).schema.to_value();
+        let when = &out["properties"]["when"];
+        let t = &when["type"];
+        assert!(
+            *t == "string" || t.as_array().is_some_and(|l| l.contains(&json!("string"))),
+            "{}: {out}",
+            r.name()
+        );
+        assert_eq!(
+            out["properties"]["tags"]["items"]["type"],
+            "string",
+            "{}: {out}",
+            r.name()
+        );
+        assert!(!out.to_string().contains("STRING"), "{}: {out}", r.name());
+    }
+    let gemini = run(rules("gemini"), Slot::Parameters, &input)
+        .schema
+        .to_value();
+    assert_eq!(
+        gemini["properties"]["when"]["format"], "date-time",
+        "{gemini}"
+    );
+    assert_eq!(
+        gemini["properties"]["n"],
+        json!({"type": "integer", "nullable": true})
+    );
+}

@@ -99,6 +99,43 @@ fn check_parsed(parsed: &Parsed, rules: &Rules, slot: Slot) -> Vec<Violation> {
 
 /// [`check`] on a parsed schema.
 pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
+    // Type names in another case are types (Google's `"STRING"`); where the provider wants
+    // them lower-case, each is named, and the rest is checked as if they were.
+    if !has_malformed_type(schema) {
+        return check_read(schema, rules, slot);
+    }
+    let mut read = schema.clone();
+    let upper = read.read_type_names_any_case();
+    let mut out: Vec<Violation> = Vec::new();
+    if !rules.type_names_any_case {
+        out.extend(upper.iter().map(|p| Violation {
+            pointer: p.clone(),
+            rule: "type-case",
+            message: "type names must be lower-case (\"string\", not \"STRING\")".to_owned(),
+            provider_error: provider_error(rules, "type-case"),
+        }));
+    }
+    out.extend(check_read(&read, rules, slot));
+    out
+}
+
+/// Whether a node's `type` is not a type as parsed (an upper-case name, or malformed).
+fn has_malformed_type(schema: &Schema) -> bool {
+    struct Find(bool);
+    impl Visit for Find {
+        fn enter(&mut self, _: &str, s: &Schema) -> bool {
+            self.0 |= s
+                .as_object()
+                .is_some_and(|o| matches!(o.get(Keyword::Type), Some(Value::Raw(_))));
+            !self.0
+        }
+    }
+    let mut f = Find(false);
+    schema.walk(&mut f);
+    f.0
+}
+
+fn check_read(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
     let mut c = Checker {
         rules,
         root_properties: crate::engine::keeps_root_properties(rules, slot),

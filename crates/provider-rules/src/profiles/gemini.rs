@@ -121,6 +121,8 @@ impl Rules {
         // otherwise lose its properties as unknown keywords (`Unknown name "foo"`) and its
         // draft-03 `required` (CLIProxyAPI `normalizeMalformedSchemaObjects`; peers.md §3 #37).
         wrap_bare_properties: true,
+        // The proto's `Type` is an enum: `"STRING"`, as genai serializes it, is accepted.
+        type_names_any_case: true,
         // A property map with a non-schema member (`"q": "string"`, hand-written MCP
         // servers; 9router#2489: `Invalid value at '...parameters.properties[6].value'
         // (...Schema), "object"`) keeps its valid members.

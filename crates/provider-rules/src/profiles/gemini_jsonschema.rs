@@ -72,6 +72,8 @@ impl Rules {
         default_beside_any_of: true,
         // "The schema must describe an object where the properties are the parameters."
         root: Root::OBJECT,
+        // JSON Schema spells type names lower-case.
+        type_names_any_case: false,
         ..Rules::GEMINI
     };
 }
