@@ -45,6 +45,7 @@ mod names;
 mod profiles;
 mod report;
 mod rules;
+mod tool_input;
 
 pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
@@ -53,6 +54,7 @@ pub use names::{ToolNames, check_tool_name};
 pub use profiles::{PROFILES, profile, profile_names};
 pub use report::{Change, Report, Sanitized, Violation};
 pub use rules::*;
+pub use tool_input::{EMPTY_INPUT_SCHEMA, ToolInput, non_schema_root, tool_input_schema};
 
 use schema_core::{ParseOptions, Schema, SchemaError};
 
