@@ -119,3 +119,28 @@ fn matrix_and_check_agree_on_the_corpus() {
     }
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
+
+/// A request body over OpenAI's documented "max of 128 functions": `check` names the limit and
+/// its source, and exits 1. (An MCP tools/list is not a request: it is not counted.)
+#[test]
+fn check_names_openai_max_of_128_functions_in_a_request() {
+    let dir = tempdir("fidelity-tool-count");
+    let tools: Vec<Value> = (0..130)
+        .map(|i| serde_json::json!({"type": "function", "function": {"name": format!("t{i}"), "parameters": {"type": "object", "properties": {}}}}))
+        .collect();
+    let body = serde_json::json!({"model": "gpt-4o", "messages": [], "tools": tools});
+    let f = write(&dir, "body.json", &body.to_string());
+    let o = run(&["check", "--provider", "openai", s(&f)]);
+    expect_code(&o, 1);
+    let out = stdout(&o);
+    assert!(
+        out.contains("[tool-count] 130 tools in one request; openai accepts at most 128"),
+        "{out}"
+    );
+    assert!(
+        out.contains("A max of 128 functions are supported"),
+        "{out}"
+    );
+    let o = run(&["check", "--provider", "anthropic", s(&f)]);
+    expect_code(&o, 0);
+}

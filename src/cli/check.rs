@@ -24,8 +24,31 @@ pub fn run(args: &CheckArgs) -> CliResult {
     let choice = args.profile.choice()?;
     let doc = args.input.load()?;
     let findings = check_document(&doc, &choice)?;
+    // A request body: the provider's tool-count limit (issue 19).
+    let over = (doc.kind == super::input::Kind::Body)
+        .then(|| {
+            let mut tools: Vec<usize> = doc
+                .items
+                .iter()
+                .filter(|i| i.slot == provider_rules::Slot::Parameters)
+                .map(|i| i.tool_index)
+                .collect();
+            tools.dedup();
+            provider_rules::check_tool_count(tools.len(), choice.rules())
+        })
+        .flatten();
+    if let Some(v) = &over {
+        emit(&format!(
+            "{}: (request): [{}] {}\n",
+            doc.source.name, v.rule, v.message
+        ));
+    }
     if findings.is_empty() {
-        return Ok(EXIT_OK);
+        return Ok(if over.is_some() {
+            EXIT_VIOLATIONS
+        } else {
+            EXIT_OK
+        });
     }
     let mut out = String::new();
     for f in &findings {

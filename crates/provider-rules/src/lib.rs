@@ -54,7 +54,9 @@ pub use names::{ToolNames, check_tool_name};
 pub use profiles::{PROFILES, profile, profile_names};
 pub use report::{Change, Report, Sanitized, Violation};
 pub use rules::*;
-pub use tool_input::{EMPTY_INPUT_SCHEMA, ToolInput, non_schema_root, tool_input_schema};
+pub use tool_input::{
+    EMPTY_INPUT_SCHEMA, ToolInput, check_tool_count, non_schema_root, tool_input_schema,
+};
 
 use schema_core::{ParseOptions, Schema, SchemaError};
 

@@ -267,6 +267,16 @@ pub struct RequestLimits {
     pub union_parameters: Option<u32>,
 }
 
+/// How many tools (function declarations) one request may carry, and where the provider says so.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ToolLimit {
+    /// The most tools one request may carry.
+    pub max: u32,
+    /// Where the provider documents it.
+    pub source: Cow<'static, str>,
+}
+
 /// Size limits a provider enforces (`None`: no limit known).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(default, rename_all = "kebab-case")]
@@ -458,6 +468,9 @@ pub struct Rules {
     /// Limits over all the strict schemas of one request.
     #[serde(default)]
     pub request_limits: RequestLimits,
+    /// How many tools one request may carry (`None`: no documented maximum).
+    #[serde(default)]
+    pub tool_limit: Option<ToolLimit>,
     /// The tool-name rule.
     pub tool_names: ToolNameRule,
     /// Whether lost constraints are folded into `description`.

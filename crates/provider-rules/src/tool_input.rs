@@ -77,3 +77,30 @@ pub fn non_schema_root(text: &str) -> Option<String> {
         "the input is {what}, not a JSON Schema: read as a schema that says nothing (an object schema for parameters)"
     ))
 }
+
+/// Whether a request carrying `tools` tools goes over the provider's documented maximum
+/// ([`Rules::tool_limit`](crate::Rules::tool_limit)): the violation names the limit and its
+/// source. A request-wide check: a caller that sees the whole request (the layer, `check` on a
+/// request body) counts.
+///
+/// ```
+/// use provider_rules::{check_tool_count, Rules};
+/// assert!(check_tool_count(128, &Rules::OPENAI).is_none());
+/// let over = check_tool_count(129, &Rules::OPENAI).unwrap();
+/// assert_eq!(over.rule, "tool-count");
+/// assert!(over.message.contains("at most 128") && over.message.contains("A max of 128 functions"));
+/// ```
+pub fn check_tool_count(tools: usize, rules: &crate::Rules) -> Option<crate::Violation> {
+    let limit = rules.tool_limit.as_ref()?;
+    (tools > limit.max as usize).then(|| crate::Violation {
+        pointer: String::new(),
+        rule: "tool-count",
+        message: format!(
+            "{tools} tools in one request; {} accepts at most {} ({})",
+            rules.name(),
+            limit.max,
+            limit.source
+        ),
+        provider_error: None,
+    })
+}

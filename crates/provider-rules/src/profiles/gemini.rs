@@ -123,6 +123,7 @@ impl Rules {
         wrap_bare_properties: true,
         // The proto's `Type` is an enum: `"STRING"`, as genai serializes it, is accepted.
         type_names_any_case: true,
+        tool_limit: None,
         // A property map with a non-schema member (`"q": "string"`, hand-written MCP
         // servers; 9router#2489: `Invalid value at '...parameters.properties[6].value'
         // (...Schema), "object"`) keeps its valid members.

@@ -50,6 +50,12 @@ impl Rules {
             ..Root::OBJECT
         },
         tool_names: OPENAI_TOOL_NAMES,
+        tool_limit: Some(ToolLimit {
+            max: 128,
+            source: Cow::Borrowed(
+                "OpenAI API reference, `tools`: \"A max of 128 functions are supported.\"",
+            ),
+        }),
         forbidden_pattern_syntax: Some(Cow::Borrowed(OPENAI_FORBIDDEN_PATTERN_SYNTAX)),
         // A malformed MCP schema (a bare property map, draft-03 `required: true`) is
         // repaired rather than forwarded with its properties as unknown keywords (peers.md

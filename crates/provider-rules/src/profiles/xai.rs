@@ -48,6 +48,8 @@ impl Rules {
             ..Root::OBJECT
         },
         forbidden_pattern_syntax: Some(Cow::Borrowed(XAI_FORBIDDEN_PATTERN_SYNTAX)),
+        // No documented maximum found (OpenAI's 128 is not xAI's).
+        tool_limit: None,
         ..Rules::OPENAI
     };
 }
