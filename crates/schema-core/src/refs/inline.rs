@@ -142,6 +142,29 @@ impl Schema {
         c.0
     }
 
+    /// Whether a `$dynamicRef` or `$recursiveRef` is anywhere in the schema (they have no
+    /// static target).
+    ///
+    /// ```
+    /// let s = schema_core::Schema::from_str(r##"{"items": {"$dynamicRef": "#meta"}}"##)?;
+    /// assert!(s.has_dynamic_refs());
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn has_dynamic_refs(&self) -> bool {
+        struct Dynamic(bool);
+        impl Visit for Dynamic {
+            fn enter(&mut self, _: &str, s: &Schema) -> bool {
+                if let Some(o) = s.as_object() {
+                    self.0 |= o.contains(Keyword::DynamicRef) || o.contains(Keyword::RecursiveRef);
+                }
+                !self.0
+            }
+        }
+        let mut d = Dynamic(false);
+        self.walk(&mut d);
+        d.0
+    }
+
     /// Whether the schema holds a `$ref` anywhere (definitions included).
     pub fn has_refs(&self) -> bool {
         struct Any(bool);
@@ -464,18 +487,7 @@ fn evaluates_unevaluated(s: &Schema) -> bool {
 /// and an inlined target's `$id` would appear once per use). Kept where a `$dynamicRef` or
 /// `$recursiveRef` is left, which looks anchors up at validation time.
 fn drop_nested_resources(schema: &mut Schema) {
-    struct Dynamic(bool);
-    impl Visit for Dynamic {
-        fn enter(&mut self, _: &str, s: &Schema) -> bool {
-            if let Some(o) = s.as_object() {
-                self.0 |= o.contains(Keyword::DynamicRef) || o.contains(Keyword::RecursiveRef);
-            }
-            !self.0
-        }
-    }
-    let mut d = Dynamic(false);
-    schema.walk(&mut d);
-    if d.0 {
+    if schema.has_dynamic_refs() {
         return;
     }
     struct Strip;
