@@ -58,15 +58,39 @@ pub fn run(args: &CheckArgs) -> CliResult {
     for doc in &docs {
         checked.push((doc, check_document(doc, &choice)?));
     }
+    // A request body over the provider's tool-count limit (issue 19): a problem of the
+    // request, not of one tool.
+    let requests: Vec<(&Document, provider_rules::Violation)> = docs
+        .iter()
+        .filter_map(|doc| tool_count(doc, &choice).map(|v| (doc, v)))
+        .collect();
     let total: usize = checked.iter().map(|(_, f)| f.len()).sum();
     if args.format == CheckFormat::Json {
-        let problems: Vec<ProblemJson> = checked
+        let mut problems: Vec<ProblemJson> = requests
             .iter()
-            .flat_map(|(doc, found)| found.iter().map(|f| problem(doc, f)))
+            .map(|(doc, v)| ProblemJson {
+                file: &doc.source.name,
+                tool: None,
+                pointer: String::new(),
+                rule: v.rule,
+                message: &v.message,
+                provider_error: v.provider_error,
+            })
             .collect();
+        problems.extend(
+            checked
+                .iter()
+                .flat_map(|(doc, found)| found.iter().map(|f| problem(doc, f))),
+        );
         emit(&(serde_json::to_string_pretty(&problems).unwrap_or_default() + "\n"));
-    } else if total > 0 {
+    } else if total + requests.len() > 0 {
         let mut out = String::new();
+        for (doc, v) in &requests {
+            out.push_str(&format!(
+                "{}: (request): [{}] {}\n",
+                doc.source.name, v.rule, v.message
+            ));
+        }
         for (doc, found) in &checked {
             for f in found {
                 out.push_str(&line(doc, f));
@@ -74,9 +98,30 @@ pub fn run(args: &CheckArgs) -> CliResult {
             }
         }
         emit(&out);
-        eprintln!("{}", closing(args, &checked, total));
+        if total > 0 {
+            eprintln!("{}", closing(args, &checked, total));
+        }
     }
-    Ok(if total == 0 { EXIT_OK } else { EXIT_VIOLATIONS })
+    Ok(if total + requests.len() == 0 {
+        EXIT_OK
+    } else {
+        EXIT_VIOLATIONS
+    })
+}
+
+/// A request body's tools over the provider's documented maximum per request.
+fn tool_count(doc: &Document, choice: &super::profile::Choice) -> Option<provider_rules::Violation> {
+    if doc.kind != super::input::Kind::Body {
+        return None;
+    }
+    let mut tools: Vec<usize> = doc
+        .items
+        .iter()
+        .filter(|i| i.slot == provider_rules::Slot::Parameters)
+        .map(|i| i.tool_index)
+        .collect();
+    tools.dedup();
+    provider_rules::check_tool_count(tools.len(), choice.rules())
 }
 
 /// `3 problems in 2 tools; `toolschema sanitize --provider gemini FILE` rewrites the schemas`,

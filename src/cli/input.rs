@@ -117,6 +117,11 @@ pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliErro
     } else {
         detect(raw)
     };
+    if kind == Kind::Schema
+        && let Some(warning) = provider_rules::non_schema_root(raw.get())
+    {
+        eprintln!("warning: {}: {warning}", source.name);
+    }
     let items = match kind {
         Kind::Schema => vec![Item {
             tool: None,
@@ -247,7 +252,30 @@ fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<
             ("inputSchema", Slot::Parameters),
             ("outputSchema", Slot::Schema),
         ] {
-            let Some((_, v)) = entries.iter().find(|(k, _)| k == key) else {
+            let found = entries.iter().find(|(k, _)| k == key).map(|(_, v)| *v);
+            if slot == Slot::Parameters && name.is_some() {
+                // An MCP tool without an object `inputSchema` is said, and stands for a tool
+                // without parameters (an empty range: nothing to splice where there is none).
+                let input = provider_rules::tool_input_schema(found.map(RawValue::get));
+                if let Some(problem) = &input.problem {
+                    let tool_name = name.clone().unwrap_or_default();
+                    eprintln!("warning: {}: tool {tool_name:?}: {problem}", source.name);
+                    let end = span(&source.text, tool).end;
+                    items.push(Item {
+                        tool: Some(tool_name),
+                        tool_index: i,
+                        label: "no input schema".to_owned(),
+                        pointer: format!("{base}/{i}/{key}"),
+                        slot,
+                        range: found.map_or(end..end, |v| span(&source.text, v)),
+                        // A non-object value is sanitized as it is (into an object schema).
+                        schema: found.map_or(input.schema.into_owned(), |v| v.get().to_owned()),
+                    });
+                    any_tool = true;
+                    continue;
+                }
+            }
+            let Some(v) = found else {
                 continue;
             };
             any_tool = true;

@@ -84,7 +84,9 @@ pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
             Ok((out, after)) => {
                 result.changes = out.report.changes.clone();
                 result.strict_compatible = out.report.strict_compatible;
-                if let Some(after) = after {
+                if let Some(after) = after
+                    && !item.range.is_empty()
+                {
                     edits.push((item.range.clone(), render_like(text, &item.range, &after)));
                     result.after = Some(after);
                 }

@@ -84,6 +84,7 @@ mod report;
 mod rules;
 mod slot;
 mod traits;
+mod tool_input;
 
 pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
@@ -96,6 +97,9 @@ pub use providers::{
 pub use report::{Change, Report, Sanitized, Violation};
 pub use rules::*;
 pub use slot::Slot;
+pub use tool_input::{
+    EMPTY_INPUT_SCHEMA, ToolInput, check_tool_count, non_schema_root, tool_input_schema,
+};
 
 use schema_core::{ParseOptions, Schema, SchemaError};
 

@@ -127,6 +127,8 @@ pub enum Enums {
     Scalars,
     /// Strings and numbers.
     StringsNumbers,
+    /// Strings, numbers and booleans (no null, no objects or arrays).
+    StringsNumbersBooleans,
     /// Strings only, and only on `type: string`.
     Strings,
 }
@@ -139,6 +141,9 @@ impl Enums {
             Enums::Any => true,
             Enums::Scalars => !matches!(t, J::Object | J::Array),
             Enums::StringsNumbers => matches!(t, J::String | J::Integer | J::Number),
+            Enums::StringsNumbersBooleans => {
+                matches!(t, J::String | J::Integer | J::Number | J::Boolean)
+            }
             Enums::Strings => t == J::String,
         }
     }
@@ -154,6 +159,10 @@ pub enum Refs {
     NoSiblings,
     /// Every local `$ref` is inlined; recursion is unrolled a bounded number of times.
     Inline,
+    /// The provider accepts local `$ref`s that are not circular (xAI: "$ref/$defs
+    /// (non-circular references only)"): the engine inlines as with [`Refs::Inline`], the check
+    /// names only circular and unresolved references.
+    NonCircular,
 }
 
 impl Refs {
@@ -227,6 +236,9 @@ pub struct Root {
     pub properties: bool,
     /// No `anyOf`/`oneOf`/`allOf` at the root (object branches are merged).
     pub no_composition: bool,
+    /// Whether a standalone schema ([`Slot::Schema`](crate::Slot)) may have any root, even in
+    /// strict mode (where the root rules otherwise apply to every slot). Defaults to `false`.
+    pub standalone_any: bool,
 }
 
 impl Root {
@@ -235,12 +247,14 @@ impl Root {
         object: false,
         properties: false,
         no_composition: false,
+        standalone_any: false,
     };
     /// `type: "object"`.
     pub const OBJECT: Root = Root {
         object: true,
         properties: false,
         no_composition: false,
+        standalone_any: false,
     };
 }
 
@@ -257,6 +271,16 @@ pub struct RequestLimits {
     pub optional_parameters: Option<u32>,
     /// Parameters whose schema is a union (`anyOf`, a type list) over all strict schemas.
     pub union_parameters: Option<u32>,
+}
+
+/// How many tools (function declarations) one request may carry, and where the provider says so.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ToolLimit {
+    /// The most tools one request may carry.
+    pub max: u32,
+    /// Where the provider documents it.
+    pub source: Cow<'static, str>,
 }
 
 /// Size limits a provider enforces (`None`: no limit known).
@@ -432,6 +456,11 @@ pub struct Rules {
     /// `true` (kept).
     #[serde(default = "yes")]
     pub default_beside_any_of: bool,
+    /// Whether `type` names may be spelled in any case (Gemini's Schema proto: `Type` is an
+    /// enum, `"STRING"` as genai serializes it). Elsewhere `check` names them; the engine
+    /// always reads them as types and writes them lower-case. Defaults to `false`.
+    #[serde(default)]
+    pub type_names_any_case: bool,
     /// What the root of a tool's parameters must be.
     pub root: Root,
     /// Strict mode: every object closed, every node typed; see also
@@ -448,6 +477,9 @@ pub struct Rules {
     /// Limits over all the strict schemas of one request.
     #[serde(default)]
     pub request_limits: RequestLimits,
+    /// How many tools one request may carry (`None`: no documented maximum).
+    #[serde(default)]
+    pub tool_limit: Option<ToolLimit>,
     /// The tool-name rule.
     pub tool_names: ToolNameRule,
     /// Whether lost constraints are folded into `description`.
@@ -492,7 +524,20 @@ impl Rules {
     /// assert!(!Rules::OPENAI.keeps_root_properties(Slot::Schema));
     /// ```
     pub fn keeps_root_properties(&self, slot: crate::slot::Slot) -> bool {
-        self.root.properties && (slot == crate::slot::Slot::Parameters || self.strict)
+        self.root.properties && self.root_shaped(slot)
+    }
+
+    /// Whether the root rules apply in this slot: always to a tool's parameters; to a
+    /// standalone schema in strict modes, unless [`Root::standalone_any`].
+    ///
+    /// ```
+    /// use provider_rules::{Rules, Slot};
+    /// assert!(Rules::OPENAI_STRICT.root_shaped(Slot::Schema));
+    /// assert!(!Rules::ANTHROPIC_STRICT.root_shaped(Slot::Schema));
+    /// assert!(Rules::ANTHROPIC_STRICT.root_shaped(Slot::Parameters));
+    /// ```
+    pub fn root_shaped(&self, slot: crate::slot::Slot) -> bool {
+        slot == crate::slot::Slot::Parameters || (self.strict && !self.root.standalone_any)
     }
 
     /// Whether `allOf` is merged into its node: exactly where it is not an accepted keyword
@@ -518,4 +563,11 @@ impl Rules {
     pub fn collapses_unions(&self) -> bool {
         !self.keywords.contains(schema_core::Keyword::AnyOf)
     }
+}
+
+/// Whether `kw` may stay on type `t` although it does not apply there: `format` does on any
+/// type but an object (Gemini rejects a `format` on an OBJECT, as on an inferred object root
+/// with `format` beside `properties`; issue 19).
+pub(crate) fn format_tolerated(kw: schema_core::Keyword, t: schema_core::InstanceType) -> bool {
+    kw == schema_core::Keyword::Format && t != schema_core::InstanceType::Object
 }

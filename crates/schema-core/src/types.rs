@@ -48,6 +48,20 @@ impl InstanceType {
     pub fn from_name(name: &str) -> Option<InstanceType> {
         InstanceType::ALL.into_iter().find(|t| t.as_str() == name)
     }
+
+    /// The type a name spells in any case: `"STRING"` (Google's genai `Type` enum, schemas
+    /// from gemini-cli and ADK), `"String"`, `"string"`.
+    ///
+    /// ```
+    /// use schema_core::InstanceType;
+    /// assert_eq!(InstanceType::from_name_any_case("OBJECT"), Some(InstanceType::Object));
+    /// assert_eq!(InstanceType::from_name_any_case("Strings"), None);
+    /// ```
+    pub fn from_name_any_case(name: &str) -> Option<InstanceType> {
+        InstanceType::ALL
+            .into_iter()
+            .find(|t| t.as_str().eq_ignore_ascii_case(name))
+    }
 }
 
 impl std::fmt::Display for InstanceType {
@@ -81,4 +95,50 @@ impl TypeSet {
             .iter()
             .any(|&x| x == t || (x == InstanceType::Number && t == InstanceType::Integer))
     }
+}
+
+impl crate::Schema {
+    /// Reads `type` names spelled in another case (`"STRING"`, `["OBJECT", "NULL"]`: Google's
+    /// genai `Type` enum) as the types they name, written as JSON Schema spells them
+    /// (lower-case); returns the pointers of the nodes changed. The parser keeps such a value
+    /// as it is (a malformed `type`, so the round trip stays lossless); a rewriter calls this.
+    ///
+    /// ```
+    /// let mut s = schema_core::Schema::from_str(r#"{"type":"OBJECT","properties":{"a":{"type":"STRING"}}}"#)?;
+    /// assert_eq!(s.read_type_names_any_case(), ["", "/properties/a"]);
+    /// assert_eq!(s.to_json_string(), r#"{"type":"object","properties":{"a":{"type":"string"}}}"#);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn read_type_names_any_case(&mut self) -> Vec<String> {
+        struct Read(Vec<String>);
+        impl crate::Transform for Read {
+            fn pre(&mut self, p: &str, s: &mut crate::Schema) {
+                let Some(o) = s.as_object_mut() else { return };
+                let Some(crate::Value::Raw(raw)) = o.get(crate::Keyword::Type) else {
+                    return;
+                };
+                if let Some(t) = any_case_types(raw.as_json()) {
+                    o.insert(crate::Keyword::Type, crate::Value::Type(t));
+                    self.0.push(p.to_owned());
+                }
+            }
+        }
+        let mut read = Read(Vec::new());
+        self.transform(&mut read);
+        read.0
+    }
+}
+
+/// A `type` value (JSON text) whose names are type names in some case.
+fn any_case_types(json: &str) -> Option<TypeSet> {
+    if json.starts_with('[') {
+        let names: Vec<String> = serde_json::from_str(json).ok()?;
+        let list = names
+            .iter()
+            .map(|n| InstanceType::from_name_any_case(n))
+            .collect::<Option<Vec<_>>>()?;
+        return Some(TypeSet::List(list));
+    }
+    let name: String = serde_json::from_str(json).ok()?;
+    InstanceType::from_name_any_case(&name).map(TypeSet::Single)
 }

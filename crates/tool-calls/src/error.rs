@@ -125,6 +125,13 @@ pub enum ProblemKind {
         /// The regular expression.
         pattern: String,
     },
+    /// A string whose `pattern` could not be evaluated (the backtracking limit of a look-around
+    /// or back-reference pattern reached, or a syntax no engine here reads): not taken as a
+    /// match.
+    PatternNotChecked {
+        /// The regular expression.
+        pattern: String,
+    },
     /// A string not valid for its `format`.
     InvalidFormat {
         /// The format name (`date-time`, `uri`, ...).

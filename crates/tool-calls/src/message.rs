@@ -279,6 +279,13 @@ impl fmt::Display for Problem {
                     "{subject} must match the regular expression {pattern}{you_sent}"
                 )
             }
+            ProblemKind::PatternNotChecked { pattern } => {
+                let pattern = truncate(&Value::String(pattern.clone()).to_string(), 200);
+                write!(
+                    f,
+                    "{subject} could not be checked against the regular expression {pattern} (too costly to evaluate); send a shorter value that plainly matches it{you_sent}"
+                )
+            }
             ProblemKind::InvalidFormat { format } => match crate::format::describe(format) {
                 Some(d) => write!(f, "{subject} must be {d}{you_sent}"),
                 None => write!(f, "{subject} must be a valid \"{format}\"{you_sent}"),

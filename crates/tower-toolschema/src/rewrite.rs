@@ -163,6 +163,7 @@ pub(crate) fn process_with(
             &mut budget,
         ));
     }
+    tool_limit(cfg, &located, ctx, &mut slots);
     let report = |outcome| SanitizeReport {
         api,
         outcome,
@@ -177,6 +178,36 @@ pub(crate) fn process_with(
             (Some(out), report(Outcome::Rewritten { before, after }))
         }
         None => (None, report(Outcome::Unchanged)),
+    }
+}
+
+/// A request over the provider's documented tool count (issue 19): said in the last tool's
+/// report (`unfixable`, logged with it), naming the limit and its source.
+fn tool_limit(
+    cfg: &Config,
+    located: &locate::Located<'_>,
+    ctx: &RequestCtx,
+    slots: &mut [SlotReport],
+) {
+    let tools = located
+        .slots
+        .iter()
+        .filter(|f| f.spec.role == SlotRole::ToolParameters);
+    let Some(first) = tools.clone().next() else {
+        return;
+    };
+    let profiles = cfg.profiles_for(first.api, located.model.as_deref(), ctx.host.as_deref());
+    let Some(v) = provider_rules::check_tool_count(tools.count(), profiles.native.rules()) else {
+        return;
+    };
+    if let Some(last) = slots
+        .iter_mut()
+        .rev()
+        .find(|s| s.role == SlotRole::ToolParameters)
+    {
+        let mut list = last.unfixable.to_vec();
+        list.push(v.message);
+        last.unfixable = list.into();
     }
 }
 

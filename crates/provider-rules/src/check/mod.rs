@@ -97,12 +97,56 @@ fn check_parsed(parsed: &Parsed, rules: &Rules, slot: Slot) -> Vec<Violation> {
 
 /// [`check`] on a parsed schema.
 pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
+    // Type names in another case are types (Google's `"STRING"`); where the provider wants
+    // them lower-case, each is named, and the rest is checked as if they were.
+    if !has_malformed_type(schema) {
+        return check_read(schema, rules, slot);
+    }
+    let mut read = schema.clone();
+    let upper = read.read_type_names_any_case();
+    let mut out: Vec<Violation> = Vec::new();
+    if !rules.type_names_any_case {
+        out.extend(upper.iter().map(|p| Violation {
+            pointer: p.clone(),
+            rule: "type-case",
+            message: "type names must be lower-case (\"string\", not \"STRING\")".to_owned(),
+            provider_error: provider_error(rules, "type-case"),
+        }));
+    }
+    out.extend(check_read(&read, rules, slot));
+    out
+}
+
+/// Whether a node's `type` is not a type as parsed (an upper-case name, or malformed).
+fn has_malformed_type(schema: &Schema) -> bool {
+    struct Find(bool);
+    impl Visit for Find {
+        fn enter(&mut self, _: &str, s: &Schema) -> bool {
+            self.0 |= s
+                .as_object()
+                .is_some_and(|o| matches!(o.get(Keyword::Type), Some(Value::Raw(_))));
+            !self.0
+        }
+    }
+    let mut f = Find(false);
+    schema.walk(&mut f);
+    f.0
+}
+
+fn check_read(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
     let mut c = Checker {
         rules,
         root_properties: rules.keeps_root_properties(slot),
         out: Vec::new(),
+        circular: Default::default(),
+        root_schema: schema,
+        index: None,
     };
-    if slot == Slot::Parameters || rules.strict {
+    if rules.refs == Refs::NonCircular && schema.has_refs() {
+        c.circular = schema.circular_refs().into_iter().collect();
+        c.index = Some(schema_core::RefIndex::new(schema));
+    }
+    if rules.root_shaped(slot) {
         c.root(schema);
     }
     if slot == Slot::Parameters {
@@ -118,9 +162,28 @@ struct Checker<'r> {
     /// Whether the root must have `properties`, even an empty map.
     root_properties: bool,
     out: Vec<Violation>,
+    /// Under [`Refs::NonCircular`]: the pointers of the circular `$ref`s.
+    circular: std::collections::HashSet<String>,
+    /// The schema checked, and its references' index (under [`Refs::NonCircular`]).
+    root_schema: &'r Schema,
+    index: Option<schema_core::RefIndex>,
 }
 
 impl Checker<'_> {
+    /// Whether the `$ref` of the node `o` at `p` resolves nowhere in the schema.
+    fn unresolved(&self, p: &str, o: &SchemaObject) -> bool {
+        let (Some(index), Some(r)) = (&self.index, o.reference()) else {
+            return false;
+        };
+        let base = index.base_of(index.base_around(p), o);
+        index
+            .locate_in(&base, r)
+            .ok()
+            .and_then(|t| schema_core::pointer::segments(&t))
+            .and_then(|segs| self.root_schema.pointer_get(&segs))
+            .is_none()
+    }
+
     fn push(&mut self, pointer: &str, rule: &'static str, message: String) {
         self.out.push(Violation {
             pointer: pointer.to_owned(),
@@ -290,7 +353,7 @@ impl Checker<'_> {
         {
             for e in o.entries() {
                 if let Key::Known(kw) = e.key
-                    && kw != Keyword::Format
+                    && !crate::rules::format_tolerated(kw, *t)
                     && kw.applies_to().is_some_and(|ts| !ts.contains(t))
                 {
                     self.push(
@@ -381,6 +444,13 @@ impl Checker<'_> {
         if let Some(_r) = o.reference() {
             match r.refs {
                 Refs::Inline => self.push(p, "ref", "$ref is not accepted".to_owned()),
+                Refs::NonCircular => {
+                    if self.circular.contains(p) {
+                        self.push(p, "ref", "a circular $ref is not accepted".to_owned());
+                    } else if self.unresolved(p, o) {
+                        self.push(p, "ref", "$ref points to nothing in the schema".to_owned());
+                    }
+                }
                 Refs::NoSiblings => {
                     let extra = o.entries().iter().any(|e| match e.key {
                         Key::Known(k) => !Refs::SIBLINGS.contains(&k),

@@ -127,6 +127,7 @@ impl Transform for Pipeline<'_, '_> {
 pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
     let mut out = schema.clone();
+    types::read_type_names(&mut out, &mut cx);
     root::wrap_bare_properties(&mut out, &mut cx);
     property_maps::repair(&mut out, &mut cx);
     objects::boolean_required(&mut out, &mut cx);

@@ -20,7 +20,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
     match cx.rules.refs {
         Refs::Keep => {}
-        Refs::Inline => inline_all(schema, cx),
+        Refs::Inline | Refs::NonCircular => inline_all(schema, cx),
         Refs::NoSiblings => inline_with_siblings(schema, cx),
     }
 }
@@ -69,24 +69,8 @@ fn draft7_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
 }
 
-/// Whether a `$dynamicRef` or `$recursiveRef` is left (they have no static target).
-fn has_dynamic_refs(schema: &Schema) -> bool {
-    struct Dyn(bool);
-    impl schema_core::Visit for Dyn {
-        fn enter(&mut self, _: &str, s: &Schema) -> bool {
-            if let Some(o) = s.as_object() {
-                self.0 |= o.contains(Keyword::DynamicRef) || o.contains(Keyword::RecursiveRef);
-            }
-            !self.0
-        }
-    }
-    let mut d = Dyn(false);
-    schema.walk(&mut d);
-    d.0
-}
-
 fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !schema.has_refs() && !has_dynamic_refs(schema) {
+    if !schema.has_refs() && !schema.has_dynamic_refs() {
         return;
     }
     let out = schema.inline_refs(&InlineOptions::default());
@@ -115,7 +99,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
         }
     }
     let original = std::mem::replace(schema, out.schema);
-    if out.remaining_refs > 0 || has_dynamic_refs(schema) {
+    if out.remaining_refs > 0 || schema.has_dynamic_refs() {
         // What could not be inlined is described instead of referenced. Where the profile
         // says "any value" with one type only, the description keeps its target's type
         // (CLIProxyAPI's typed "See: Node" stub): a recursive object stays an object.

@@ -20,7 +20,27 @@ use schema_core::{
 /// profile refuses an empty `properties` elsewhere (see [`Rules::keeps_root_properties`](crate::Rules::keeps_root_properties)).
 pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let root = cx.rules.root;
-    if !p.is_empty() || (cx.slot != Slot::Parameters && !cx.rules.strict) {
+    if !p.is_empty() {
+        return;
+    }
+    if !cx.rules.root_shaped(cx.slot) {
+        // A strict standalone schema whose root may be anything (Anthropic structured
+        // outputs) still has a root `allOf`, and a root union of objects only, merged: strict
+        // mode closes every object, and closed branches would refuse each other's (or the
+        // root's) properties. A union with other branches (string | number) is kept.
+        let unions = unions_allowed(cx);
+        if cx.rules.strict
+            && let Some(o) = node.as_object_mut()
+        {
+            merge_all_of(o, p, cx);
+            for kw in [Keyword::AnyOf, Keyword::OneOf] {
+                if o.schemas(kw).is_some_and(|l| l.iter().all(only_objects))
+                    && let Some(Value::Schemas(list)) = o.remove(kw)
+                {
+                    merge_object_branches(o, list, unions, p, cx);
+                }
+            }
+        }
         return;
     }
     if !(root.object || root.properties || root.no_composition) {
@@ -108,6 +128,18 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
         cx.change(p, "root", "the root object got an empty properties map");
     }
+}
+
+/// Whether a union branch accepts objects only (declared or inferred `type: "object"`).
+fn only_objects(branch: &Schema) -> bool {
+    branch.as_object().is_some_and(|o| {
+        let t = node_types(o);
+        if t.is_empty() {
+            infer(o) == [T::Object]
+        } else {
+            t == [T::Object]
+        }
+    })
 }
 
 fn merge_object_branches(

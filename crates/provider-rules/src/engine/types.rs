@@ -351,7 +351,7 @@ pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     };
     let mut dropped = Vec::new();
     o.retain(|e| match e.key {
-        Key::Known(kw) if !keyword_fits(kw, t) && kw != Keyword::Format => {
+        Key::Known(kw) if !keyword_fits(kw, t) && !crate::rules::format_tolerated(kw, t) => {
             dropped.push(kw.as_str());
             false
         }
@@ -362,6 +362,19 @@ pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
             p,
             "foreign-keyword",
             format!("{} do not apply to type {t}", dropped.join(", ")),
+        );
+    }
+}
+
+/// Upper-case type names (`"STRING"`, `"OBJECT"`: Google's genai `Type` enum, schemas from
+/// gemini-cli and ADK) read as the types they name, before anything else looks at types, and
+/// written lower-case, as every target spells them (Gemini's proto accepts both).
+pub(crate) fn read_type_names(schema: &mut Schema, cx: &mut Cx<'_>) {
+    for p in schema.read_type_names_any_case() {
+        cx.change(
+            &p,
+            "type-case",
+            "a type name in upper case was read and written lower-case",
         );
     }
 }

@@ -102,6 +102,14 @@ impl Rules {
             ..Rules::PERMISSIVE.limits
         },
         strict: true,
+        // Structured outputs (`output_config.format`) list `anyOf` among the supported features
+        // with no rule for the root (platform.claude.com/docs/en/build-with-claude/
+        // structured-outputs, "JSON Schema limitations"), and the SDK's `transform_schema` takes
+        // any node with `type`/`anyOf`; only a tool's `input_schema` must be an object.
+        root: Root {
+            standalone_any: true,
+            ..Rules::ANTHROPIC.root
+        },
         // Optional properties are part of the subset ("`required` and `additionalProperties`"
         // supported; "Complexity limits per request: … 24 optional parameters, 16 parameters
         // with union types"): making them required and nullable would turn each into a union.

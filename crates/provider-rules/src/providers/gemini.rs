@@ -121,6 +121,9 @@ impl Rules {
         // otherwise lose its properties as unknown keywords (`Unknown name "foo"`) and its
         // draft-03 `required` (CLIProxyAPI `normalizeMalformedSchemaObjects`; peers.md §3 #37).
         wrap_bare_properties: true,
+        // The proto's `Type` is an enum: `"STRING"`, as genai serializes it, is accepted.
+        type_names_any_case: true,
+        tool_limit: None,
         // A property map with a non-schema member (`"q": "string"`, hand-written MCP
         // servers; 9router#2489: `Invalid value at '...parameters.properties[6].value'
         // (...Schema), "object"`) keeps its valid members.
@@ -180,8 +183,9 @@ impl Rules {
         type_lists: TypeLists::Split,
         null_style: NullStyle::Nullable,
         unions: Unions::Keep,
-        // "`enum` (for strings and numbers)".
-        enums: Enums::StringsNumbers,
+        // "`enum` (for strings and numbers)"; `enum: [true]` (a boolean `const`) is accepted
+        // too (issue 19).
+        enums: Enums::StringsNumbersBooleans,
         empty_string_enum: true,
         // `$ref 'X' was set alongside unsupported fields` (anomalyco/opencode#12295),
         // `reference to undefined schema` (gemini-cli#13326), and "cyclic references ... may only
@@ -190,7 +194,9 @@ impl Rules {
         // `prefixItems` is listed; draft-07 `items: [...]` is not.
         tuples: Tuples::PrefixItems,
         draft_2020: true,
-        missing_items: MissingItems::Keep,
+        // An array without `items` fails the `parametersJsonSchema` check of two real tools
+        // (issue 19); `items: {}` says the same.
+        missing_items: MissingItems::Empty,
         type_required: false,
         any_value: None,
         keywords_on_own_type_only: false,
@@ -207,6 +213,8 @@ impl Rules {
         default_beside_any_of: true,
         // "The schema must describe an object where the properties are the parameters."
         root: Root::OBJECT,
+        // JSON Schema spells type names lower-case.
+        type_names_any_case: false,
         ..Rules::GEMINI
     };
 }

@@ -76,6 +76,8 @@ impl Rules {
         required_defined: false,
         empty_properties: true,
         wrap_bare_properties: false,
+        type_names_any_case: false,
+        tool_limit: None,
         repair_property_maps: false,
         promote_boolean_required: false,
         default_beside_any_of: true,

@@ -16,15 +16,20 @@ pub(crate) const OPENAI_TOOL_NAMES: ToolNameRule = ToolNameRule {
 
 /// Constructs OpenAI's regex engine refuses: Unicode classes, `'^(?!__.*__$)[^\\p{Cc}…]' is
 /// not a 'regex'` (Alishahryar1/free-claude-code#1730, BerriAI/litellm#40485). Lookahead is
-/// accepted outside strict mode (peers.md §3 #43).
-pub(crate) const OPENAI_FORBIDDEN_PATTERN_SYNTAX: &[Cow<'static, str>] =
-    &[Cow::Borrowed("\\p{"), Cow::Borrowed("\\P{")];
+/// accepted outside strict mode (peers.md §3 #43). ECMA-262's control escapes (`\cC`) are not
+/// a 'regex' either (issue 19).
+pub(crate) const OPENAI_FORBIDDEN_PATTERN_SYNTAX: &[Cow<'static, str>] = &[
+    Cow::Borrowed("\\p{"),
+    Cow::Borrowed("\\P{"),
+    Cow::Borrowed("\\c"),
+];
 
 /// Strict mode also refuses lookaround: `Invalid JSON schema: regex lookaround is not
 /// supported. Found at $.properties.email.pattern.` (decolua/9router#1556).
 pub(crate) const OPENAI_STRICT_FORBIDDEN_PATTERN_SYNTAX: &[Cow<'static, str>] = &[
     Cow::Borrowed("\\p{"),
     Cow::Borrowed("\\P{"),
+    Cow::Borrowed("\\c"),
     Cow::Borrowed("(?="),
     Cow::Borrowed("(?!"),
     Cow::Borrowed("(?<="),
@@ -40,9 +45,19 @@ impl Rules {
         // `In context=(), object schema missing properties.` (spring-ai#4776)
         root: Root {
             properties: true,
+            // `root must not be anyOf/allOf` (CLIProxyAPI's Codex tests); `schema must have
+            // type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top
+            // level` (cecli-dev/cecli#281).
+            no_composition: true,
             ..Root::OBJECT
         },
         tool_names: OPENAI_TOOL_NAMES,
+        tool_limit: Some(ToolLimit {
+            max: 128,
+            source: Cow::Borrowed(
+                "OpenAI API reference, `tools`: \"A max of 128 functions are supported.\"",
+            ),
+        }),
         forbidden_pattern_syntax: Some(Cow::Borrowed(OPENAI_FORBIDDEN_PATTERN_SYNTAX)),
         // A malformed MCP schema (a bare property map, draft-03 `required: true`) is
         // repaired rather than forwarded with its properties as unknown keywords (peers.md
@@ -125,6 +140,7 @@ impl Rules {
             object: true,
             properties: true,
             no_composition: true,
+            ..Root::OBJECT
         },
         // "up to 5000 object properties total, with up to 10 levels of nesting", 1000 enum
         // values, 120,000 characters.

@@ -21,6 +21,7 @@ impl Rules {
             object: true,
             properties: true,
             no_composition: true,
+            ..Root::OBJECT
         },
         // Gemini's `type: must be specified` and `items: missing field`, with null as a branch;
         // objects without an empty `properties` (G13).

@@ -23,6 +23,12 @@ impl Rules {
         null_type: false,
         // Vertex wants `ref`/`defs` without `$`; inlining avoids both spellings.
         refs: Refs::Inline,
+        tool_limit: Some(ToolLimit {
+            max: 64,
+            source: Cow::Borrowed(
+                "Vertex AI SDK reference, FunctionDeclarationsTool.functionDeclarations: \"Maximum 64 function declarations can be provided.\"",
+            ),
+        }),
         ..Rules::GEMINI
     };
 }

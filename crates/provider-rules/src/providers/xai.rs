@@ -39,15 +39,18 @@ impl Rules {
         // accepted again (vercel/ai#20760); `additional-properties = "drop-false"` restores
         // the old behaviour should it come back.
         additional_properties: AdditionalProperties::ClosedByDefault,
-        // "$ref/$defs (non-circular references only)".
-        refs: Refs::Inline,
+        // "$ref/$defs (non-circular references only)": accepted; inlined all the same.
+        refs: Refs::NonCircular,
         // Function parameters "must resolve exclusively to objects" (CLIProxyAPI xai executor).
         root: Root {
             object: true,
             properties: true,
             no_composition: true,
+            ..Root::OBJECT
         },
         forbidden_pattern_syntax: Some(Cow::Borrowed(XAI_FORBIDDEN_PATTERN_SYNTAX)),
+        // No documented maximum found (OpenAI's 128 is not xAI's).
+        tool_limit: None,
         ..Rules::OPENAI
     };
 }

@@ -102,7 +102,7 @@ impl Schema {
             remaining: 0,
         };
         let mut p = String::new();
-        let mut schema = ctx.expand(self, &mut p, 0, true);
+        let mut schema = ctx.expand(self, &mut p, 0, true, "");
         let issues = ctx.issues;
         if options.drop_unused_definitions
             && ctx.remaining == 0
@@ -110,6 +110,7 @@ impl Schema {
         {
             o.remove(Keyword::Defs);
             o.remove(Keyword::Definitions);
+            drop_nested_resources(&mut schema);
         }
         let remaining_refs = schema.count_refs();
         Inlined {
@@ -139,6 +140,29 @@ impl Schema {
         let mut c = Count(0);
         self.walk(&mut c);
         c.0
+    }
+
+    /// Whether a `$dynamicRef` or `$recursiveRef` is anywhere in the schema (they have no
+    /// static target).
+    ///
+    /// ```
+    /// let s = schema_core::Schema::from_str(r##"{"items": {"$dynamicRef": "#meta"}}"##)?;
+    /// assert!(s.has_dynamic_refs());
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn has_dynamic_refs(&self) -> bool {
+        struct Dynamic(bool);
+        impl Visit for Dynamic {
+            fn enter(&mut self, _: &str, s: &Schema) -> bool {
+                if let Some(o) = s.as_object() {
+                    self.0 |= o.contains(Keyword::DynamicRef) || o.contains(Keyword::RecursiveRef);
+                }
+                !self.0
+            }
+        }
+        let mut d = Dynamic(false);
+        self.walk(&mut d);
+        d.0
     }
 
     /// Whether the schema holds a `$ref` anywhere (definitions included).
@@ -182,12 +206,21 @@ impl Inliner<'_> {
         self.opts.max_depth.min(InlineOptions::MAX_DEPTH)
     }
 
-    /// Expands `node` (at pointer `p`, nesting `depth`). `is_root` keeps definitions as they are.
-    fn expand(&mut self, node: &Schema, p: &mut String, depth: usize, is_root: bool) -> Schema {
+    /// Expands `node` (at pointer `p`, nesting `depth`, inside a resource whose base URI is
+    /// `outer`). `is_root` keeps definitions as they are.
+    fn expand(
+        &mut self,
+        node: &Schema,
+        p: &mut String,
+        depth: usize,
+        is_root: bool,
+        outer: &str,
+    ) -> Schema {
         self.nodes += 1;
         let Schema::Object(o) = node else {
             return node.clone();
         };
+        let base = self.index.base_of(outer, o);
         if depth > self.max_depth() {
             // Deeper than inlining goes (a tree built by hand): copied as it is (`clone` does
             // not recurse without bound); the references in it stay and are reported.
@@ -195,7 +228,7 @@ impl Inliner<'_> {
             return node.clone();
         }
         if let Some(reference) = o.reference() {
-            return self.expand_ref(o, reference, p, depth, is_root);
+            return self.expand_ref(o, reference, p, depth, is_root, (outer, &base));
         }
         let mut out = SchemaObject::new();
         for e in o.entries() {
@@ -205,7 +238,7 @@ impl Inliner<'_> {
                 (Key::Known(kw), v) if kw.has_subschemas() => {
                     let mark = p.len();
                     pointer::push(p, kw.as_str());
-                    let v = self.expand_value(v, p, depth);
+                    let v = self.expand_value(v, p, depth, &base);
                     p.truncate(mark);
                     v
                 }
@@ -238,16 +271,16 @@ impl Inliner<'_> {
         }
     }
 
-    fn expand_value(&mut self, v: &Value, p: &mut String, depth: usize) -> Value {
+    fn expand_value(&mut self, v: &Value, p: &mut String, depth: usize, base: &str) -> Value {
         match v {
-            Value::Schema(s) => Value::Schema(Box::new(self.expand(s, p, depth + 1, false))),
+            Value::Schema(s) => Value::Schema(Box::new(self.expand(s, p, depth + 1, false, base))),
             Value::Schemas(list) => Value::Schemas(
                 list.iter()
                     .enumerate()
                     .map(|(i, s)| {
                         let mark = p.len();
                         pointer::push_index(p, i);
-                        let x = self.expand(s, p, depth + 1, false);
+                        let x = self.expand(s, p, depth + 1, false, base);
                         p.truncate(mark);
                         x
                     })
@@ -258,7 +291,7 @@ impl Inliner<'_> {
                     .map(|(k, s)| {
                         let mark = p.len();
                         pointer::push(p, k);
-                        let x = self.expand(s, p, depth + 1, false);
+                        let x = self.expand(s, p, depth + 1, false, base);
                         p.truncate(mark);
                         (k.clone(), x)
                     })
@@ -271,7 +304,7 @@ impl Inliner<'_> {
                             crate::schema::Dependency::Schema(s) => {
                                 let mark = p.len();
                                 pointer::push(p, k);
-                                let x = self.expand(s, p, depth + 1, false);
+                                let x = self.expand(s, p, depth + 1, false, base);
                                 p.truncate(mark);
                                 crate::schema::Dependency::Schema(x)
                             }
@@ -292,6 +325,7 @@ impl Inliner<'_> {
         p: &mut String,
         depth: usize,
         is_root: bool,
+        (outer, base): (&str, &str),
     ) -> Schema {
         let keep = |this: &mut Self, p: &str, kind: RefIssueKind| {
             this.issue(p, reference, kind);
@@ -299,10 +333,12 @@ impl Inliner<'_> {
             Schema::Object(o.clone())
         };
         // The target's pointer is the key for cycle detection, whatever the spelling.
-        let located = self
-            .index
-            .locate(reference)
-            .and_then(|key| Ok((self.root.resolve_with(self.index, reference)?, key)));
+        let located = self.index.locate_in(base, reference).and_then(|key| {
+            Ok((
+                self.root.resolve_in(self.index, key.clone(), reference)?,
+                key,
+            ))
+        });
         let (target, key) = match located {
             Ok(t) => t,
             Err(e) => return keep(self, p, RefIssueKind::Unresolved(e)),
@@ -311,7 +347,9 @@ impl Inliner<'_> {
             return keep(self, p, RefIssueKind::Budget);
         }
         let seen = self.stack.iter().filter(|k| **k == key).count();
-        let siblings = siblings_of(o);
+        // Draft-07 and older ignore a `$ref`'s siblings (annotations aside).
+        let siblings = siblings_of(o, self.index.ref_hides_siblings());
+        let target_outer = self.index.base_around(&key).to_owned();
         // References being expanded inside one another count as levels too: an alias chain
         // (`A` is `{"$ref": B}`, ...) nests no schema but recurses all the same.
         let too_deep = depth >= self.max_depth() || self.stack.len() >= self.max_depth();
@@ -323,16 +361,30 @@ impl Inliner<'_> {
             };
             self.issue(p, reference, kind);
             let placeholder = placeholder(&target, reference);
-            let siblings = self.expand(&Schema::Object(siblings), p, depth, is_root);
+            let siblings = self.expand(&Schema::Object(siblings), p, depth, is_root, outer);
             return merge(placeholder, siblings);
         }
         self.stack.push(key);
-        let expanded = self.expand(&target, p, depth, false);
+        let expanded = self.expand(&target, p, depth, false, &target_outer);
         self.stack.pop();
         if siblings.is_empty() {
             return expanded;
         }
-        let siblings = self.expand(&Schema::Object(siblings), p, depth, is_root);
+        let siblings = self.expand(&Schema::Object(siblings), p, depth, is_root, outer);
+        if evaluates_unevaluated(&expanded) {
+            // The target's `unevaluated*` sees only what the target itself evaluates (a
+            // `$ref` is a new scope): merged with the siblings' `properties`, it would refuse
+            // them. It stays whole, as an `allOf` branch.
+            let mut merged = siblings;
+            let o = merged.make_object();
+            match o.schemas_mut(Keyword::AllOf) {
+                Some(list) => list.push(expanded),
+                None => {
+                    o.insert(Keyword::AllOf, Value::Schemas(vec![expanded]));
+                }
+            }
+            return merged;
+        }
         // 2020-12 applies a `$ref` and its siblings both: where a sibling replaces a different
         // constraint of the target's, the target's stays as an `allOf` branch.
         let replaced = overridden(&expanded, &siblings);
@@ -407,10 +459,57 @@ fn overridden(target: &Schema, siblings: &Schema) -> SchemaObject {
     out
 }
 
-fn siblings_of(o: &SchemaObject) -> SchemaObject {
+/// The siblings of a `$ref` that apply beside it: all of them from 2019-09 on; only the
+/// annotations in draft-07 and older, where `$ref` "overrides any sibling keywords".
+fn siblings_of(o: &SchemaObject, annotations_only: bool) -> SchemaObject {
     let mut s = o.clone();
     s.remove(Keyword::Ref);
+    if annotations_only {
+        s.retain(|e| match e.key {
+            Key::Known(k) => {
+                ANNOTATIONS.contains(&k) || matches!(k, Keyword::Defs | Keyword::Definitions)
+            }
+            Key::Other(_) => true,
+        });
+    }
     s
+}
+
+/// Whether the top of a schema holds `unevaluatedProperties`/`unevaluatedItems`.
+fn evaluates_unevaluated(s: &Schema) -> bool {
+    s.as_object().is_some_and(|o| {
+        o.contains(Keyword::UnevaluatedProperties) || o.contains(Keyword::UnevaluatedItems)
+    })
+}
+
+/// Once no reference is left: removes the definitions, `$id`s and anchors below the root,
+/// which nothing names any more (a nested resource's `$defs` would otherwise stay in place,
+/// and an inlined target's `$id` would appear once per use). Kept where a `$dynamicRef` or
+/// `$recursiveRef` is left, which looks anchors up at validation time.
+fn drop_nested_resources(schema: &mut Schema) {
+    if schema.has_dynamic_refs() {
+        return;
+    }
+    struct Strip;
+    impl crate::walk::Transform for Strip {
+        fn pre(&mut self, p: &str, s: &mut Schema) {
+            if p.is_empty() {
+                return;
+            }
+            if let Some(o) = s.as_object_mut() {
+                for kw in [
+                    Keyword::Defs,
+                    Keyword::Definitions,
+                    Keyword::Id,
+                    Keyword::Anchor,
+                    Keyword::DynamicAnchor,
+                ] {
+                    o.remove(kw);
+                }
+            }
+        }
+    }
+    schema.transform(&mut Strip);
 }
 
 /// What stands where recursion stops: the target's `type`, and a description saying so.

@@ -13,7 +13,8 @@
 //! `dependentRequired`, `dependentSchemas`, draft-07 `dependencies`, `items`, `prefixItems`,
 //! draft-07 tuple `items` + `additionalItems`, `min/maxItems`, `uniqueItems`, `contains`,
 //! `min/maxContains`, `min/maxLength`, `pattern` (the linear-time `regex` crate; a pattern it
-//! cannot compile is skipped), `format` (see [`crate::format`]), `minimum`, `maximum`,
+//! cannot compile goes to `fancy-regex` with a backtrack limit, and one neither evaluates is
+//! reported as not checked), `format` (see [`crate::format`]), `minimum`, `maximum`,
 //! `exclusiveMinimum`/`exclusiveMaximum` (numeric and draft-04 boolean), `multipleOf`, `allOf`,
 //! `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, OpenAPI `nullable`, local `$ref` (and
 //! `$dynamicRef`/`$recursiveRef` treated as plain local references).
@@ -23,13 +24,13 @@
 use crate::aliases::{closest_first, probable_alias, probable_field};
 use crate::resolve::resolve;
 use crate::{Coercion, JsonType, Problem, ProblemKind};
-use regex::Regex;
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 
 mod array;
 mod combinators;
 mod object;
+mod pattern;
 mod scalar;
 
 /// Evaluation steps (schema × instance visits) after which validation stops looking further.
@@ -49,7 +50,7 @@ pub(crate) struct Validator<'s> {
     root: &'s Value,
     lenient: bool,
     max_depth: usize,
-    regexes: HashMap<&'s str, Option<Regex>>,
+    regexes: HashMap<&'s str, pattern::Pattern>,
     active: Vec<(*const Value, *const Value)>,
     work: usize,
 }
@@ -332,19 +333,11 @@ impl<'s> Validator<'s> {
         self.active.pop();
     }
 
-    fn regex(&mut self, pattern: &'s str) -> Option<&Regex> {
+    /// Whether `s` matches `pattern`; `None` when that could not be evaluated.
+    fn matches(&mut self, pattern: &'s str, s: &str) -> Option<bool> {
         self.regexes
             .entry(pattern)
-            .or_insert_with(|| {
-                if pattern.len() > 4096 {
-                    return None;
-                }
-                regex::RegexBuilder::new(pattern)
-                    .size_limit(1 << 20)
-                    .dfa_size_limit(1 << 20)
-                    .build()
-                    .ok()
-            })
-            .as_ref()
+            .or_insert_with(|| pattern::Pattern::compile(pattern))
+            .is_match(s)
     }
 }

@@ -23,7 +23,7 @@ impl<'s> Validator<'s> {
         let declared = |this: &mut Self, key: &str| -> Vec<&'s Value> {
             patterns
                 .iter()
-                .filter(|(p, _)| this.regex(p).is_some_and(|re| re.is_match(key)))
+                .filter(|(p, _)| this.matches(p, key) == Some(true))
                 .map(|(_, s)| *s)
                 .collect()
         };

@@ -31,16 +31,24 @@ impl<'s> Validator<'s> {
                 kind: ProblemKind::TooLong { max },
             });
         }
-        if let Some(pattern) = map.get("pattern").and_then(Value::as_str)
-            && self.regex(pattern).is_some_and(|re| !re.is_match(s))
-        {
-            out.problems.push(Problem {
-                pointer: pointer.to_owned(),
-                sent: Some(inst.clone()),
-                kind: ProblemKind::PatternMismatch {
+        if let Some(pattern) = map.get("pattern").and_then(Value::as_str) {
+            let kind = match self.matches(pattern, s) {
+                Some(true) => None,
+                Some(false) => Some(ProblemKind::PatternMismatch {
                     pattern: pattern.to_owned(),
-                },
-            });
+                }),
+                // Never taken as matched.
+                None => Some(ProblemKind::PatternNotChecked {
+                    pattern: pattern.to_owned(),
+                }),
+            };
+            if let Some(kind) = kind {
+                out.problems.push(Problem {
+                    pointer: pointer.to_owned(),
+                    sent: Some(inst.clone()),
+                    kind,
+                });
+            }
         }
         if let Some(format) = map.get("format").and_then(Value::as_str)
             && crate::format::check(format, s) == Some(false)
