@@ -12,6 +12,8 @@ pub mod profile;
 pub mod providers;
 pub mod rules;
 pub mod sanitize;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod textdiff;
 pub mod validate;
 
@@ -48,6 +50,9 @@ pub enum Command {
     Rules(rules::RulesArgs),
     /// Validate a tool call's arguments against the tool's original schema.
     Validate(validate::ValidateArgs),
+    /// A gateway: point an SDK's base URL at it; tool schemas are fixed on the way upstream.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 /// Which profile to apply.
@@ -134,5 +139,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Providers => providers::run(),
         Command::Rules(a) => rules::run(&a),
         Command::Validate(a) => validate::run(&a),
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => serve::run(&a),
     }
 }
