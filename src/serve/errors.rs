@@ -140,9 +140,21 @@ pub(crate) fn chain(e: &(dyn StdError + 'static)) -> String {
         if !parts.iter().any(|p| p.contains(&s)) {
             parts.push(s);
         }
-        cur = err.source();
+        cur = below(err);
     }
     parts.join(": ")
+}
+
+/// The next error down the chain. `io::Error::source` skips the error it wraps (it returns
+/// that error's source), so for an I/O error the wrapped error comes next.
+fn below<'a>(err: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
+    match err
+        .downcast_ref::<std::io::Error>()
+        .and_then(|io| io.get_ref())
+    {
+        Some(inner) => Some(inner),
+        None => err.source(),
+    }
 }
 
 /// What kind of failure an upstream request error is.
@@ -155,18 +167,13 @@ pub(crate) fn classify(e: &(dyn StdError + 'static)) -> Kind {
         if err.is::<rustls::Error>() {
             return Kind::Tls;
         }
-        if let Some(io) = err.downcast_ref::<std::io::Error>() {
-            if io.kind() == std::io::ErrorKind::TimedOut {
-                return Kind::ConnectTimeout;
-            }
-            if io
-                .get_ref()
-                .is_some_and(|inner| inner.is::<rustls::Error>())
-            {
-                return Kind::Tls;
-            }
+        if err
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return Kind::ConnectTimeout;
         }
-        cur = err.source();
+        cur = below(err);
     }
     Kind::Unreachable
 }
@@ -180,10 +187,11 @@ mod tests {
         let io = std::io::Error::new(std::io::ErrorKind::TimedOut, "connect timeout");
         assert_eq!(classify(&io), Kind::ConnectTimeout);
         assert_eq!(Kind::ConnectTimeout.status(), StatusCode::GATEWAY_TIMEOUT);
-        let tls = std::io::Error::new(
+        // As hyper-rustls hands it over: an I/O error around tokio-rustls' I/O error.
+        let tls = std::io::Error::other(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer),
-        );
+        ));
         assert_eq!(classify(&tls), Kind::Tls);
         assert_eq!(Kind::Tls.status(), StatusCode::BAD_GATEWAY);
         let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");

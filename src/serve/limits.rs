@@ -139,8 +139,8 @@ mod tests {
     #[tokio::test]
     async fn a_silent_body_times_out() {
         let (_tx, body) = http_body_util::channel::Channel::<Bytes, BoxError>::new(1);
-        let mut body = IdleTimeout::new(body, Duration::from_millis(20));
-        let err = tokio::time::timeout(Duration::from_secs(5), body.frame())
+        let mut body = std::pin::pin!(IdleTimeout::new(body, Duration::from_millis(20)));
+        let err = tokio::time::timeout(Duration::from_secs(5), BodyExt::frame(&mut body))
             .await
             .expect("the idle timeout fires")
             .expect("a frame")
