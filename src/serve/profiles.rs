@@ -4,9 +4,12 @@ use tower_toolschema::{Profile, Profiles, ToolSchemaLayer};
 
 use super::errors::ServeError;
 
+/// Makes a provider's profile set.
+type MakeSet = fn() -> Profiles;
+
 /// Profile names that stand for a provider's whole set (its strict and `*JsonSchema` profiles
 /// with it); any other built-in name applies that one profile to every slot.
-const SETS: &[(&str, fn() -> Profiles)] = &[
+const SETS: &[(&str, MakeSet)] = &[
     ("gemini", Profiles::gemini),
     ("gemini-code-assist", Profiles::gemini_code_assist),
     ("vertex", Profiles::vertex),
