@@ -59,7 +59,10 @@ fn conversation(body: &[u8]) -> Result<Option<&[u8]>, serde_json::Error> {
         .map(|raw| raw.get().as_bytes()))
 }
 
-async fn answer(stats: Arc<Stats>, req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+async fn answer(
+    stats: Arc<Stats>,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
     if req.uri().path() == "/__stats" {
         return Ok(Response::new(Full::new(Bytes::from(stats.json()))));
     }
@@ -90,14 +93,18 @@ async fn answer(stats: Arc<Stats>, req: Request<Incoming>) -> Result<Response<Fu
         }
     }
     let mut res = Response::new(Full::new(Bytes::from_static(br#"{"ok":true}"#)));
-    res.headers_mut()
-        .insert("content-type", http::HeaderValue::from_static("application/json"));
+    res.headers_mut().insert(
+        "content-type",
+        http::HeaderValue::from_static("application/json"),
+    );
     Ok(res)
 }
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:0".to_owned());
+    let addr = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "127.0.0.1:0".to_owned());
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     println!("upstream on http://{}", listener.local_addr()?);
     let stats = Arc::new(Stats::default());

@@ -36,7 +36,8 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:8787";
 pub struct Limits {
     /// The largest request body accepted, in bytes, after decompression (413 above it).
     pub body_bytes: usize,
-    /// How long connecting to the upstream (TCP and TLS) may take (502 after it).
+    /// How long opening a TCP connection to the upstream may take (504 after it; a stalled
+    /// TLS handshake runs into the idle timeout).
     pub connect_timeout: Duration,
     /// How long the upstream may stay silent: before its response headers (504 after it) and
     /// between two chunks of its response body (the stream is then cut).
@@ -427,6 +428,55 @@ body_bytes = 10
         assert_eq!(openai[0].limits.idle_timeout, Duration::from_secs(5));
         let anthropic = s.routes.iter().find(|r| r.prefix == "/anthropic").unwrap();
         assert_eq!(anthropic.limits.idle_timeout, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn the_readme_example_is_a_valid_config() {
+        let readme = include_str!("../../README.md");
+        let start = readme
+            .find("```toml\nlisten = ")
+            .expect("the README has the serve config example")
+            + "```toml\n".len();
+        let len = readme[start..].find("```").unwrap();
+        let s = FileConfig::parse(&readme[start..start + len])
+            .unwrap()
+            .into_settings(None, None, &[])
+            .unwrap();
+        let vertex = s.routes.iter().find(|r| r.prefix == "/vertex").unwrap();
+        assert_eq!(vertex.profile.as_deref(), Some("vertex"));
+        assert_eq!(vertex.limits.idle_timeout, Duration::from_secs(600));
+        assert_eq!(s.ca_certs, [PathBuf::from("corp-root.pem")]);
+        assert!(s.routes.iter().any(|r| r.prefix == "/openai"));
+    }
+
+    #[test]
+    fn builtin_routes_keep_the_rest_of_the_base_url() {
+        let s = Settings::builtin();
+        let to = |p: &str| {
+            let r = &s.routes[s.route_for(p).unwrap()];
+            r.target(p).unwrap().to_string()
+        };
+        assert_eq!(
+            to("/openai/v1/chat/completions"),
+            "https://api.openai.com/v1/chat/completions"
+        );
+        assert_eq!(
+            to("/anthropic/v1/messages"),
+            "https://api.anthropic.com/v1/messages"
+        );
+        assert_eq!(
+            to("/gemini/v1beta/models/gemini-2.5-flash:generateContent"),
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent"
+        );
+        assert_eq!(
+            to("/groq/openai/v1/chat/completions"),
+            "https://api.groq.com/openai/v1/chat/completions"
+        );
+        assert_eq!(
+            to("/openrouter/api/v1/chat/completions"),
+            "https://openrouter.ai/api/v1/chat/completions"
+        );
+        assert_eq!(s.routes.len(), BUILTIN_ROUTES.len());
     }
 
     #[test]
