@@ -277,7 +277,20 @@ async fn compressed_bodies_are_sanitized_too() {
         e.write_all(&body).unwrap();
         e.finish().unwrap()
     };
-    for (enc, bytes) in [("gzip", gzip), ("deflate", deflate)] {
+    let br = {
+        let mut out = Vec::new();
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+        w.write_all(&body).unwrap();
+        drop(w);
+        out
+    };
+    let zstd = zstd::encode_all(&body[..], 3).unwrap();
+    for (enc, bytes) in [
+        ("gzip", gzip),
+        ("deflate", deflate),
+        ("br", br),
+        ("zstd", zstd),
+    ] {
         let res = client()
             .post(format!("{}{path}", gw.url))
             .header("content-type", "application/json")
@@ -623,5 +636,33 @@ async fn an_unknown_prefix_is_a_404_listing_the_routes() {
         .unwrap();
     assert_eq!(res.status(), 201);
     assert_eq!(up.state.last().uri, "/v1/messages");
+    gw.stop().await;
+}
+
+#[tokio::test]
+async fn an_http2_client_reaches_an_http1_upstream() {
+    let up = upstream::plain().await;
+    let gw = Gateway::to(&up.url).await;
+    let h2 = reqwest::Client::builder()
+        .http2_prior_knowledge()
+        .timeout(BOUND)
+        .build()
+        .unwrap();
+    let (api, path, template) = SHAPES[1];
+    let body = body_for(template);
+    let res = h2
+        .post(format!("{}{path}", gw.url))
+        .header("content-type", "application/json")
+        .body(body.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.version(), Version::HTTP_2);
+    assert_eq!(res.status(), 201);
+    assert_eq!(res.bytes().await.unwrap(), REPLY.as_bytes());
+    let seen = up.state.last();
+    assert_eq!(seen.version, Version::HTTP_11);
+    assert_eq!(seen.headers["host"], up.addr.to_string());
+    assert_eq!(seen.body, expected(api, &body));
     gw.stop().await;
 }
