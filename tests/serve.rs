@@ -66,6 +66,17 @@ impl Gateway {
     }
 }
 
+/// A `{}` POST to `/v1/chat/completions`, answered as `x-test-mode` says.
+async fn mode(gw: &Gateway, mode: &str) -> reqwest::Response {
+    client()
+        .post(format!("{}/v1/chat/completions", gw.url))
+        .header("x-test-mode", mode)
+        .body("{}")
+        .send()
+        .await
+        .unwrap()
+}
+
 fn settings(upstream: &str) -> Settings {
     let mut s = Settings::single("127.0.0.1:0".parse().unwrap(), upstream).unwrap();
     s.shutdown_grace = Duration::from_secs(5);
@@ -253,10 +264,7 @@ async fn sse_streams_the_first_event_before_the_upstream_sends_the_last() {
         .unwrap();
     assert_eq!(first, FIRST.as_bytes());
     up.state.release.notify_one();
-    let mut rest = Vec::new();
-    while let Some(chunk) = res.chunk().await.unwrap() {
-        rest.extend_from_slice(&chunk);
-    }
+    let rest = upstream::drain(&mut res).await;
     assert_eq!(rest, LAST.as_bytes());
     gw.stop().await;
 }
@@ -388,24 +396,12 @@ async fn a_stalled_upstream_is_a_504_and_a_stall_mid_stream_cuts_the_stream() {
     let mut s = settings(&up.url);
     s.routes[0].limits.idle_timeout = Duration::from_millis(300);
     let gw = Gateway::start(s).await;
-    let res = client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .header("x-test-mode", "stall")
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let res = mode(&gw, "stall").await;
     assert_eq!(res.status(), 504);
     let v: Value = serde_json::from_slice(&res.bytes().await.unwrap()).unwrap();
     assert_eq!(v["error"]["type"], "upstream_timeout", "{v}");
 
-    let mut res = client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .header("x-test-mode", "stall-mid")
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let mut res = mode(&gw, "stall-mid").await;
     assert_eq!(res.status(), 200);
     assert_eq!(res.chunk().await.unwrap().unwrap(), FIRST.as_bytes());
     let next = tokio::time::timeout(BOUND, res.chunk())
@@ -427,13 +423,7 @@ async fn a_stalled_upstream_is_a_504_and_a_stall_mid_stream_cuts_the_stream() {
 async fn provider_errors_pass_through_unchanged() {
     let up = upstream::plain().await;
     let gw = Gateway::to(&up.url).await;
-    let res = client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .header("x-test-mode", "500")
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let res = mode(&gw, "500").await;
     assert_eq!(res.status(), 500);
     assert_eq!(res.headers()["x-provider-request-id"], "req_123");
     assert!(!res.headers().contains_key("x-toolschema-error"));
@@ -448,24 +438,13 @@ async fn provider_errors_pass_through_unchanged() {
 async fn an_upstream_reset_mid_stream_reaches_the_client_as_an_error_and_serving_goes_on() {
     let up = upstream::plain().await;
     let gw = Gateway::to(&up.url).await;
-    let mut res = client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .header("x-test-mode", "reset")
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let mut res = mode(&gw, "reset").await;
     assert_eq!(res.chunk().await.unwrap().unwrap(), FIRST.as_bytes());
     let next = tokio::time::timeout(BOUND, res.chunk())
         .await
         .expect("ends");
     assert!(next.is_err(), "a reset is not a clean end: {next:?}");
-    let res = client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let res = mode(&gw, "echo").await;
     assert_eq!(res.status(), 201, "the next request is served");
     let m = gw.metrics().await;
     assert!(
@@ -479,13 +458,7 @@ async fn an_upstream_reset_mid_stream_reaches_the_client_as_an_error_and_serving
 async fn a_client_leaving_mid_stream_releases_the_upstream() {
     let up = upstream::plain().await;
     let gw = Gateway::to(&up.url).await;
-    let mut res = client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .header("x-test-mode", "sse-forever")
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let mut res = mode(&gw, "sse-forever").await;
     assert_eq!(res.chunk().await.unwrap().unwrap(), FIRST.as_bytes());
     drop(res);
     tokio::time::timeout(BOUND, up.state.gone.notified())
@@ -511,13 +484,7 @@ async fn shutdown_lets_a_stream_finish_and_refuses_new_connections() {
     let up = upstream::plain().await;
     let gw = Gateway::to(&up.url).await;
     let addr = gw.url.trim_start_matches("http://").to_owned();
-    let mut res = client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .header("x-test-mode", "sse")
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let mut res = mode(&gw, "sse").await;
     assert_eq!(res.chunk().await.unwrap().unwrap(), FIRST.as_bytes());
     let Gateway {
         mut stop, mut task, ..
@@ -531,14 +498,7 @@ async fn shutdown_lets_a_stream_finish_and_refuses_new_connections() {
     }
     assert!(!task.is_finished(), "waits for the stream");
     up.state.release.notify_one();
-    let mut rest = Vec::new();
-    while let Some(chunk) = tokio::time::timeout(BOUND, res.chunk())
-        .await
-        .unwrap()
-        .unwrap()
-    {
-        rest.extend_from_slice(&chunk);
-    }
+    let rest = upstream::drain(&mut res).await;
     assert_eq!(rest, LAST.as_bytes(), "the stream in flight finished");
     tokio::time::timeout(BOUND, &mut task)
         .await
@@ -583,29 +543,22 @@ async fn bodies_over_the_limit_and_requests_over_the_concurrency_are_refused() {
     assert_eq!(v["error"]["type"], "body_too_large", "{v}");
 
     // One stream holds the route's only slot: the next request is a 503.
-    let mut held = client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .header("x-test-mode", "sse")
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let mut held = mode(&gw, "sse").await;
     assert_eq!(held.chunk().await.unwrap().unwrap(), FIRST.as_bytes());
-    let res = client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let res = mode(&gw, "echo").await;
     assert_eq!(res.status(), 503);
     assert_eq!(res.headers()["retry-after"], "1");
     up.state.release.notify_one();
-    while tokio::time::timeout(BOUND, held.chunk())
-        .await
-        .unwrap()
-        .unwrap()
-        .is_some()
-    {}
+    assert_eq!(upstream::drain(&mut held).await, LAST.as_bytes());
+    // The slot is free again once the gateway has dropped the finished stream.
+    let deadline = tokio::time::Instant::now() + BOUND;
+    while mode(&gw, "echo").await.status() != 201 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the slot stays taken"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     gw.stop().await;
 }
 

@@ -158,14 +158,7 @@ async fn the_binary_routes_by_config_logs_json_without_keys_and_drains_on_sigter
         "waits for the stream"
     );
     up.state.release.notify_one();
-    let mut rest = Vec::new();
-    while let Some(chunk) = tokio::time::timeout(BOUND, res.chunk())
-        .await
-        .unwrap()
-        .unwrap()
-    {
-        rest.extend_from_slice(&chunk);
-    }
+    let rest = upstream::drain(&mut res).await;
     assert_eq!(rest, LAST.as_bytes());
     let status = p.wait();
     assert!(status.success(), "{status:?}: {:?}", p.log());
