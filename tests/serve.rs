@@ -54,6 +54,23 @@ impl Gateway {
             .expect("runs cleanly");
     }
 
+    /// The metrics once every one of `lines` is among them (counted when a response body is
+    /// dropped, a moment after the client read it), within the bound.
+    async fn metrics_with(&self, lines: &[&str]) -> String {
+        let deadline = tokio::time::Instant::now() + BOUND;
+        loop {
+            let m = self.metrics().await;
+            if lines.iter().all(|want| m.lines().any(|l| l == *want)) {
+                return m;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "expected {lines:?} in\n{m}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     async fn metrics(&self) -> String {
         client()
             .get(format!("{}/metrics", self.url))
@@ -342,32 +359,20 @@ async fn metrics_count_requests_changes_and_upstream_errors() {
     assert_eq!(res.status(), 502);
     let health = c.get(format!("{}/healthz", gw.url)).send().await.unwrap();
     assert_eq!(health.status(), 200);
-    let m = gw.metrics().await;
-    let has = |line: &str| m.lines().any(|l| l == line);
-    assert!(
-        has(r#"toolschema_serve_requests_total{route="/",api="gemini",status="201"} 3"#),
-        "{m}"
-    );
-    assert!(
-        has(r#"toolschema_serve_slots_changed_total{profile="gemini"} 3"#),
-        "{m}"
-    );
-    assert!(
-        has(
-            r#"toolschema_serve_upstream_errors_total{route="/dead",cause="upstream_unreachable"} 1"#
-        ),
-        "{m}"
-    );
+    let m = gw
+        .metrics_with(&[
+            r#"toolschema_serve_requests_total{route="/",api="gemini",status="201"} 3"#,
+            r#"toolschema_serve_slots_changed_total{profile="gemini"} 3"#,
+            r#"toolschema_serve_upstream_errors_total{route="/dead",cause="upstream_unreachable"} 1"#,
+            r#"toolschema_serve_response_headers_seconds_count{route="/"} 3"#,
+            "toolschema_serve_in_flight 0",
+        ])
+        .await;
     assert!(
         m.lines()
             .any(|l| l.starts_with("toolschema_serve_lossy_changes_total{profile=\"gemini\"}")),
         "{m}"
     );
-    assert!(
-        has(r#"toolschema_serve_response_headers_seconds_count{route="/"} 3"#),
-        "{m}"
-    );
-    assert!(has("toolschema_serve_in_flight 0"), "{m}");
     gw.stop().await;
 }
 
@@ -394,7 +399,7 @@ async fn an_unreachable_upstream_is_a_502_naming_it_and_the_cause() {
 async fn a_stalled_upstream_is_a_504_and_a_stall_mid_stream_cuts_the_stream() {
     let up = upstream::plain().await;
     let mut s = settings(&up.url);
-    s.routes[0].limits.idle_timeout = Duration::from_millis(300);
+    s.routes[0].limits.idle_timeout = Duration::from_secs(1);
     let gw = Gateway::start(s).await;
     let res = mode(&gw, "stall").await;
     assert_eq!(res.status(), 504);
@@ -411,11 +416,10 @@ async fn a_stalled_upstream_is_a_504_and_a_stall_mid_stream_cuts_the_stream() {
         next.is_err(),
         "the cut stream is an error, not a clean end: {next:?}"
     );
-    let m = gw.metrics().await;
-    assert!(
-        m.contains(r#"toolschema_serve_streams_cut_total{route="/",cause="upstream_timeout"} 1"#),
-        "{m}"
-    );
+    gw.metrics_with(&[
+        r#"toolschema_serve_streams_cut_total{route="/",cause="upstream_timeout"} 1"#,
+    ])
+    .await;
     gw.stop().await;
 }
 
@@ -446,11 +450,8 @@ async fn an_upstream_reset_mid_stream_reaches_the_client_as_an_error_and_serving
     assert!(next.is_err(), "a reset is not a clean end: {next:?}");
     let res = mode(&gw, "echo").await;
     assert_eq!(res.status(), 201, "the next request is served");
-    let m = gw.metrics().await;
-    assert!(
-        m.contains(r#"toolschema_serve_streams_cut_total{route="/",cause="upstream_reset"} 1"#),
-        "{m}"
-    );
+    gw.metrics_with(&[r#"toolschema_serve_streams_cut_total{route="/",cause="upstream_reset"} 1"#])
+        .await;
     gw.stop().await;
 }
 
@@ -464,18 +465,11 @@ async fn a_client_leaving_mid_stream_releases_the_upstream() {
     tokio::time::timeout(BOUND, up.state.gone.notified())
         .await
         .expect("the upstream's stream is dropped when the client leaves");
-    // The exchange is logged and counted once the gateway notices.
-    let deadline = tokio::time::Instant::now() + BOUND;
-    loop {
-        let m = gw.metrics().await;
-        if m.contains(r#"toolschema_serve_streams_cut_total{route="/",cause="client_gone"} 1"#)
-            && m.contains("toolschema_serve_in_flight 0")
-        {
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{m}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    gw.metrics_with(&[
+        r#"toolschema_serve_streams_cut_total{route="/",cause="client_gone"} 1"#,
+        "toolschema_serve_in_flight 0",
+    ])
+    .await;
     gw.stop().await;
 }
 

@@ -19,6 +19,7 @@ const BOUND: Duration = Duration::from_secs(10);
 struct Proc {
     child: Child,
     lines: Arc<Mutex<Vec<String>>>,
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Proc {
@@ -34,12 +35,16 @@ impl Proc {
         let stderr = child.stderr.take().unwrap();
         let lines = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&lines);
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 sink.lock().unwrap().push(line);
             }
         });
-        Proc { child, lines }
+        Proc {
+            child,
+            lines,
+            reader: Some(reader),
+        }
     }
 
     fn log(&self) -> Vec<String> {
@@ -66,6 +71,10 @@ impl Proc {
         let deadline = Instant::now() + BOUND;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
+                // Every line written before the exit is read.
+                if let Some(reader) = self.reader.take() {
+                    let _ = reader.join();
+                }
                 return status;
             }
             if Instant::now() > deadline {
