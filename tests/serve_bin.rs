@@ -23,10 +23,15 @@ struct Proc {
 }
 
 impl Proc {
-    fn start(args: &[&str]) -> Proc {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toolschema"))
+    /// Runs `toolschema ARGS` with `RUST_LOG` set to `rust_log` (unset for `None`).
+    fn start(args: &[&str], rust_log: Option<&str>) -> Proc {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolschema"));
+        match rust_log {
+            Some(filter) => cmd.env("RUST_LOG", filter),
+            None => cmd.env_remove("RUST_LOG"),
+        };
+        let mut child = cmd
             .args(args)
-            .env("RUST_LOG", "debug")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -105,15 +110,18 @@ async fn the_binary_routes_by_config_logs_json_without_keys_and_drains_on_sigter
             up.url
         ),
     );
-    let mut p = Proc::start(&[
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--config",
-        config.to_str().unwrap(),
-        "--log-format",
-        "json",
-    ]);
+    let mut p = Proc::start(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--config",
+            config.to_str().unwrap(),
+            "--log-format",
+            "json",
+        ],
+        Some("debug"),
+    );
     let addr = p.address();
     let c = reqwest::Client::builder().timeout(BOUND).build().unwrap();
     for _ in 0..2 {
@@ -195,6 +203,10 @@ async fn the_binary_routes_by_config_logs_json_without_keys_and_drains_on_sigter
         assert_eq!(r["changed"], 1, "{r}");
         assert!(r["lossy"].as_u64().unwrap() >= 1, "{r}");
         assert_eq!(r["path"], "/local/v1/chat/completions", "{r}");
+        assert!(
+            r["ms"].as_f64().unwrap() >= r["headers_ms"].as_f64().unwrap(),
+            "{r}"
+        );
     }
     // The same lost constraint twice: warned once.
     let warnings: Vec<String> = events
@@ -214,6 +226,56 @@ async fn the_binary_routes_by_config_logs_json_without_keys_and_drains_on_sigter
         .find(|e| e["message"] == "request" && e["bytes"] == (FIRST.len() + LAST.len()) as u64)
         .unwrap_or_else(|| panic!("the stream's line: {all}"));
     assert_eq!(streamed["end"], "complete");
+}
+
+#[tokio::test]
+async fn the_text_log_has_one_line_per_request_and_the_layer_quiet_by_default() {
+    let up = upstream::plain().await;
+    let mut p = Proc::start(
+        &["serve", "--listen", "127.0.0.1:0", "--upstream", &up.url],
+        None,
+    );
+    let addr = p.address();
+    let c = reqwest::Client::builder().timeout(BOUND).build().unwrap();
+    for _ in 0..3 {
+        let res = c
+            .post(format!("http://{addr}/v1beta/models/gemini-2.5-flash:generateContent"))
+            .body(r#"{"contents":[],"tools":[{"functionDeclarations":[{"name":"pick","parameters":{"type":"object","properties":{"t":{"type":"array","uniqueItems":true}}}}]}]}"#)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 201);
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &p.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert!(p.wait().success());
+    let log = p.log();
+    let requests: Vec<&String> = log.iter().filter(|l| l.contains(" request ")).collect();
+    assert_eq!(requests.len(), 3, "{log:#?}");
+    for r in requests {
+        for field in [
+            "api=\"gemini\"",
+            "profile=\"gemini\"",
+            "tools=1",
+            "changed=1",
+            "status=201",
+        ] {
+            assert!(r.contains(field), "{field} in {r}");
+        }
+    }
+    let lost: Vec<&String> = log
+        .iter()
+        .filter(|l| l.contains("schema constraint lost"))
+        .collect();
+    assert_eq!(
+        lost.len(),
+        1,
+        "warned once, by serve, not per request by the layer: {log:#?}"
+    );
+    assert!(!log.iter().any(|l| l.contains("DEBUG")), "{log:#?}");
 }
 
 #[test]

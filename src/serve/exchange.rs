@@ -136,7 +136,8 @@ impl Exchange {
 
     fn log(&self) {
         let s = self.summary.as_ref();
-        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        // Milliseconds, to a tenth.
+        let ms = |d: Duration| (d.as_secs_f64() * 10_000.0).round() / 10.0;
         let total = ms(self.start.elapsed());
         let headers = self.headers_after.map_or(total, ms);
         let error = self
@@ -164,8 +165,8 @@ impl Exchange {
                     downgraded = s.map_or(0, |s| s.downgraded),
                     lossy = s.map_or(0, |s| s.lossy),
                     skipped = s.and_then(|s| s.skipped.as_deref()),
-                    headers_ms = format_args!("{headers:.1}"),
-                    ms = format_args!("{total:.1}"),
+                    headers_ms = headers,
+                    ms = total,
                     bytes = self.bytes,
                     end = self.cut().unwrap_or("complete"),
                     error,
