@@ -167,6 +167,9 @@ async fn route_and_forward(
     drop_hop_by_hop(&mut parts.headers);
     // The client sets `Host` (HTTP/1.1) or `:authority` (HTTP/2) from the upstream URI.
     parts.headers.remove(header::HOST);
+    // Answered here already (hyper sends `100 Continue` when the body is first read); the
+    // upstream gets the body without waiting.
+    parts.headers.remove(header::EXPECT);
     let req = Request::from_parts(parts, body);
 
     let forward = Forward {
