@@ -28,7 +28,7 @@ pub(crate) struct Summary {
     pub(crate) profiles: String,
     /// Schema slots found.
     pub(crate) slots: usize,
-    /// Tools named among them.
+    /// Distinct tools among them (a tool's parameters and response are two slots, one tool).
     pub(crate) tools: usize,
     /// Slots rewritten.
     pub(crate) changed: u64,
@@ -69,7 +69,16 @@ impl Summary {
                 .collect::<Vec<_>>()
                 .join(","),
             slots: report.slots.len(),
-            tools: report.slots.iter().filter(|s| s.tool.is_some()).count(),
+            tools: {
+                let mut names: Vec<&str> = report
+                    .slots
+                    .iter()
+                    .filter_map(|s| s.tool.as_deref())
+                    .collect();
+                names.sort_unstable();
+                names.dedup();
+                names.len()
+            },
             changed: sum(|p| p.changed),
             lossy: sum(|p| p.lossy),
             downgraded: sum(|p| p.downgraded),
@@ -168,6 +177,19 @@ mod tests {
             r.slots[0].changes.iter().filter(|c| c.lossy).count() as u64
         );
         assert_eq!(s.per_profile.len(), 1);
+    }
+
+    #[test]
+    fn a_tool_with_two_slots_is_one_tool() {
+        let body = br#"{"contents":[],"tools":[{"functionDeclarations":[{"name":"f","parameters":{"type":"object"},"response":{"type":"object"}}]}]}"#;
+        let r = sanitize_body(
+            ToolSchemaLayer::gemini().config(),
+            Some(Api::Gemini),
+            bytes::Bytes::from_static(body),
+        )
+        .1;
+        let s = Summary::of(&r);
+        assert_eq!((s.slots, s.tools), (2, 1));
     }
 
     #[test]
