@@ -94,6 +94,19 @@ async fn mode(gw: &Gateway, mode: &str) -> reqwest::Response {
         .unwrap()
 }
 
+/// A stream that brings the first event and then fails (not a clean end).
+async fn cut_after_first(mut res: reqwest::Response) {
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.chunk().await.unwrap().unwrap(), FIRST.as_bytes());
+    let next = tokio::time::timeout(BOUND, res.chunk())
+        .await
+        .expect("ends in time");
+    assert!(
+        next.is_err(),
+        "a cut stream is an error, not a clean end: {next:?}"
+    );
+}
+
 fn settings(upstream: &str) -> Settings {
     let mut s = Settings::single("127.0.0.1:0".parse().unwrap(), upstream).unwrap();
     s.shutdown_grace = Duration::from_secs(5);
@@ -406,16 +419,7 @@ async fn a_stalled_upstream_is_a_504_and_a_stall_mid_stream_cuts_the_stream() {
     let v: Value = serde_json::from_slice(&res.bytes().await.unwrap()).unwrap();
     assert_eq!(v["error"]["type"], "upstream_timeout", "{v}");
 
-    let mut res = mode(&gw, "stall-mid").await;
-    assert_eq!(res.status(), 200);
-    assert_eq!(res.chunk().await.unwrap().unwrap(), FIRST.as_bytes());
-    let next = tokio::time::timeout(BOUND, res.chunk())
-        .await
-        .expect("ends");
-    assert!(
-        next.is_err(),
-        "the cut stream is an error, not a clean end: {next:?}"
-    );
+    cut_after_first(mode(&gw, "stall-mid").await).await;
     gw.metrics_with(&[
         r#"toolschema_serve_streams_cut_total{route="/",cause="upstream_timeout"} 1"#,
     ])
@@ -442,12 +446,7 @@ async fn provider_errors_pass_through_unchanged() {
 async fn an_upstream_reset_mid_stream_reaches_the_client_as_an_error_and_serving_goes_on() {
     let up = upstream::plain().await;
     let gw = Gateway::to(&up.url).await;
-    let mut res = mode(&gw, "reset").await;
-    assert_eq!(res.chunk().await.unwrap().unwrap(), FIRST.as_bytes());
-    let next = tokio::time::timeout(BOUND, res.chunk())
-        .await
-        .expect("ends");
-    assert!(next.is_err(), "a reset is not a clean end: {next:?}");
+    cut_after_first(mode(&gw, "reset").await).await;
     let res = mode(&gw, "echo").await;
     assert_eq!(res.status(), 201, "the next request is served");
     gw.metrics_with(&[r#"toolschema_serve_streams_cut_total{route="/",cause="upstream_reset"} 1"#])

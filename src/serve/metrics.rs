@@ -60,7 +60,6 @@ pub(crate) struct Metrics {
 
 impl Metrics {
     pub(crate) fn new() -> Metrics {
-        let mut registry = Registry::with_prefix("toolschema_serve");
         let m = Metrics {
             requests: Family::default(),
             slots_changed: Family::default(),
@@ -74,52 +73,61 @@ impl Metrics {
             bytes_out: Counter::default(),
             registry: Registry::default(),
         };
-        registry.register(
-            "requests",
-            "Requests answered, by route, API and status",
-            m.requests.clone(),
-        );
-        registry.register(
-            "slots_changed",
-            "Schema slots the layer rewrote, by profile",
-            m.slots_changed.clone(),
-        );
-        registry.register(
-            "lossy_changes",
-            "Schema changes that lost a constraint the provider cannot express, by profile",
-            m.lossy_changes.clone(),
-        );
-        registry.register(
-            "strict_downgrades",
-            "Tools sent with strict: false because they could not be made strict, by profile",
-            m.strict_downgrades.clone(),
-        );
-        registry.register(
-            "upstream_errors",
-            "Requests that could not reach their upstream, by route and cause",
-            m.upstream_errors.clone(),
-        );
-        registry.register(
-            "streams_cut",
-            "Response bodies that ended early (client gone, upstream reset or silent), by route and cause",
-            m.streams_cut.clone(),
-        );
-        registry.register(
-            "response_headers_seconds",
-            "Time from the request to the response headers, by route",
-            m.headers_latency.clone(),
-        );
-        registry.register(
-            "request_duration_seconds",
-            "Time from the request to the end of the response body, by route",
-            m.duration.clone(),
-        );
-        registry.register("in_flight", "Requests in flight", m.in_flight.clone());
-        registry.register(
-            "response_bytes",
-            "Response body bytes sent to clients",
-            m.bytes_out.clone(),
-        );
+        let mut registry = Registry::with_prefix("toolschema_serve");
+        // (name, help, metric): the exposition's one table.
+        macro_rules! register {
+            ($(($name:literal, $help:literal, $metric:ident)),* $(,)?) => {
+                $(registry.register($name, $help, m.$metric.clone());)*
+            };
+        }
+        register![
+            (
+                "requests",
+                "Requests answered, by route, API and status",
+                requests
+            ),
+            (
+                "slots_changed",
+                "Schema slots the layer rewrote, by profile",
+                slots_changed
+            ),
+            (
+                "lossy_changes",
+                "Schema changes that lost a constraint the provider cannot express, by profile",
+                lossy_changes
+            ),
+            (
+                "strict_downgrades",
+                "Tools sent with strict: false because they could not be made strict, by profile",
+                strict_downgrades
+            ),
+            (
+                "upstream_errors",
+                "Requests that could not reach their upstream, by route and cause",
+                upstream_errors
+            ),
+            (
+                "streams_cut",
+                "Response bodies that ended early (client gone, upstream reset or silent), by route and cause",
+                streams_cut
+            ),
+            (
+                "response_headers_seconds",
+                "Time from the request to the response headers, by route",
+                headers_latency
+            ),
+            (
+                "request_duration_seconds",
+                "Time from the request to the end of the response body, by route",
+                duration
+            ),
+            ("in_flight", "Requests in flight", in_flight),
+            (
+                "response_bytes",
+                "Response body bytes sent to clients",
+                bytes_out
+            ),
+        ];
         Metrics { registry, ..m }
     }
 
