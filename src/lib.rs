@@ -21,6 +21,9 @@ pub use schema_core;
 pub use tool_calls;
 pub use tower_toolschema;
 
+#[cfg(feature = "serve")]
+pub mod serve;
+
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -11,7 +11,6 @@ pub mod matrix;
 pub mod mcp;
 #[cfg(feature = "mcp")]
 pub mod mcp_proxy;
-
 pub mod meta;
 pub mod names;
 pub mod output;
@@ -22,6 +21,8 @@ pub mod read;
 pub mod rules;
 pub mod sanitize;
 pub mod slots;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod textdiff;
 pub mod validate;
 pub mod width;
@@ -77,11 +78,13 @@ pub enum Command {
     /// Proxy an MCP server: tools listed clean for a provider, invalid calls answered, not run.
     #[cfg(feature = "mcp")]
     Mcp(mcp_proxy::McpArgs),
-
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(meta::CompletionsArgs),
     /// Print the man page (roff) on stdout.
     Man,
+    /// A gateway: point an SDK's base URL at it; tool schemas are fixed on the way upstream.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 /// Which profile to apply.
@@ -116,8 +119,9 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Validate(a) => validate::run(&a),
         #[cfg(feature = "mcp")]
         Command::Mcp(a) => mcp_proxy::run(&a),
-
         Command::Completions(a) => meta::completions(&a),
         Command::Man => meta::man(),
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => serve::run(&a),
     }
 }
