@@ -38,6 +38,7 @@
 mod check;
 mod config;
 mod cost;
+pub mod decode;
 mod depth;
 mod engine;
 mod hints;
@@ -49,6 +50,7 @@ mod rules;
 pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
+pub use decode::Decoder;
 pub use names::{ToolNames, check_tool_name};
 pub use profiles::{PROFILES, profile, profile_names};
 pub use report::{Change, Report, Sanitized, Violation};
