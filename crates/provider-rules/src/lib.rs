@@ -51,7 +51,7 @@ pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
 pub use decode::Decoder;
-pub use names::{ToolNames, check_tool_name};
+pub use names::{NameMap, ToolNames, check_tool_name};
 pub use profiles::{PROFILES, profile, profile_names};
 pub use report::{Change, Report, Sanitized, Violation};
 pub use rules::*;

@@ -296,7 +296,8 @@ pub(crate) fn sanitize_with_rules(
         SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), changes)
             .strict_compatible(strict_compatible)
             .unfixable(unfixable)
-            .strict_cost(cost),
+            .strict_cost(cost)
+            .decoder(out.decoder),
     )
 }
 

@@ -228,6 +228,7 @@ fn sanitize_cached(
                 strict_compatible: o.strict_compatible,
                 unfixable: Arc::from(o.unfixable),
                 strict_cost: o.strict_cost,
+                decoder: Arc::new(o.decoder),
             })
     })
 }

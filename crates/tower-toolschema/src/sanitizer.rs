@@ -61,6 +61,9 @@ pub struct SlotOutcome {
     /// ([`provider_rules::RequestLimits`]): counted by the default sanitizer where the profile
     /// has such limits, zero otherwise.
     pub strict_cost: provider_rules::StrictCost,
+    /// What undoes, in the model's arguments for this tool, what the rewrite made it send
+    /// (strict nulls; see [`provider_rules::decode`]): applied on the way back.
+    pub decoder: provider_rules::Decoder,
 }
 
 impl SlotOutcome {
@@ -74,6 +77,7 @@ impl SlotOutcome {
             strict_compatible: true,
             unfixable: Vec::new(),
             strict_cost: provider_rules::StrictCost::default(),
+            decoder: provider_rules::Decoder::default(),
         }
     }
 
@@ -87,6 +91,7 @@ impl SlotOutcome {
             strict_compatible: true,
             unfixable: Vec::new(),
             strict_cost: provider_rules::StrictCost::default(),
+            decoder: provider_rules::Decoder::default(),
         }
     }
 
@@ -123,6 +128,19 @@ impl SlotOutcome {
     /// ```
     pub fn strict_cost(mut self, cost: provider_rules::StrictCost) -> Self {
         self.strict_cost = cost;
+        self
+    }
+
+    /// Sets [`decoder`](SlotOutcome::decoder).
+    ///
+    /// ```
+    /// # use tower_toolschema::sanitizer::SlotOutcome;
+    /// use provider_rules::Decoder;
+    /// let d = Decoder { drop_null: vec!["cursor".into()], ..Decoder::default() };
+    /// assert_eq!(SlotOutcome::unchanged().decoder(d.clone()).decoder, d);
+    /// ```
+    pub fn decoder(mut self, decoder: provider_rules::Decoder) -> Self {
+        self.decoder = decoder;
         self
     }
 }
