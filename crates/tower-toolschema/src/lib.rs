@@ -70,11 +70,14 @@ mod layer;
 mod locate;
 pub mod policy;
 pub mod profile;
+mod rename;
 pub mod report;
+pub mod restore;
 mod rewrite;
 pub mod sanitizer;
 mod service;
 pub mod shapes;
+pub mod shapes_response;
 
 #[cfg(feature = "reqwest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "reqwest")))]

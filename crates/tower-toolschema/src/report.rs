@@ -70,6 +70,9 @@ pub struct SlotReport {
     pub unfixable: Arc<[String]>,
     /// The slot could not be sanitized (not a schema, unparseable); it went on untouched.
     pub error: Option<String>,
+    /// The tool's argument decoder (the identity unless the rewrite makes the model send what
+    /// the tool does not take, e.g. strict nulls): applied on the way back ([`crate::restore`]).
+    pub decoder: Arc<provider_rules::Decoder>,
 }
 
 impl SlotReport {
