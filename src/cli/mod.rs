@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod output;
 pub mod profile;
 pub mod providers;
+pub mod restore;
 pub mod rules;
 pub mod sanitize;
 pub mod textdiff;
@@ -48,6 +49,8 @@ pub enum Command {
     Rules(rules::RulesArgs),
     /// Validate a tool call's arguments against the tool's original schema.
     Validate(validate::ValidateArgs),
+    /// Restore a provider's response (JSON or SSE) as the layer does for its request.
+    Restore(restore::RestoreArgs),
 }
 
 /// Which profile to apply.
@@ -134,5 +137,6 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Providers => providers::run(),
         Command::Rules(a) => rules::run(&a),
         Command::Validate(a) => validate::run(&a),
+        Command::Restore(a) => restore::run(&a),
     }
 }
