@@ -146,7 +146,28 @@ impl StreamRestorer {
         }
     }
 
+    /// Whether an event may concern a call: it names a tool-call keyword of its API, or a call
+    /// is open. Others go on unread (most events of a stream: text).
+    fn concerns_calls(&self, event: &[u8]) -> bool {
+        if !self.held.is_empty() || !self.open.is_empty() {
+            return true;
+        }
+        let keys: &[&[u8]] = match self.plan.shape().stream {
+            Stream::ChatDeltas => &[b"tool_calls", b"function_call"],
+            Stream::ResponsesEvents => &[b"function_call"],
+            Stream::AnthropicBlocks => &[b"tool_use"],
+            Stream::Chunks => &[b"functionCall", b"function_call"],
+            Stream::NotRead => &[],
+        };
+        keys.iter()
+            .any(|k| memchr::memmem::find(event, k).is_some())
+    }
+
     fn event(&mut self, event: Bytes, out: &mut Vec<Bytes>) {
+        if !self.concerns_calls(&event) {
+            out.push(event);
+            return;
+        }
         let Some(data) = sse::data(&event).map(|d| d.into_owned()) else {
             out.push(event);
             return;
@@ -159,6 +180,7 @@ impl StreamRestorer {
             None => {
                 // `[DONE]` and anything else that is not JSON: every call is complete.
                 let release: Vec<_> = self.held.keys().copied().collect();
+                self.open.clear();
                 Step {
                     edits: Vec::new(),
                     drop: false,
@@ -338,6 +360,7 @@ impl StreamRestorer {
             if finished {
                 step.release
                     .extend(self.held.keys().filter(|k| k.0 == c).copied());
+                self.open.retain(|k, _| k.0 != c);
             }
         }
         dedup(&mut step.release);
@@ -388,6 +411,9 @@ impl StreamRestorer {
                 }
             }
             _ => {
+                if kind == "response.output_item.done" {
+                    self.open.remove(&key);
+                }
                 self.whole_calls(data, doc, step);
             }
         }
