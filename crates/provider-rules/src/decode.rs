@@ -269,18 +269,17 @@ impl Decoder {
             }
             let v = ws(s, colon + 1);
             let mut member = s[key_start..v].to_vec();
-            let (end, drop) =
-                if self.drop_null.iter().any(|n| *n == key) && s[v..].starts_with(b"null") {
-                    (v + 4, true)
-                } else if let Some(d) = self.member(&key) {
-                    let (end, c) = d.value(s, v, &mut member)?;
-                    changed |= c;
-                    (end, false)
-                } else {
-                    let end = skip(s, v)?;
-                    member.extend_from_slice(&s[v..end]);
-                    (end, false)
-                };
+            let (end, drop) = if self.drop_null.contains(&key) && s[v..].starts_with(b"null") {
+                (v + 4, true)
+            } else if let Some(d) = self.member(&key) {
+                let (end, c) = d.value(s, v, &mut member)?;
+                changed |= c;
+                (end, false)
+            } else {
+                let end = skip(s, v)?;
+                member.extend_from_slice(&s[v..end]);
+                (end, false)
+            };
             let after = ws(s, end);
             match s.get(after)? {
                 b',' => {

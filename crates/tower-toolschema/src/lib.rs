@@ -18,6 +18,10 @@
 //!   [reject](ToolSchemaLayer::reject_invalid) them with a clear 4xx instead.
 //! - Reports what changed: a [`SanitizeReport`] in the request's extensions and `tracing`
 //!   events (debug per change, warn when meaning was lost).
+//! - Maps back what comes back ([the way back](restore)): tool names the provider would refuse
+//!   are renamed in the request (declarations and history) and mapped back in the response;
+//!   strict nulls the tool's own schema does not allow are removed from the arguments; JSON and
+//!   SSE responses, byte-identical elsewhere, untouched when nothing needs restoring.
 //! - Optionally (feature `validate`, [`ToolSchemaLayer::validate_tool_calls`]), validates the
 //!   tool calls of non-streaming responses against the original schemas of their request and
 //!   attaches the findings to the response's extensions, never changing the response: see

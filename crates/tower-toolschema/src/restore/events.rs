@@ -222,14 +222,11 @@ impl StreamRestorer {
             Stream::AnthropicBlocks => self.anthropic(event, data, doc, &mut step),
             Stream::Chunks => {
                 let mut calls = Vec::new();
-                match json::restore_document(&plan, data, &mut calls) {
-                    Ok(Some(new)) => {
-                        step.edits.push(Edit {
-                            range: 0..data.len(),
-                            bytes: new,
-                        });
-                    }
-                    Ok(None) | Err(_) => {}
+                if let Ok(Some(new)) = json::restore_document(&plan, data, &mut calls) {
+                    step.edits.push(Edit {
+                        range: 0..data.len(),
+                        bytes: new,
+                    });
                 }
                 self.calls.append(&mut calls);
             }

@@ -150,13 +150,12 @@ pub(crate) fn call_edits(
             };
             let Some(sent) = string(name_raw) else { return };
             let mut done = RestoredCall::new(&sent);
-            if let Some(original) = plan.original(&sent) {
-                if let (Some(range), Ok(bytes)) =
+            if let Some(original) = plan.original(&sent)
+                && let (Some(range), Ok(bytes)) =
                     (range_in(base, name_raw), serde_json::to_vec(original))
-                {
-                    edits.push(Edit { range, bytes });
-                    done.tool = original.to_owned();
-                }
+            {
+                edits.push(Edit { range, bytes });
+                done.tool = original.to_owned();
             }
             if let Some(decoder) = plan.decoder(&done.tool)
                 && let Some((_, args)) = at(call, c.args)
