@@ -43,6 +43,19 @@ fn sent(dir: &std::path::Path) -> (String, String) {
     (name_of(LONG), name_of("fs.read"))
 }
 
+/// `restore` for the request in `dir` and the response `res`.
+fn restore(dir: &std::path::Path, res: &std::path::Path) -> std::process::Output {
+    let req = dir.join("request.json");
+    run(&[
+        "restore",
+        "--provider",
+        "openai",
+        "--request",
+        s(&req),
+        s(res),
+    ])
+}
+
 #[test]
 fn restore_maps_names_back_and_drops_strict_nulls_in_json() {
     let dir = tempdir("restore-json");
@@ -53,15 +66,7 @@ fn restore_maps_names_back_and_drops_strict_nulls_in_json() {
         r#"{{"choices":[{{"message":{{"content":"{long}","tool_calls":[{{"id":"a","function":{{"name":"{long}","arguments":"{{\"body\":\"ok\",\"line\":null}}"}}}},{{"id":"b","function":{{"name":"{dotted}","arguments":"{{}}"}}}}]}}}}]}}"#
     );
     let res = write(&dir, "response.json", &response);
-    let req = dir.join("request.json");
-    let o = run(&[
-        "restore",
-        "--provider",
-        "openai",
-        "--request",
-        s(&req),
-        s(&res),
-    ]);
+    let o = restore(&dir, &res);
     expect_code(&o, 0);
     assert_eq!(
         stdout(&o),
@@ -93,15 +98,7 @@ fn restore_reads_an_sse_capture() {
     ]
     .concat();
     let res = write(&dir, "capture.sse", &capture);
-    let req = dir.join("request.json");
-    let o = run(&[
-        "restore",
-        "--provider",
-        "openai",
-        "--request",
-        s(&req),
-        s(&res),
-    ]);
+    let o = restore(&dir, &res);
     expect_code(&o, 0);
     let want = [
         chunk(r#"{"content":"hi"}"#, "null"),

@@ -247,10 +247,11 @@ fn chat_chunk(delta: &str, finish: &str) -> String {
     )
 }
 
-#[tokio::test]
-async fn openai_chat_stream_holds_only_the_strict_fragments() {
-    let strict = strict_tool();
-    let nulls = all_null(&strict.2);
+/// An OpenAI Chat request through the layer to an upstream streaming what the test sends:
+/// the sender, the names the upstream received, and the client's body.
+async fn chat_stream(
+    strict: &(String, Value, Vec<String>),
+) -> (Sender, Vec<String>, RestoreBody<Channel>) {
     let (tx, rx) = channel();
     let rx = Arc::new(Mutex::new(Some(rx)));
     let names: Arc<Mutex<Vec<String>>> = Arc::default();
@@ -264,12 +265,19 @@ async fn openai_chat_stream_holds_only_the_strict_fragments() {
     let (res, _) = exchange(
         ToolSchemaLayer::openai(),
         "/v1/chat/completions",
-        &openai_request(&strict),
+        &openai_request(strict),
         respond,
     )
     .await;
     let n = names.lock().expect("lock").clone();
-    let mut body = res.into_body();
+    (tx, n, res.into_body())
+}
+
+#[tokio::test]
+async fn openai_chat_stream_holds_only_the_strict_fragments() {
+    let strict = strict_tool();
+    let nulls = all_null(&strict.2);
+    let (tx, n, mut body) = chat_stream(&strict).await;
     let send = |s: &str| tx.send(Ok(Bytes::from(s.to_owned()))).expect("send");
 
     // Text passes at once, byte for byte, even split mid-event.
@@ -331,25 +339,7 @@ async fn openai_chat_stream_holds_only_the_strict_fragments() {
 #[tokio::test]
 async fn a_cut_stream_ends_with_what_was_held_as_it_came() {
     let strict = strict_tool();
-    let (tx, rx) = channel();
-    let rx = Arc::new(Mutex::new(Some(rx)));
-    let names: Arc<Mutex<Vec<String>>> = Arc::default();
-    let respond = {
-        let names = Arc::clone(&names);
-        move |v: &Value| {
-            *names.lock().expect("lock") = sent_names(v, "/tools", "/function/name");
-            sse_response(rx.lock().expect("lock").take().expect("one call"))
-        }
-    };
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai(),
-        "/v1/chat/completions",
-        &openai_request(&strict),
-        respond,
-    )
-    .await;
-    let n = names.lock().expect("lock").clone();
-    let mut body = res.into_body();
+    let (tx, n, mut body) = chat_stream(&strict).await;
     let start = chat_chunk(
         &format!(
             r#"{{"tool_calls":[{{"index":0,"id":"a","type":"function","function":{{"name":"{}","arguments":"{{\"{}\":nu"}}}}]}}"#,

@@ -87,6 +87,35 @@ fn number(raw: Option<&RawValue>) -> u64 {
     raw.and_then(|r| r.get().parse().ok()).unwrap_or(0)
 }
 
+/// A keyword the triage looks for, with its searcher built once.
+struct Key(&'static str, std::sync::OnceLock<memchr::memmem::Finder<'static>>);
+
+impl Key {
+    const fn new(k: &'static str) -> Key {
+        Key(k, std::sync::OnceLock::new())
+    }
+
+    fn finder(&self) -> &memchr::memmem::Finder<'static> {
+        self.1.get_or_init(|| memchr::memmem::Finder::new(self.0.as_bytes()))
+    }
+}
+
+static TOOL_CALLS: Key = Key::new("tool_calls");
+static FUNCTION_CALL: Key = Key::new("function_call");
+static FUNCTION_CALL_CAMEL: Key = Key::new("functionCall");
+static TOOL_USE: Key = Key::new("tool_use");
+static CONTENT_BLOCK: Key = Key::new("content_block");
+
+/// What an event needs.
+enum Triage {
+    /// Nothing: it goes on as it came.
+    Pass,
+    /// It completes the open calls, which go first.
+    Complete,
+    /// It is read.
+    Read,
+}
+
 /// One event's edits, then the decision what to send.
 struct Step {
     edits: Vec<Edit>,
@@ -146,27 +175,37 @@ impl StreamRestorer {
         }
     }
 
-    /// Whether an event may concern a call: it names a tool-call keyword of its API, or a call
-    /// is open. Others go on unread (most events of a stream: text).
-    fn concerns_calls(&self, event: &[u8]) -> bool {
-        if !self.held.is_empty() || !self.open.is_empty() {
-            return true;
+    /// What an event needs, from a keyword scan of its bytes: most events of a stream (text)
+    /// name no tool call and go on unread.
+    fn triage(&self, event: &[u8]) -> Triage {
+        let has = |k: &Key| k.finder().find(event).is_some();
+        let open = !self.held.is_empty() || !self.open.is_empty();
+        match self.plan.shape().stream {
+            Stream::ChatDeltas if has(&TOOL_CALLS) || has(&FUNCTION_CALL) => Triage::Read,
+            // Calls come one after another: anything else in the stream completes them.
+            Stream::ChatDeltas if open => Triage::Complete,
+            Stream::ResponsesEvents if has(&FUNCTION_CALL) => Triage::Read,
+            Stream::AnthropicBlocks if has(&TOOL_USE) || (open && has(&CONTENT_BLOCK)) => {
+                Triage::Read
+            }
+            Stream::Chunks if has(&FUNCTION_CALL_CAMEL) || has(&FUNCTION_CALL) => Triage::Read,
+            _ => Triage::Pass,
         }
-        let keys: &[&[u8]] = match self.plan.shape().stream {
-            Stream::ChatDeltas => &[b"tool_calls", b"function_call"],
-            Stream::ResponsesEvents => &[b"function_call"],
-            Stream::AnthropicBlocks => &[b"tool_use"],
-            Stream::Chunks => &[b"functionCall", b"function_call"],
-            Stream::NotRead => &[],
-        };
-        keys.iter()
-            .any(|k| memchr::memmem::find(event, k).is_some())
     }
 
     fn event(&mut self, event: Bytes, out: &mut Vec<Bytes>) {
-        if !self.concerns_calls(&event) {
-            out.push(event);
-            return;
+        match self.triage(&event) {
+            Triage::Pass => {
+                out.push(event);
+                return;
+            }
+            Triage::Complete => {
+                self.open.clear();
+                self.release_all(false, out);
+                out.push(event);
+                return;
+            }
+            Triage::Read => {}
         }
         let Some(data) = sse::data(&event).map(|d| d.into_owned()) else {
             out.push(event);
