@@ -88,7 +88,10 @@ fn number(raw: Option<&RawValue>) -> u64 {
 }
 
 /// A keyword the triage looks for, with its searcher built once.
-struct Key(&'static str, std::sync::OnceLock<memchr::memmem::Finder<'static>>);
+struct Key(
+    &'static str,
+    std::sync::OnceLock<memchr::memmem::Finder<'static>>,
+);
 
 impl Key {
     const fn new(k: &'static str) -> Key {
@@ -96,7 +99,8 @@ impl Key {
     }
 
     fn finder(&self) -> &memchr::memmem::Finder<'static> {
-        self.1.get_or_init(|| memchr::memmem::Finder::new(self.0.as_bytes()))
+        self.1
+            .get_or_init(|| memchr::memmem::Finder::new(self.0.as_bytes()))
     }
 }
 
@@ -137,12 +141,28 @@ impl StreamRestorer {
     }
 
     /// Reads `chunk`; returns what to send now.
+    /// Consecutive events that go on as they came leave as one slice of the input (no copy
+    /// per event).
     pub(crate) fn push(&mut self, chunk: &[u8]) -> Vec<Bytes> {
-        let mut events = Vec::new();
-        self.splitter.push(chunk, &mut events);
-        let mut out = Vec::with_capacity(events.len());
-        for e in events {
-            self.event(e, &mut out);
+        self.splitter.extend(chunk);
+        let mut out = Vec::new();
+        // The bytes of the events passing unread, from the start of what is held.
+        let mut run = 0;
+        while let Some(end) = self.splitter.next_end(run) {
+            let triage = self.triage(&self.splitter.held()[run..end]);
+            if matches!(triage, Triage::Pass) {
+                run = end;
+                continue;
+            }
+            if run > 0 {
+                out.push(self.splitter.take(run));
+            }
+            let event = self.splitter.take(end - run);
+            run = 0;
+            self.event(event, triage, &mut out);
+        }
+        if run > 0 {
+            out.push(self.splitter.take(run));
         }
         out
     }
@@ -154,7 +174,8 @@ impl StreamRestorer {
         match tail {
             // A last event without its empty line is still read when the stream ended well.
             Some(t) if !cut && t.iter().any(|b| !b.is_ascii_whitespace()) => {
-                self.event(t, &mut out)
+                let triage = self.triage(&t);
+                self.event(t, triage, &mut out)
             }
             Some(t) => {
                 self.release_all(true, &mut out);
@@ -193,8 +214,8 @@ impl StreamRestorer {
         }
     }
 
-    fn event(&mut self, event: Bytes, out: &mut Vec<Bytes>) {
-        match self.triage(&event) {
+    fn event(&mut self, event: Bytes, triage: Triage, out: &mut Vec<Bytes>) {
+        match triage {
             Triage::Pass => {
                 out.push(event);
                 return;

@@ -20,24 +20,52 @@ pub(crate) struct Splitter {
 
 impl Splitter {
     /// Adds `chunk`; the complete events go to `out`.
+    #[cfg(test)]
     pub(crate) fn push(&mut self, chunk: &[u8], out: &mut Vec<Bytes>) {
+        self.extend(chunk);
+        while let Some(end) = self.next_end(0) {
+            out.push(self.take(end));
+        }
+    }
+
+    /// Adds `chunk` to what is held.
+    pub(crate) fn extend(&mut self, chunk: &[u8]) {
         self.buf.extend_from_slice(chunk);
-        let mut i = self.scanned;
+    }
+
+    /// What is held, unsplit.
+    pub(crate) fn held(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// The end of the next complete event after `from` (where an earlier event ended, or 0),
+    /// as an offset into [`Splitter::held`]; `None` until one is complete.
+    pub(crate) fn next_end(&mut self, from: usize) -> Option<usize> {
+        let mut i = self.scanned.max(from);
+        if self.line < from {
+            self.line = from;
+        }
         while let Some(off) = memchr::memchr(b'\n', &self.buf[i..]) {
             let nl = i + off;
             let content = &self.buf[self.line..nl];
-            let empty = content.is_empty() || content == b"\r";
-            if empty {
-                let event = self.buf.split_to(nl + 1).freeze();
-                out.push(event);
-                i = 0;
-                self.line = 0;
-            } else {
-                i = nl + 1;
+            i = nl + 1;
+            if content.is_empty() || content == b"\r" {
+                self.scanned = i;
                 self.line = i;
+                return Some(i);
             }
+            self.line = i;
         }
         self.scanned = self.buf.len();
+        None
+    }
+
+    /// Takes the first `n` held bytes (whole events) as one `Bytes`, without a copy.
+    pub(crate) fn take(&mut self, n: usize) -> Bytes {
+        let out = self.buf.split_to(n.min(self.buf.len())).freeze();
+        self.scanned = self.scanned.saturating_sub(out.len());
+        self.line = self.line.saturating_sub(out.len());
+        out
     }
 
     /// What was held at the end of the stream (an event without its terminating empty line).
