@@ -83,6 +83,8 @@ impl fmt::Display for NotRestored {
     }
 }
 
+impl std::error::Error for NotRestored {}
+
 /// What was restored so far.
 ///
 /// See the [module docs](crate::restore) for an example.
