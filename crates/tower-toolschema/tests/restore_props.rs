@@ -135,3 +135,19 @@ fn the_whole_streams_restore_as_expected() {
         "the ping is not delayed"
     );
 }
+
+#[test]
+fn gemini_stream_without_sse_is_a_json_array_of_chunks() {
+    let body = br#"[{"candidates":[{"content":{"parts":[{"text":"a_b"}]}}]},
+ {"candidates":[{"content":{"parts":[{"functionCall":{"name":"a_b","args":{"x":null,"y":null}}}]}}]}]"#;
+    let (out, calls) = plan(Api::Gemini).restore_json(body).expect("json");
+    let out = String::from_utf8(out.expect("restored")).expect("utf-8");
+    assert_eq!(
+        out,
+        String::from_utf8_lossy(body).replace(
+            r#""name":"a_b","args":{"x":null,"y":null}"#,
+            r#""name":"a.b","args":{}"#
+        )
+    );
+    assert!(calls[0].renamed() && calls[0].decoded);
+}
