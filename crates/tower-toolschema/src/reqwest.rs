@@ -57,14 +57,16 @@ impl ToolSchemaMiddleware {
     /// assert!(mw.rewrite(&mut req).is_none());
     /// ```
     pub fn rewrite(&self, req: &mut reqwest::Request) -> Option<SanitizeReport> {
-        self.rewrite_with_plan(req).map(|(report, _)| report)
+        // No renaming here: nothing would map the names back.
+        self.rewrite_with_plan(req, false).map(|(report, _)| report)
     }
 
-    /// [`ToolSchemaMiddleware::rewrite`], also renaming refused tool names, with the plan for
-    /// the response.
+    /// [`ToolSchemaMiddleware::rewrite`], also renaming refused tool names (`rename`, when the
+    /// configuration says so), with the plan for the response.
     fn rewrite_with_plan(
         &self,
         req: &mut reqwest::Request,
+        rename: bool,
     ) -> Option<(SanitizeReport, Option<RestorePlan>)> {
         let uri: http::Uri = req.url().as_str().parse().ok()?;
         let ctx = match self.config.decide(req.method(), &uri, req.headers()) {
@@ -87,7 +89,7 @@ impl ToolSchemaMiddleware {
             (Some(new), Outcome::Rewritten { .. }) => Some(new.into_vec(bytes)),
             _ => None,
         };
-        let renaming = crate::restore::needs_rename(&self.config, &report)
+        let renaming = (rename && crate::restore::needs_rename(&self.config, &report))
             .then(|| out.as_deref().unwrap_or(bytes).to_vec());
         let (renamed, plan) = crate::restore::plan_for(
             &self.config,
@@ -120,7 +122,7 @@ impl reqwest_middleware::Middleware for ToolSchemaMiddleware {
         extensions: &mut Extensions,
         next: reqwest_middleware::Next<'_>,
     ) -> reqwest_middleware::Result<reqwest::Response> {
-        let plan = match self.rewrite_with_plan(&mut req) {
+        let plan = match self.rewrite_with_plan(&mut req, true) {
             Some((report, plan)) => {
                 extensions.insert(report);
                 plan
