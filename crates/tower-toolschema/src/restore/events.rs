@@ -152,6 +152,15 @@ impl StreamRestorer {
             let triage = self.triage(&self.splitter.held()[run..end]);
             if matches!(triage, Triage::Pass) {
                 run = end;
+                // No call open: every event before the next keyword passes, found in one scan
+                // (only once an event is complete: an event still arriving is not rescanned).
+                if self.held.is_empty() && self.open.is_empty() {
+                    let limit = match self.first_key(&self.splitter.held()[run..]) {
+                        Some(k) => run + k,
+                        None => self.splitter.held().len(),
+                    };
+                    run = self.splitter.last_end(run, limit);
+                }
                 continue;
             }
             if run > 0 {
@@ -194,6 +203,18 @@ impl StreamRestorer {
                 out.push(b);
             }
         }
+    }
+
+    /// Where the first keyword of this stream's kind is in `bytes`.
+    fn first_key(&self, bytes: &[u8]) -> Option<usize> {
+        let keys: &[&Key] = match self.plan.shape().stream {
+            Stream::ChatDeltas => &[&TOOL_CALLS, &FUNCTION_CALL],
+            Stream::ResponsesEvents => &[&FUNCTION_CALL],
+            Stream::AnthropicBlocks => &[&TOOL_USE],
+            Stream::Chunks => &[&FUNCTION_CALL_CAMEL, &FUNCTION_CALL],
+            Stream::NotRead => return None,
+        };
+        keys.iter().filter_map(|k| k.finder().find(bytes)).min()
     }
 
     /// What an event needs, from a keyword scan of its bytes: most events of a stream (text)

@@ -60,6 +60,29 @@ impl Splitter {
         None
     }
 
+    /// The end of the last complete event in `held()[from..limit]` (`from` when there is none),
+    /// the scan moved there: the events before it need no look one by one.
+    pub(crate) fn last_end(&mut self, from: usize, limit: usize) -> usize {
+        let limit = limit.min(self.buf.len());
+        if from >= limit {
+            return from;
+        }
+        let part = &self.buf[from..limit];
+        let lf = memchr::memmem::rfind(part, b"\n\n").map(|i| i + 2);
+        let crlf = memchr::memmem::rfind(part, b"\n\r\n").map(|i| i + 3);
+        match lf.max(crlf) {
+            Some(end) => {
+                let end = from + end;
+                if end > self.scanned {
+                    self.scanned = end;
+                    self.line = end;
+                }
+                end
+            }
+            None => from,
+        }
+    }
+
     /// Takes the first `n` held bytes (whole events) as one `Bytes`, without a copy.
     pub(crate) fn take(&mut self, n: usize) -> Bytes {
         let out = self.buf.split_to(n.min(self.buf.len())).freeze();
