@@ -82,7 +82,11 @@ fn through_layer(
                     "stale Content-Length"
                 );
             }
-            Ok::<_, Infallible>((bytes, parts.extensions.get::<SanitizeReport>().cloned()))
+            // The layer answers with an `http::Response`: what was seen rides in it.
+            let mut res = http::Response::new(http_body_util::Empty::<Bytes>::new());
+            res.extensions_mut()
+                .insert((bytes, parts.extensions.get::<SanitizeReport>().cloned()));
+            Ok::<_, Infallible>(res)
         },
     );
     let mut svc = layer.layer(inner);
@@ -93,7 +97,10 @@ fn through_layer(
         .expect("request");
     futures_executor::block_on(async move {
         let svc = svc.ready().await.expect("ready");
-        svc.call(req).await.expect("infallible")
+        let mut res = svc.call(req).await.expect("infallible");
+        res.extensions_mut()
+            .remove::<(Bytes, Option<SanitizeReport>)>()
+            .expect("inner service was called")
     })
 }
 

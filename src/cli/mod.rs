@@ -18,6 +18,7 @@ pub mod profile;
 pub mod progress;
 pub mod providers;
 pub mod read;
+pub mod restore;
 pub mod rules;
 pub mod sanitize;
 pub mod slots;
@@ -85,6 +86,8 @@ pub enum Command {
     /// A gateway: point an SDK's base URL at it; tool schemas are fixed on the way upstream.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
+    /// Restore a provider's response (JSON or SSE) as the layer does for its request.
+    Restore(restore::RestoreArgs),
 }
 
 /// Which profile to apply.
@@ -123,5 +126,6 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Man => meta::man(),
         #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(&a),
+        Command::Restore(a) => restore::run(&a),
     }
 }

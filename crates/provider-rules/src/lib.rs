@@ -74,6 +74,7 @@
 mod check;
 mod config;
 mod cost;
+pub mod decode;
 mod depth;
 mod engine;
 mod hints;
@@ -89,7 +90,8 @@ mod tool_input;
 pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
-pub use names::{ToolNames, check_tool_name};
+pub use decode::Decoder;
+pub use names::{NameMap, ToolNames, check_tool_name};
 pub use providers::{
     Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names,
     provider, provider_names,

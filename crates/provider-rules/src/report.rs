@@ -69,6 +69,9 @@ pub struct Sanitized {
     pub schema: Schema,
     /// What was changed. Empty if and only if `schema` equals the input.
     pub report: Report,
+    /// What undoes, in the model's arguments, what the changes made the model send (strict
+    /// nulls): the identity when there is nothing to undo. See [`crate::decode`].
+    pub decoder: crate::decode::Decoder,
 }
 
 /// Something the provider would reject.

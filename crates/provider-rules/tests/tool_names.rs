@@ -85,3 +85,77 @@ fn mapper_names_pass_every_profile_rule() {
         }
     }
 }
+
+mod name_map {
+    use provider_rules::{NameMap, PROFILES, Rules};
+
+    const LONG: &str = "mcp__github_enterprise__add_pull_request_review_comment_to_pending_review";
+
+    #[test]
+    fn long_dotted_and_colliding_names__invalid_function_name() {
+        let names = [
+            LONG,
+            "fs.read",
+            "fs_read",
+            "search",
+            "search",
+            "get weather",
+            "",
+        ];
+        let map = NameMap::new(&Rules::OPENAI.tool_names, names);
+        let sent: Vec<&str> = (0..names.len()).map(|i| map.declared(i).unwrap()).collect();
+        // Valid, unique.
+        for s in &sent {
+            assert!(Rules::OPENAI.tool_names.accepts(s), "{s}");
+        }
+        let mut unique = sent.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), sent.len(), "{sent:?}");
+        // Valid names that were first keep themselves: `fs_read` is taken, so `fs.read` is
+        // suffixed; the second `search` too.
+        assert_eq!(sent[2], "fs_read");
+        assert_eq!(sent[3], "search");
+        assert!(
+            sent[1].starts_with("fs_read_") && sent[1].len() == 12,
+            "{}",
+            sent[1]
+        );
+        assert_eq!(sent[5], "get_weather");
+        assert_eq!(sent[6], "tool");
+        // Cut with a hash suffix, within the limit (a `_` at the cut is trimmed).
+        assert!((60..=64).contains(&sent[0].len()), "{}", sent[0]);
+        let (head, hash) = sent[0].rsplit_once('_').unwrap();
+        assert!(LONG.starts_with(head));
+        assert_eq!(hash.len(), 4);
+        // Back.
+        for (i, n) in names.iter().enumerate() {
+            if sent[i] != *n {
+                assert_eq!(map.original(sent[i]), Some(*n));
+            }
+        }
+        // Deterministic: the same list gives the same map; and a renamed name does not depend
+        // on the rest of the list.
+        assert_eq!(NameMap::new(&Rules::OPENAI.tool_names, names), map);
+        assert_eq!(
+            NameMap::new(&Rules::OPENAI.tool_names, [LONG]).sent(LONG),
+            sent[0]
+        );
+    }
+
+    #[test]
+    fn every_profile_gets_valid_unique_names() {
+        let names: Vec<String> = (0..40)
+            .map(|i| format!("{}{}", "srv.tool/".repeat(i % 9), i % 13))
+            .collect();
+        for rules in PROFILES {
+            let map = NameMap::new(&rules.tool_names, names.iter().map(String::as_str));
+            let mut seen = std::collections::HashSet::new();
+            for i in 0..names.len() {
+                let s = map.declared(i).unwrap();
+                assert!(rules.tool_names.accepts(s), "{}: {s}", rules.name());
+                assert!(seen.insert(s.to_owned()), "{}: {s} twice", rules.name());
+            }
+        }
+    }
+}

@@ -88,6 +88,8 @@ pub(crate) struct Cached {
     pub(crate) strict_compatible: bool,
     pub(crate) unfixable: Arc<[String]>,
     pub(crate) strict_cost: provider_rules::StrictCost,
+    /// The tool's argument decoder (the identity for most), cached with the schema.
+    pub(crate) decoder: Arc<provider_rules::Decoder>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -213,6 +215,7 @@ mod tests {
             strict_compatible: true,
             unfixable: Arc::from(Vec::new()),
             strict_cost: provider_rules::StrictCost::default(),
+            decoder: Arc::default(),
         })
     }
 

@@ -47,6 +47,8 @@ pub struct Config {
     pub(crate) sanitizer: Arc<dyn SlotSanitizer>,
     pub(crate) cache_config: CacheConfig,
     pub(crate) cache: Arc<SlotCache>,
+    /// Whether refused tool names are renamed (and mapped back): see [`crate::restore`].
+    pub(crate) rename_tools: bool,
 }
 
 impl fmt::Debug for Config {
@@ -79,6 +81,7 @@ impl Config {
             sanitizer: Arc::new(RulesSanitizer),
             cache_config,
             cache: Arc::new(SlotCache::new(cache_config)),
+            rename_tools: true,
         }
     }
 

@@ -16,6 +16,7 @@ use crate::body::ToolSchemaBody;
 use crate::config::{Config, RequestCtx};
 use crate::policy::Policy;
 use crate::report::{SanitizeReport, SkipReason};
+use crate::restore::{RestorePlan, RestoreResponse};
 use crate::{BoxError, rewrite};
 
 pin_project! {
@@ -37,7 +38,8 @@ pin_project! {
     #[project = StateProj]
     enum State<S, B, P, F, R> {
         Buffering { buf: Option<Buffer<S, B, P>> },
-        Calling { #[pin] fut: F },
+        // The request's plan for the way back travels with the call (no state elsewhere).
+        Calling { #[pin] fut: F, plan: Option<Arc<RestorePlan>>, limit: usize },
         Answered { response: Option<R> },
     }
 }
@@ -87,7 +89,11 @@ where
 {
     pub(crate) fn called(fut: S::Future) -> Self {
         ResponseFuture {
-            state: State::Calling { fut },
+            state: State::Calling {
+                fut,
+                plan: None,
+                limit: 0,
+            },
         }
     }
 
@@ -159,20 +165,24 @@ pub(crate) fn set_content_length(headers: &mut HeaderMap, len: usize) {
 impl<S, B, P> Future for ResponseFuture<S, B, P>
 where
     S: Service<Request<ToolSchemaBody<B>>>,
+    S::Response: RestoreResponse,
     B: Body<Data = Bytes>,
     B::Error: Into<BoxError>,
     P: Policy<S::Response>,
 {
-    type Output = Result<S::Response, S::Error>;
+    type Output = Result<<S::Response as RestoreResponse>::Restored, S::Error>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let mut state = self.project().state;
         loop {
             match state.as_mut().project() {
-                StateProj::Calling { fut } => return fut.poll(cx),
+                StateProj::Calling { fut, plan, limit } => {
+                    let res = ready!(fut.poll(cx))?;
+                    return Poll::Ready(Ok(res.restored(plan.take(), *limit)));
+                }
                 StateProj::Answered { response } => {
                     return match response.take() {
-                        Some(r) => Poll::Ready(Ok(r)),
+                        Some(r) => Poll::Ready(Ok(r.restored(None, 0))),
                         // Polled after completion: stay pending rather than panic.
                         None => Poll::Pending,
                     };
@@ -199,6 +209,7 @@ where
                     let api = ctx.shape.map(|s| s.api);
                     // One span per request; its totals and events: `crate::log`.
                     let span = crate::log::request_span(api);
+                    let mut plan: Option<Arc<RestorePlan>> = None;
                     let (body, report) = match outcome {
                         Outcome::Complete => {
                             let bytes = concat(chunks);
@@ -221,14 +232,42 @@ where
                                 });
                                 #[cfg(feature = "validate")]
                                 crate::validate::record(&parts.extensions, &report, tools);
-                                match new {
-                                    Some(new) => {
+                                // The way back: renaming reads the body only where a name
+                                // is refused or shared.
+                                let (renamed, p) = if crate::restore::needs_rename(&config, &report)
+                                {
+                                    let whole = match &new {
+                                        Some(n) => Bytes::from(n.clone_vec(&bytes)),
+                                        None => bytes.clone(),
+                                    };
+                                    let (r, p) = crate::restore::plan_for(
+                                        &config,
+                                        ctx.host.as_deref(),
+                                        Some(&whole),
+                                        &report,
+                                    );
+                                    (r, p)
+                                } else {
+                                    crate::restore::plan_for(
+                                        &config,
+                                        ctx.host.as_deref(),
+                                        None,
+                                        &report,
+                                    )
+                                };
+                                plan = Some(Arc::new(p));
+                                match (renamed, new) {
+                                    (Some(r), _) => {
+                                        set_content_length(&mut parts.headers, r.len());
+                                        (ToolSchemaBody::full(Bytes::from(r), None), report)
+                                    }
+                                    (None, Some(new)) => {
                                         set_content_length(&mut parts.headers, new.len());
                                         // The unchanged head and tail go on as slices of the
                                         // buffered body: no copy of the conversation.
                                         (ToolSchemaBody::parts(new.into_parts(&bytes)), report)
                                     }
-                                    None => (ToolSchemaBody::full(bytes, None), report),
+                                    (None, None) => (ToolSchemaBody::full(bytes, None), report),
                                 }
                             }
                         }
@@ -263,7 +302,8 @@ where
                     }
                     parts.extensions.insert(report);
                     let fut = inner.call(Request::from_parts(parts, body));
-                    state.set(State::Calling { fut });
+                    let limit = config.limit;
+                    state.set(State::Calling { fut, plan, limit });
                 }
             }
         }

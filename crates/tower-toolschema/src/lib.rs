@@ -24,6 +24,10 @@
 //!   events in a span per request: one summary at info (API, profile, slots, changed, lossy,
 //!   downgraded, cached), each change at debug, a warning when meaning was lost the first time
 //!   a schema is sanitized (not again when it comes from the cache).
+//! - Maps back what comes back ([the way back](restore)): tool names the provider would refuse
+//!   are renamed in the request (declarations and history) and mapped back in the response;
+//!   strict nulls the tool's own schema does not allow are removed from the arguments; JSON and
+//!   SSE responses, byte-identical elsewhere, untouched when nothing needs restoring.
 //! - Optionally (feature `validate`, [`validate_tool_calls`]), validates the
 //!   tool calls of non-streaming responses against the original schemas of their request and
 //!   attaches the findings to the response's extensions, never changing the response: see
@@ -88,11 +92,14 @@ mod log;
 pub mod plan;
 pub mod policy;
 pub mod profile;
+mod rename;
 pub mod report;
+pub mod restore;
 mod rewrite;
 pub mod sanitizer;
 mod service;
 pub mod shapes;
+pub mod shapes_response;
 
 #[cfg(feature = "reqwest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "reqwest")))]

@@ -65,6 +65,9 @@ pub struct SlotReport {
     /// its schema as a JSON string, the schema itself, not the string): shared with the cache,
     /// not copied.
     pub schema: Option<bytes::Bytes>,
+    /// The tool's argument decoder (the identity unless the rewrite makes the model send what
+    /// the tool does not take, e.g. strict nulls): applied on the way back ([`crate::restore`]).
+    pub decoder: Arc<provider_rules::Decoder>,
 }
 
 impl SlotReport {

@@ -2,7 +2,10 @@
 //! (feature `reqwest`; reqwest 0.13 and reqwest-middleware 0.5, no default features).
 //!
 //! Only bodies held in memory are inspected (`reqwest::Body::as_bytes`); streaming bodies go on
-//! untouched.
+//! untouched. Responses take the [way back](crate::restore) as with the layer: tool names the
+//! request renamed are mapped back and strict nulls removed, in JSON and SSE responses (the
+//! [`RestoreReport`](crate::restore::RestoreReport) is in the request's `Extensions`); a
+//! response with nothing to restore is the very `reqwest::Response` the client returned.
 //!
 //! ```no_run
 //! use reqwest_middleware::ClientBuilder;
@@ -22,6 +25,8 @@ use crate::config::{Config, Decision, content_length};
 use crate::future::set_content_length;
 use crate::layer::ToolSchemaLayer;
 use crate::report::{Outcome, SanitizeReport, SkipReason};
+use crate::restore::RestorePlan;
+use reqwest::ResponseBuilderExt;
 
 /// The middleware. Cheap to clone; clones share the configuration and the cache.
 ///
@@ -52,28 +57,53 @@ impl ToolSchemaMiddleware {
     /// assert!(mw.rewrite(&mut req).is_none());
     /// ```
     pub fn rewrite(&self, req: &mut reqwest::Request) -> Option<SanitizeReport> {
+        // No renaming here: nothing would map the names back.
+        self.rewrite_with_plan(req, false).map(|(report, _)| report)
+    }
+
+    /// [`ToolSchemaMiddleware::rewrite`], also renaming refused tool names (`rename`, when the
+    /// configuration says so), with the plan for the response.
+    fn rewrite_with_plan(
+        &self,
+        req: &mut reqwest::Request,
+        rename: bool,
+    ) -> Option<(SanitizeReport, Option<RestorePlan>)> {
         let uri: http::Uri = req.url().as_str().parse().ok()?;
         let ctx = match self.config.decide(req.method(), &uri, req.headers()) {
             Decision::Pass => return None,
-            Decision::Skip(api, reason) => return Some(SanitizeReport::skipped(api, reason)),
+            Decision::Skip(api, reason) => {
+                return Some((SanitizeReport::skipped(api, reason), None));
+            }
             Decision::Inspect(ctx) => ctx,
         };
         let api = ctx.shape.map(|s| s.api);
         let bytes = req.body().and_then(reqwest::Body::as_bytes)?;
         if bytes.len() > self.config.limit {
-            return Some(SanitizeReport::skipped(
-                api,
-                SkipReason::TooLarge {
-                    limit: self.config.limit,
-                },
-            ));
+            let reason = SkipReason::TooLarge {
+                limit: self.config.limit,
+            };
+            return Some((SanitizeReport::skipped(api, reason), None));
         }
         let span = crate::log::request_span(api);
         let (new, report) = span.in_scope(|| crate::rewrite::process(&self.config, &ctx, bytes));
         crate::log::record(&span, &report);
-        if let (Some(new), Outcome::Rewritten { after, .. }) = (new, &report.outcome) {
-            let after = *after;
-            let new = new.into_vec(bytes);
+        let mut out = match (new, &report.outcome) {
+            (Some(new), Outcome::Rewritten { .. }) => Some(new.into_vec(bytes)),
+            _ => None,
+        };
+        let renaming = (rename && crate::restore::needs_rename(&self.config, &report))
+            .then(|| out.as_deref().unwrap_or(bytes).to_vec());
+        let (renamed, plan) = crate::restore::plan_for(
+            &self.config,
+            ctx.host.as_deref(),
+            renaming.as_deref(),
+            &report,
+        );
+        if renamed.is_some() {
+            out = renamed;
+        }
+        if let Some(new) = out {
+            let after = new.len();
             *req.body_mut() = Some(reqwest::Body::from(new));
             // reqwest derives the length when sending; fix one the caller set explicitly.
             if content_length(req.headers()).is_some()
@@ -82,7 +112,7 @@ impl ToolSchemaMiddleware {
                 set_content_length(req.headers_mut(), after);
             }
         }
-        Some(report)
+        Some((report, Some(plan)))
     }
 }
 
@@ -94,9 +124,32 @@ impl reqwest_middleware::Middleware for ToolSchemaMiddleware {
         extensions: &mut Extensions,
         next: reqwest_middleware::Next<'_>,
     ) -> reqwest_middleware::Result<reqwest::Response> {
-        if let Some(report) = self.rewrite(&mut req) {
-            extensions.insert(report);
+        let plan = match self.rewrite_with_plan(&mut req, true) {
+            Some((report, plan)) => {
+                extensions.insert(report);
+                plan
+            }
+            None => None,
+        };
+        let res = next.run(req, extensions).await?;
+        let Some(plan) = plan.filter(|p| !p.is_empty()) else {
+            return Ok(res);
+        };
+        // The way back: through `http::Response`, keeping the URL.
+        let url = res.url().clone();
+        let res: http::Response<reqwest::Body> = res.into();
+        let restored = crate::restore::wrap(res, Some(Arc::new(plan)), self.config.limit);
+        if let Some(report) = restored.extensions().get::<crate::restore::RestoreReport>() {
+            extensions.insert(report.clone());
         }
-        next.run(req, extensions).await
+        let (mut parts, body) = restored.into_parts();
+        let with_url = http::Response::builder().url(url).body(()).ok();
+        if let Some(u) = with_url {
+            parts.extensions.extend(u.into_parts().0.extensions);
+        }
+        Ok(reqwest::Response::from(http::Response::from_parts(
+            parts,
+            reqwest::Body::wrap(body),
+        )))
     }
 }

@@ -55,6 +55,15 @@ impl Spliced {
         parts
     }
 
+    /// [`Spliced::into_vec`] without consuming it.
+    pub(crate) fn clone_vec(&self, input: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len);
+        out.extend_from_slice(&input[..self.head]);
+        out.extend_from_slice(&self.middle);
+        out.extend_from_slice(&input[self.tail..]);
+        out
+    }
+
     /// The rewritten body in one buffer: O(n), one copy of the whole body. `input` must be the
     /// body given to [`splice`].
     pub(crate) fn into_vec(self, input: &[u8]) -> Vec<u8> {
@@ -244,6 +253,7 @@ fn sanitize_cached(
                 strict_compatible: o.strict_compatible,
                 unfixable: Arc::from(o.unfixable),
                 strict_cost: o.strict_cost,
+                decoder: Arc::new(o.decoder),
             })
     })
 }
@@ -301,6 +311,7 @@ fn process_slot(
         error: None,
         strict_compatible: true,
         schema: None,
+        decoder: Arc::default(),
     };
     let Some(range) = range_in(body, found.raw) else {
         report.error = Some("slot outside the body".to_owned());
@@ -346,6 +357,7 @@ fn process_slot(
             report.changes = Arc::clone(&r.changes);
             report.unfixable = Arc::clone(&r.unfixable);
             report.strict_compatible = r.strict_compatible;
+            report.decoder = Arc::clone(&r.decoder);
             if let Some(json) = &r.json {
                 let bytes = match spec.encoding {
                     Encoding::Json | Encoding::JsonObject => Some(json.to_vec()),

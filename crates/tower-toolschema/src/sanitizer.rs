@@ -57,6 +57,9 @@ pub struct SlotOutcome {
     /// ([`provider_rules::RequestLimits`]): counted by the default sanitizer where the profile
     /// has such limits, zero otherwise.
     pub strict_cost: provider_rules::StrictCost,
+    /// What undoes, in the model's arguments for this tool, what the rewrite made it send
+    /// (strict nulls; see [`provider_rules::decode`]): applied on the way back.
+    pub decoder: provider_rules::Decoder,
 }
 
 impl SlotOutcome {
@@ -70,6 +73,7 @@ impl SlotOutcome {
             strict_compatible: true,
             unfixable: Vec::new(),
             strict_cost: provider_rules::StrictCost::default(),
+            decoder: provider_rules::Decoder::default(),
         }
     }
 
@@ -83,6 +87,7 @@ impl SlotOutcome {
             strict_compatible: true,
             unfixable: Vec::new(),
             strict_cost: provider_rules::StrictCost::default(),
+            decoder: provider_rules::Decoder::default(),
         }
     }
 
@@ -119,6 +124,19 @@ impl SlotOutcome {
     /// ```
     pub fn strict_cost(mut self, cost: provider_rules::StrictCost) -> Self {
         self.strict_cost = cost;
+        self
+    }
+
+    /// Sets [`decoder`](SlotOutcome::decoder).
+    ///
+    /// ```
+    /// # use tower_toolschema::sanitizer::SlotOutcome;
+    /// use provider_rules::Decoder;
+    /// let d = Decoder { drop_null: vec!["cursor".into()], ..Decoder::default() };
+    /// assert_eq!(SlotOutcome::unchanged().decoder(d.clone()).decoder, d);
+    /// ```
+    pub fn decoder(mut self, decoder: provider_rules::Decoder) -> Self {
+        self.decoder = decoder;
         self
     }
 }
@@ -168,26 +186,17 @@ impl SlotSanitizer for RulesSanitizer {
         } else {
             provider_rules::StrictCost::default()
         };
+        let decoder = out.decoder;
         let outcome = if out.report.is_empty() {
             SlotOutcome::unchanged()
         } else {
-            let changes = out
-                .report
-                .changes
-                .into_iter()
-                .map(|c| Change {
-                    pointer: c.pointer,
-                    rule: c.rule,
-                    message: c.message,
-                    lossy: c.lossy,
-                })
-                .collect();
-            SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), changes)
+            SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), out.report.changes)
         };
         Ok(outcome
             .strict_compatible(strict_compatible)
             .unfixable(unfixable)
-            .strict_cost(cost))
+            .strict_cost(cost)
+            .decoder(decoder))
     }
 
     fn check_tool_name(&self, name: &str, profile: &Profile) -> Option<String> {

@@ -16,6 +16,7 @@ use crate::future::ResponseFuture;
 use crate::layer::ToolSchemaLayer;
 use crate::policy::{FailOpen, Policy};
 use crate::report::{SanitizeReport, SkipReason};
+use crate::restore::RestoreResponse;
 
 /// Rewrites the tool schemas in the bodies of LLM API requests, then calls the inner service.
 ///
@@ -92,11 +93,15 @@ impl<S, P> ToolSchema<S, P> {
 impl<S, B, P> Service<Request<B>> for ToolSchema<S, P>
 where
     S: Service<Request<ToolSchemaBody<B>>> + Clone,
+    S::Response: RestoreResponse,
     B: Body<Data = Bytes>,
     B::Error: Into<BoxError>,
     P: Policy<S::Response>,
 {
-    type Response = S::Response;
+    /// The upstream's response with its body in a
+    /// [`RestoreBody`](crate::restore::RestoreBody): untouched when the request has nothing to
+    /// restore, read through the [way back](crate::restore) otherwise.
+    type Response = <S::Response as RestoreResponse>::Restored;
     type Error = S::Error;
     type Future = ResponseFuture<S, B, P>;
 

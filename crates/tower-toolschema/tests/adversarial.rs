@@ -95,11 +95,17 @@ where
             .get::<SanitizeReport>()
             .cloned()
             .expect("report");
-        Ok::<_, std::convert::Infallible>((bytes, report))
+        // The layer answers with an `http::Response`: what was seen rides in its extensions.
+        let mut res = http::Response::new(http_body_util::Empty::<Bytes>::new());
+        res.extensions_mut().insert((bytes, report));
+        Ok::<_, std::convert::Infallible>(res)
     });
     let mut svc = layer.layer(inner);
     let svc = svc.ready().await.expect("ready");
-    svc.call(req).await.expect("infallible")
+    let mut res = svc.call(req).await.expect("infallible");
+    res.extensions_mut()
+        .remove::<(Result<Bytes, String>, SanitizeReport)>()
+        .expect("inner service was called")
 }
 
 fn block_on<F: std::future::Future>(f: F) -> F::Output {

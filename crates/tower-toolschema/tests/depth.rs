@@ -41,7 +41,7 @@ async fn through(layer: ToolSchemaLayer, path: &str, body: String) -> (Bytes, Sa
                 let (parts, body) = req.into_parts();
                 let body = body.collect().await.map(|c| c.to_bytes()).ok();
                 let report = parts.extensions.get::<SanitizeReport>().cloned();
-                let mut res = Response::new(());
+                let mut res = Response::new(http_body_util::Empty::<Bytes>::new());
                 res.extensions_mut().insert((body, report));
                 Ok::<_, Infallible>(res)
             },

@@ -135,7 +135,10 @@ async fn exchange<B>(
     path: &str,
     request: String,
     response: Response<B>,
-) -> (Response<ToolCallsBody<B>>, Option<Bytes>)
+) -> (
+    Response<ToolCallsBody<tower_toolschema::restore::RestoreBody<B>>>,
+    Option<Bytes>,
+)
 where
     B: Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,

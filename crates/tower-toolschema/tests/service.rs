@@ -82,7 +82,10 @@ fn anthropic_request_body() -> String {
     anthropic_body(&corpus_tools()[..5])
 }
 
-async fn call<B>(layer: ToolSchemaLayer, req: Request<B>) -> Res
+async fn call<B>(
+    layer: ToolSchemaLayer,
+    req: Request<B>,
+) -> Response<tower_toolschema::restore::RestoreBody<Full<Bytes>>>
 where
     B: Body<Data = Bytes> + Send + 'static,
     B::Error: Into<tower_toolschema::BoxError>,

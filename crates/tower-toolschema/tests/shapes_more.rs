@@ -294,18 +294,24 @@ async fn through_auto(path: &str, body: String) -> (Bytes, SanitizeReport) {
                 .get::<SanitizeReport>()
                 .cloned()
                 .expect("a report");
-            Ok::<_, Infallible>((bytes, report))
+            // The layer answers with an `http::Response`: what was seen rides in it.
+            let mut res = http::Response::new(http_body_util::Empty::<Bytes>::new());
+            res.extensions_mut().insert((bytes, report));
+            Ok::<_, Infallible>(res)
         },
     );
     let req = http::Request::post(path)
         .header("content-type", "application/json")
         .body(Full::new(Bytes::from(body)))
         .unwrap();
-    ToolSchemaLayer::auto()
+    let mut res = ToolSchemaLayer::auto()
         .layer(inner)
         .oneshot(req)
         .await
-        .unwrap()
+        .unwrap();
+    res.extensions_mut()
+        .remove::<(Bytes, SanitizeReport)>()
+        .expect("inner service was called")
 }
 
 #[tokio::test]

@@ -22,6 +22,9 @@ pub(crate) struct Cx<'r> {
     guesses: Vec<Vec<InstanceType>>,
     /// How many changes the report held when each node on the path was entered.
     marks: Vec<usize>,
+    /// Where the strict rewrite made a property nullable that did not accept `null`: the
+    /// object's pointer and the property's name (the decoders are built from them).
+    pub(crate) strict_nulls: Vec<(String, String)>,
 }
 
 impl<'r> Cx<'r> {
@@ -43,6 +46,7 @@ impl<'r> Cx<'r> {
             any_value_lossy,
             guesses: Vec::new(),
             marks: Vec::new(),
+            strict_nulls: Vec::new(),
         }
     }
 

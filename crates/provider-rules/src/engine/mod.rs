@@ -135,7 +135,17 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     out.transform(&mut Pipeline { cx: &mut cx });
     draft::declare_2020(&mut out, &mut cx);
     strict::limits(&out, &mut cx);
+    let strict_nulls = std::mem::take(&mut cx.strict_nulls);
     let mut report = cx.into_report();
+    let (decoder, unreachable) = crate::decode::build(&out, &strict_nulls);
+    for at in unreachable {
+        report.changes.push(Change {
+            pointer: at,
+            rule: "strict-required",
+            message: "a property made nullable where no decoder reaches: a null the model sends there reaches the tool".to_owned(),
+            lossy: true,
+        });
+    }
     if slot == Slot::Parameters {
         report.unfixable = crate::keys::property_keys(&out, rules);
     }
@@ -153,5 +163,6 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     Sanitized {
         schema: out,
         report,
+        decoder,
     }
 }

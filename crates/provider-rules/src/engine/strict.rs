@@ -75,6 +75,9 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 wrapped.insert(Keyword::AnyOf, Value::Schemas(vec![Schema::Object(inner)]));
                 *so = wrapped;
             }
+            if !accepts_null(so) {
+                cx.strict_nulls.push((p.to_owned(), name.clone()));
+            }
             add_null(so, style);
             made_nullable.push(name.clone());
         }
@@ -107,6 +110,27 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 made_nullable.join(", ")
             ),
         );
+    }
+}
+
+/// Whether a (sanitized) property schema already accepts `null`: then the original did too,
+/// and a `null` the model sends is the tool's to judge (no decoder).
+fn accepts_null(o: &SchemaObject) -> bool {
+    use schema_core::InstanceType as T;
+    if let Some(values) = o.instances(Keyword::Enum) {
+        return values
+            .iter()
+            .any(|v| v.json_type() == schema_core::JsonType::Null);
+    }
+    if let Some(c) = o.instance(Keyword::Const) {
+        return c.json_type() == schema_core::JsonType::Null;
+    }
+    if let Some(branches) = o.schemas(Keyword::AnyOf) {
+        return branches.iter().any(super::nulls::is_null_branch);
+    }
+    match o.types() {
+        Some(t) => t.as_slice().contains(&T::Null),
+        None => !o.contains(Keyword::OneOf) && !o.contains(Keyword::Ref),
     }
 }
 

@@ -229,9 +229,12 @@ where
     B: Body<Data = Bytes> + Send + 'static,
     B::Error: std::fmt::Debug,
 {
-    type Response = usize;
+    // The length rides in the response's extensions: the layer answers with an
+    // `http::Response` (its body wrapped for the way back).
+    type Response = http::Response<http_body_util::Empty<Bytes>>;
     type Error = Infallible;
-    type Future = std::pin::Pin<Box<dyn Future<Output = Result<usize, Infallible>> + Send>>;
+    type Future =
+        std::pin::Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
 
     fn poll_ready(
         &mut self,
@@ -259,7 +262,9 @@ where
                 }
             }
             SINK.with_borrow(|s| black_box(s.len()));
-            Ok(len)
+            let mut res = http::Response::new(http_body_util::Empty::new());
+            res.extensions_mut().insert(len);
+            Ok(res)
         })
     }
 }
@@ -271,12 +276,13 @@ pub fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// One request through `svc` on `rt` (a current-thread runtime).
-pub fn call<S, B>(rt: &tokio::runtime::Runtime, svc: &S, req: Request<B>) -> usize
+pub fn call<S, B, RB>(rt: &tokio::runtime::Runtime, svc: &S, req: Request<B>) -> usize
 where
-    S: Service<Request<B>, Response = usize> + Clone,
+    S: Service<Request<B>, Response = http::Response<RB>> + Clone,
     S::Error: std::fmt::Debug,
 {
-    rt.block_on(svc.clone().oneshot(req)).expect("service")
+    let res = rt.block_on(svc.clone().oneshot(req)).expect("service");
+    res.extensions().get::<usize>().copied().unwrap_or(0)
 }
 
 /// Median time of one call of `f`, over about `budget` of runs (at least 3).

@@ -1,0 +1,633 @@
+//! Argument decoders: what undoes, in a model's tool-call arguments, a change the sanitizer
+//! made to the tool's schema.
+//!
+//! [`sanitize`](crate::sanitize) returns one [`Decoder`] per schema
+//! ([`Sanitized::decoder`](crate::Sanitized::decoder)). The tree mirrors the schema: a node
+//! decodes one value, with children for `properties`, `items`, `prefixItems`,
+//! `additionalProperties` and the branches of `anyOf`. Today one decoding exists:
+//!
+//! - **strict nulls** ([`Decoder::drop_null`]): OpenAI's strict mode requires every property,
+//!   so the strict rewrite made each optional property required and nullable; a model fills the
+//!   ones it does not want with `null`. Where the original property did not accept `null`, the
+//!   decoder removes the member (`"cursor": null`), so the tool receives what its own schema
+//!   allows.
+//!
+//! Decoding works on JSON text and keeps every other byte: key order, spacing and number
+//! spellings survive, and text a decoder does not change is returned as `None` (no copy).
+//!
+//! ```
+//! use provider_rules::{sanitize, Rules, Slot};
+//! use schema_core::Schema;
+//!
+//! let tool = Schema::from_str(r#"{"type":"object","properties":{
+//!     "q":{"type":"string"},"cursor":{"type":"string"}},"required":["q"]}"#)?;
+//! let out = sanitize(&tool, &Rules::OPENAI_STRICT, Slot::Parameters);
+//! assert_eq!(out.decoder.drop_null, ["cursor"]);
+//! // What the model sends under the strict schema ...
+//! let sent = r#"{"q": "rust", "cursor": null}"#;
+//! // ... is what the tool accepts once decoded.
+//! assert_eq!(out.decoder.decode_json(sent)?.as_deref(), Some(r#"{"q": "rust"}"#));
+//! // A real cursor stays.
+//! assert_eq!(out.decoder.decode_json(r#"{"q":"x","cursor":"c2"}"#)?, None);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use schema_core::{InstanceType, Keyword, Schema, pointer};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// How one value of a tool's arguments is decoded; the identity when [empty](Decoder::is_identity).
+///
+/// See the [module docs](crate::decode) for an example.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decoder {
+    /// Members of this object that are removed when their value is `null` (the strict rewrite
+    /// made them required and nullable; the original neither required them nor accepted
+    /// `null`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drop_null: Vec<String>,
+    /// Decoders of this object's properties' values.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Decoder>,
+    /// The decoder of this array's items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Box<Decoder>>,
+    /// Decoders of this array's leading items, by position.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prefix_items: Vec<Decoder>,
+    /// The decoder of this object's other members' values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_properties: Option<Box<Decoder>>,
+    /// The branches of this value's `anyOf`: the first whose types admit the value decodes it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub any_of: Vec<Branch>,
+}
+
+/// One `anyOf` branch of a [`Decoder`].
+///
+/// ```
+/// use provider_rules::decode::{Branch, Decoder};
+/// let b = Branch { types: vec!["object".into()], decoder: Decoder::default() };
+/// assert_eq!(serde_json::to_string(&b).unwrap(), r#"{"types":["object"]}"#);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Branch {
+    /// The JSON types the branch admits (its `type`; empty: any type).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<String>,
+    /// How a value this branch takes is decoded.
+    #[serde(default, skip_serializing_if = "Decoder::is_identity")]
+    pub decoder: Decoder,
+}
+
+/// Why arguments could not be decoded (they go on as they are).
+///
+/// ```
+/// use provider_rules::decode::{DecodeError, Decoder};
+/// let d = Decoder { drop_null: vec!["a".into()], ..Decoder::default() };
+/// assert!(matches!(d.decode_json("{\"a\":"), Err(DecodeError::NotJson(_))));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// The arguments are not JSON text.
+    #[error("the arguments are not JSON: {0}")]
+    NotJson(String),
+}
+
+impl Decoder {
+    /// Whether this decoder changes nothing.
+    ///
+    /// ```
+    /// assert!(provider_rules::decode::Decoder::default().is_identity());
+    /// ```
+    pub fn is_identity(&self) -> bool {
+        self.drop_null.is_empty()
+            && self.properties.is_empty()
+            && self.items.is_none()
+            && self.prefix_items.is_empty()
+            && self.additional_properties.is_none()
+            && self.any_of.iter().all(|b| b.decoder.is_identity())
+    }
+
+    /// Decodes JSON text: `Ok(None)` when nothing changes (every byte kept), `Ok(Some(text))`
+    /// with only the decoded members removed otherwise. Bounded by the decoder's depth (no
+    /// recursion follows the text where the decoder has nothing to do).
+    ///
+    /// See the [module docs](crate::decode) for an example.
+    pub fn decode_json(&self, text: &str) -> Result<Option<String>, DecodeError> {
+        if self.is_identity() {
+            return Ok(None);
+        }
+        serde_json::from_str::<serde::de::IgnoredAny>(text)
+            .map_err(|e| DecodeError::NotJson(e.to_string()))?;
+        let s = text.as_bytes();
+        let start = ws(s, 0);
+        let mut out = Vec::with_capacity(s.len());
+        out.extend_from_slice(&s[..start]);
+        let changed = match self.value(s, start, &mut out) {
+            Some((end, changed)) => {
+                out.extend_from_slice(&s[end..]);
+                changed
+            }
+            None => false,
+        };
+        if !changed {
+            return Ok(None);
+        }
+        // The text was checked to be JSON and only whole members were removed.
+        String::from_utf8(out)
+            .map(Some)
+            .map_err(|e| DecodeError::NotJson(e.to_string()))
+    }
+
+    /// Decodes a parsed value in place; returns how many members were removed.
+    ///
+    /// ```
+    /// use provider_rules::decode::Decoder;
+    /// let d = Decoder { drop_null: vec!["a".into()], ..Decoder::default() };
+    /// let mut v = serde_json::json!({"a": null, "b": null});
+    /// assert_eq!(d.decode_value(&mut v), 1);
+    /// assert_eq!(v, serde_json::json!({"b": null}));
+    /// ```
+    pub fn decode_value(&self, v: &mut serde_json::Value) -> usize {
+        let mut n = 0;
+        if let Some(b) = self.branch_for(json_type(v)) {
+            n += b.decode_value(v);
+        }
+        match v {
+            serde_json::Value::Object(map) => {
+                for name in &self.drop_null {
+                    if map.get(name).is_some_and(serde_json::Value::is_null) {
+                        map.remove(name);
+                        n += 1;
+                    }
+                }
+                for (k, child) in map.iter_mut() {
+                    if let Some(d) = self.member(k) {
+                        n += d.decode_value(child);
+                    }
+                }
+            }
+            serde_json::Value::Array(list) => {
+                for (i, item) in list.iter_mut().enumerate() {
+                    if let Some(d) = self.item(i) {
+                        n += d.decode_value(item);
+                    }
+                }
+            }
+            _ => {}
+        }
+        n
+    }
+
+    fn member(&self, name: &str) -> Option<&Decoder> {
+        self.properties
+            .get(name)
+            .or(self.additional_properties.as_deref())
+            .filter(|d| !d.is_identity())
+    }
+
+    fn item(&self, i: usize) -> Option<&Decoder> {
+        self.prefix_items
+            .get(i)
+            .or(self.items.as_deref())
+            .filter(|d| !d.is_identity())
+    }
+
+    fn branch_for(&self, t: InstanceType) -> Option<&Decoder> {
+        self.any_of
+            .iter()
+            .find(|b| {
+                b.types.is_empty()
+                    || b.types.iter().any(|n| {
+                        n == t.as_str()
+                            || (t == InstanceType::Integer && n == InstanceType::Number.as_str())
+                    })
+            })
+            .map(|b| &b.decoder)
+            .filter(|d| !d.is_identity())
+    }
+
+    fn is_object_decoder(&self) -> bool {
+        !self.drop_null.is_empty()
+            || !self.properties.is_empty()
+            || self.additional_properties.is_some()
+    }
+
+    /// Transcribes the value at `s[i..]` into `out`, decoded; returns its end and whether
+    /// anything changed. `None`: not JSON where a value was expected.
+    fn value(&self, s: &[u8], i: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+        let t = token_type(s, i)?;
+        if let Some(b) = self.branch_for(t) {
+            // A branch decodes the value first; this node's own members then apply to its
+            // output (both rarely: a branch is usually the only decoder).
+            if !self.is_object_decoder() && self.items.is_none() && self.prefix_items.is_empty() {
+                return b.value(s, i, out);
+            }
+            let mut tmp = Vec::new();
+            let (end, c1) = b.value(s, i, &mut tmp)?;
+            let mut again = Vec::with_capacity(tmp.len());
+            let (_, c2) = self.own(&tmp, 0, &mut again)?;
+            out.extend_from_slice(&again);
+            return Some((end, c1 || c2));
+        }
+        self.own(s, i, out)
+    }
+
+    fn own(&self, s: &[u8], i: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+        match s.get(i)? {
+            b'{' if self.is_object_decoder() => self.object(s, i, out),
+            b'[' if self.items.is_some() || !self.prefix_items.is_empty() => self.array(s, i, out),
+            _ => {
+                let end = skip(s, i)?;
+                out.extend_from_slice(&s[i..end]);
+                Some((end, false))
+            }
+        }
+    }
+
+    fn object(&self, s: &[u8], open: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+        // Members as transcribed text, each with the separator that followed it.
+        let mut kept: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        let mut changed = false;
+        let mut i = ws(s, open + 1);
+        let lead = &s[open + 1..i];
+        if s.get(i) == Some(&b'}') {
+            out.extend_from_slice(&s[open..=i]);
+            return Some((i + 1, false));
+        }
+        let mut tail: &[u8];
+        loop {
+            let key_start = i;
+            let key_end = skip_string(s, i)?;
+            let key = key_text(&s[key_start..key_end])?;
+            let colon = ws(s, key_end);
+            if s.get(colon) != Some(&b':') {
+                return None;
+            }
+            let v = ws(s, colon + 1);
+            let mut member = s[key_start..v].to_vec();
+            let (end, drop) = if self.drop_null.contains(&key) && s[v..].starts_with(b"null") {
+                (v + 4, true)
+            } else if let Some(d) = self.member(&key) {
+                let (end, c) = d.value(s, v, &mut member)?;
+                changed |= c;
+                (end, false)
+            } else {
+                let end = skip(s, v)?;
+                member.extend_from_slice(&s[v..end]);
+                (end, false)
+            };
+            let after = ws(s, end);
+            match s.get(after)? {
+                b',' => {
+                    let next = ws(s, after + 1);
+                    if drop {
+                        changed = true;
+                    } else {
+                        kept.push((member, s[end..next].to_vec()));
+                    }
+                    i = next;
+                }
+                b'}' => {
+                    tail = &s[end..after];
+                    if drop {
+                        changed = true;
+                    } else {
+                        kept.push((member, Vec::new()));
+                    }
+                    i = after;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        if kept.is_empty() {
+            tail = &[];
+        }
+        out.push(b'{');
+        out.extend_from_slice(lead);
+        let n = kept.len();
+        for (k, (member, sep)) in kept.into_iter().enumerate() {
+            out.extend_from_slice(&member);
+            if k + 1 < n {
+                if sep.is_empty() {
+                    out.push(b',');
+                } else {
+                    out.extend_from_slice(&sep);
+                }
+            }
+        }
+        out.extend_from_slice(tail);
+        out.push(b'}');
+        Some((i + 1, changed))
+    }
+
+    fn array(&self, s: &[u8], open: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+        let mut i = ws(s, open + 1);
+        out.extend_from_slice(&s[open..i]);
+        let mut changed = false;
+        if s.get(i) == Some(&b']') {
+            out.push(b']');
+            return Some((i + 1, false));
+        }
+        let mut index = 0;
+        loop {
+            let end = match self.item(index) {
+                Some(d) => {
+                    let (end, c) = d.value(s, i, out)?;
+                    changed |= c;
+                    end
+                }
+                None => {
+                    let end = skip(s, i)?;
+                    out.extend_from_slice(&s[i..end]);
+                    end
+                }
+            };
+            index += 1;
+            let after = ws(s, end);
+            match s.get(after)? {
+                b',' => {
+                    let next = ws(s, after + 1);
+                    out.extend_from_slice(&s[end..next]);
+                    i = next;
+                }
+                b']' => {
+                    out.extend_from_slice(&s[end..=after]);
+                    return Some((after + 1, changed));
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+fn json_type(v: &serde_json::Value) -> InstanceType {
+    match v {
+        serde_json::Value::Null => InstanceType::Null,
+        serde_json::Value::Bool(_) => InstanceType::Boolean,
+        serde_json::Value::Number(n) if n.is_f64() => InstanceType::Number,
+        serde_json::Value::Number(_) => InstanceType::Integer,
+        serde_json::Value::String(_) => InstanceType::String,
+        serde_json::Value::Array(_) => InstanceType::Array,
+        serde_json::Value::Object(_) => InstanceType::Object,
+    }
+}
+
+/// The JSON type of the token at `s[i]`.
+fn token_type(s: &[u8], i: usize) -> Option<InstanceType> {
+    Some(match s.get(i)? {
+        b'{' => InstanceType::Object,
+        b'[' => InstanceType::Array,
+        b'"' => InstanceType::String,
+        b't' | b'f' => InstanceType::Boolean,
+        b'n' => InstanceType::Null,
+        b'-' | b'0'..=b'9' => {
+            let end = number_end(s, i);
+            if s[i..end].iter().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+                InstanceType::Number
+            } else {
+                InstanceType::Integer
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn ws(s: &[u8], mut i: usize) -> usize {
+    while s
+        .get(i)
+        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        i += 1;
+    }
+    i
+}
+
+fn number_end(s: &[u8], mut i: usize) -> usize {
+    while s
+        .get(i)
+        .is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the string starting at `s[i]` (a `"`).
+fn skip_string(s: &[u8], i: usize) -> Option<usize> {
+    if s.get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut j = i + 1;
+    loop {
+        match s.get(j)? {
+            b'\\' => j += 2,
+            b'"' => return Some(j + 1),
+            _ => j += 1,
+        }
+    }
+}
+
+/// The end of the value starting at `s[i]`, without recursion.
+fn skip(s: &[u8], i: usize) -> Option<usize> {
+    match s.get(i)? {
+        b'"' => skip_string(s, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match s.get(j)? {
+                    b'"' => {
+                        j = skip_string(s, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.checked_sub(1)?;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        b't' | b'n' => s[i..].get(..4).map(|_| i + 4),
+        b'f' => s[i..].get(..5).map(|_| i + 5),
+        _ => {
+            let end = number_end(s, i);
+            (end > i).then_some(end)
+        }
+    }
+}
+
+fn key_text(raw: &[u8]) -> Option<String> {
+    if raw.contains(&b'\\') {
+        serde_json::from_slice(raw).ok()
+    } else {
+        std::str::from_utf8(raw.get(1..raw.len().checked_sub(1)?)?)
+            .ok()
+            .map(str::to_owned)
+    }
+}
+
+/// Builds a decoder tree from the places of the sanitized `schema` where the strict rewrite
+/// made a property nullable (`(pointer of the object, property name)`). A place the tree
+/// cannot reach (under `$defs`, `not`...) is returned in the second list.
+pub(crate) fn build(schema: &Schema, nulls: &[(String, String)]) -> (Decoder, Vec<String>) {
+    let mut root = Decoder::default();
+    let mut unreachable = Vec::new();
+    for (at, name) in nulls {
+        match node_at(&mut root, schema, at) {
+            Some(d) => {
+                if !d.drop_null.contains(name) {
+                    d.drop_null.push(name.clone());
+                }
+            }
+            None => unreachable.push(at.clone()),
+        }
+    }
+    (root, unreachable)
+}
+
+/// The decoder node for the schema at `at`, made on the way.
+fn node_at<'d>(root: &'d mut Decoder, schema: &Schema, at: &str) -> Option<&'d mut Decoder> {
+    let segments = pointer::segments(at)?;
+    let mut d = root;
+    let mut s = schema;
+    let mut it = segments.iter();
+    while let Some(seg) = it.next() {
+        let o = s.as_object()?;
+        match Keyword::from_name(seg) {
+            Some(Keyword::Properties) => {
+                let name = it.next()?;
+                s = o.properties()?.get(name)?;
+                d = d.properties.entry(name.clone()).or_default();
+            }
+            Some(Keyword::Items) => {
+                s = o.schema(Keyword::Items)?;
+                d = d.items.get_or_insert_with(Box::default);
+            }
+            Some(Keyword::AdditionalProperties) => {
+                s = o.schema(Keyword::AdditionalProperties)?;
+                d = d.additional_properties.get_or_insert_with(Box::default);
+            }
+            Some(Keyword::PrefixItems) => {
+                let i: usize = it.next()?.parse().ok()?;
+                s = o.schemas(Keyword::PrefixItems)?.get(i)?;
+                if d.prefix_items.len() <= i {
+                    d.prefix_items.resize_with(i + 1, Decoder::default);
+                }
+                d = &mut d.prefix_items[i];
+            }
+            Some(Keyword::AnyOf) => {
+                let i: usize = it.next()?.parse().ok()?;
+                let branches = o.schemas(Keyword::AnyOf)?;
+                if d.any_of.len() < branches.len() {
+                    d.any_of = branches
+                        .iter()
+                        .map(|b| Branch {
+                            types: types_of(b),
+                            decoder: Decoder::default(),
+                        })
+                        .collect();
+                }
+                s = branches.get(i)?;
+                d = &mut d.any_of.get_mut(i)?.decoder;
+            }
+            _ => return None,
+        }
+    }
+    Some(d)
+}
+
+fn types_of(s: &Schema) -> Vec<String> {
+    s.as_object()
+        .and_then(|o| o.types())
+        .map(|t| t.as_slice().iter().map(|t| t.as_str().to_owned()).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dn(names: &[&str]) -> Decoder {
+        Decoder {
+            drop_null: names.iter().map(|n| (*n).to_owned()).collect(),
+            ..Decoder::default()
+        }
+    }
+
+    #[test]
+    fn strict_null_members_go_whatever_their_place_and_spacing() {
+        let d = dn(&["a", "c"]);
+        let cases = [
+            (r#"{"a":null}"#, Some("{}")),
+            (r#"{ "a" : null }"#, Some("{ }")),
+            (r#"{"a":null,"b":1}"#, Some(r#"{"b":1}"#)),
+            (r#"{"b":1,"a":null}"#, Some(r#"{"b":1}"#)),
+            (r#"{"b":1, "a":null, "d":2}"#, Some(r#"{"b":1, "d":2}"#)),
+            (r#"{"a":null,"b":1,"c":null}"#, Some(r#"{"b":1}"#)),
+            ("{\n  \"b\": 1,\n  \"c\": null\n}", Some("{\n  \"b\": 1\n}")),
+            (r#"{"a":"x","b":null}"#, None),
+            (r#"{"\u0061":null}"#, Some("{}")),
+            ("[1]", None),
+        ];
+        for (input, want) in cases {
+            let got = d.decode_json(input).unwrap();
+            assert_eq!(got.as_deref(), want, "{input}");
+            if let Some(g) = got {
+                serde_json::from_str::<serde_json::Value>(&g).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn nested_items_and_branches_follow_the_tree() {
+        let inner = dn(&["x"]);
+        let d = Decoder {
+            properties: [(
+                "list".to_owned(),
+                Decoder {
+                    items: Some(Box::new(Decoder {
+                        any_of: vec![
+                            Branch {
+                                types: vec!["object".into()],
+                                decoder: inner,
+                            },
+                            Branch {
+                                types: vec!["null".into()],
+                                decoder: Decoder::default(),
+                            },
+                        ],
+                        ..Decoder::default()
+                    })),
+                    ..Decoder::default()
+                },
+            )]
+            .into(),
+            ..Decoder::default()
+        };
+        let input = r#"{"list":[{"x":null,"y":null},null,{"x":1}],"x":null}"#;
+        let want = r#"{"list":[{"y":null},null,{"x":1}],"x":null}"#;
+        assert_eq!(d.decode_json(input).unwrap().as_deref(), Some(want));
+        let mut v: serde_json::Value = serde_json::from_str(input).unwrap();
+        assert_eq!(d.decode_value(&mut v), 1);
+        assert_eq!(v, serde_json::from_str::<serde_json::Value>(want).unwrap());
+        // Serializable, and back.
+        let text = serde_json::to_string(&d).unwrap();
+        assert_eq!(serde_json::from_str::<Decoder>(&text).unwrap(), d);
+    }
+
+    #[test]
+    fn not_json_is_an_error_and_identity_reads_nothing() {
+        assert!(dn(&["a"]).decode_json(r#"{"a":nul}"#).is_err());
+        assert_eq!(Decoder::default().decode_json("not json").unwrap(), None);
+    }
+}

@@ -1,0 +1,195 @@
+//! The way back: a 2 MB streamed (SSE) OpenAI Chat response with 50 tool calls, through the
+//! layer, against the bare upstream service; the client reads the whole body.
+//!
+//! - `nothing`: the request's 50 tools have valid names and no strict tool: nothing to
+//!   restore, the body passes untouched (target ≤ 1.05×);
+//! - `all`: every tool is renamed (a dot in its name) and strict with optional properties: every
+//!   call's name is mapped back and its fragments held and decoded (target ≤ 1.5×).
+//!
+//! The `RATIO` is the median of paired samples (one call of each, back to back).
+//! `cargo bench -p tower-toolschema --bench restore`.
+
+mod common;
+
+use std::convert::Infallible;
+use std::hint::black_box;
+use std::time::Duration;
+
+use bytes::Bytes;
+use common::*;
+use divan::Bencher;
+use http::Request;
+use http_body::Body;
+use http_body_util::{BodyExt, Full};
+use tower::ServiceExt;
+use tower_layer::Layer;
+use tower_toolschema::ToolSchemaLayer;
+
+const CALLS: usize = 50;
+const SIZE: usize = 2 << 20;
+
+/// The request: 50 tools, renamed and strict (`all`) or not (`nothing`).
+fn request_body(all: bool) -> Bytes {
+    let tools: Vec<String> = (0..CALLS)
+        .map(|i| {
+            let name = if all { format!("srv.tool_{i}") } else { format!("srv_tool_{i}") };
+            format!(
+                r#"{{"type":"function","function":{{"name":"{name}","strict":{all},"parameters":{{"type":"object","properties":{{"q":{{"type":"string"}},"cursor":{{"type":"string"}},"limit":{{"type":"integer"}}}},"required":["q"]}}}}}}"#
+            )
+        })
+        .collect();
+    Bytes::from(format!(
+        r#"{{"model":"gpt-4o","stream":true,"messages":[],"tools":[{}]}}"#,
+        tools.join(",")
+    ))
+}
+
+fn chunk(delta: &str) -> String {
+    format!(
+        "data: {{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{delta},\"finish_reason\":null}}]}}\n\n"
+    )
+}
+
+/// The stream, about 2 MB: text deltas around 50 calls (under the names the layer sends: `_`
+/// for `.`), each call's arguments in three fragments with strict nulls.
+fn stream() -> Bytes {
+    let mut s = String::with_capacity(SIZE + 4096);
+    let text = chunk(r#"{"content":"lorem ipsum dolor sit amet, consectetur adipiscing elit "}"#);
+    let per_call = SIZE / CALLS;
+    for i in 0..CALLS {
+        let start = s.len();
+        while s.len() - start < per_call {
+            s.push_str(&text);
+        }
+        s.push_str(&chunk(&format!(
+            r#"{{"tool_calls":[{{"index":{i},"id":"call_{i}","type":"function","function":{{"name":"srv_tool_{i}","arguments":""}}}}]}}"#
+        )));
+        for frag in [
+            r#"{\"q\":\"rust\","#,
+            r#"\"cursor\":null,"#,
+            r#"\"limit\":null}"#,
+        ] {
+            s.push_str(&chunk(&format!(
+                r#"{{"tool_calls":[{{"index":{i},"function":{{"arguments":"{frag}"}}}}]}}"#
+            )));
+        }
+    }
+    s.push_str(&chunk("{}").replace("\"finish_reason\":null", "\"finish_reason\":\"tool_calls\""));
+    s.push_str("data: [DONE]\n\n");
+    Bytes::from(s)
+}
+
+/// The upstream: reads the request, answers the stream in frames of 16 KiB (slices, no copy).
+#[derive(Clone)]
+struct Upstream(Bytes);
+
+impl<B> tower::Service<Request<B>> for Upstream
+where
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: std::fmt::Debug,
+{
+    type Response = http::Response<Chunked>;
+    type Error = Infallible;
+    type Future =
+        std::pin::Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Infallible>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, req: Request<B>) -> Self::Future {
+        let stream = self.0.clone();
+        Box::pin(async move {
+            let _ = req.into_body().collect().await.expect("request body");
+            Ok(http::Response::builder()
+                .header("content-type", "text/event-stream")
+                .body(Chunked::new(&stream, 16 << 10))
+                .expect("response"))
+        })
+    }
+}
+
+fn req(body: &Bytes) -> Request<Full<Bytes>> {
+    Request::post("/v1/chat/completions")
+        .header("content-type", "application/json")
+        .body(Full::new(body.clone()))
+        .expect("request")
+}
+
+/// One exchange through `svc`; the client reads every frame and copies it out (as it would to
+/// a socket or a parser: a per-byte cost both sides share). Returns the bytes read.
+fn exchange<S, RB>(rt: &tokio::runtime::Runtime, svc: &S, body: &Bytes) -> usize
+where
+    S: tower::Service<Request<Full<Bytes>>, Response = http::Response<RB>> + Clone,
+    S::Error: std::fmt::Debug,
+    RB: Body<Data = Bytes>,
+    RB::Error: std::fmt::Debug,
+{
+    thread_local! {
+        static SINK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    rt.block_on(async {
+        let res = svc.clone().oneshot(req(body)).await.expect("service");
+        let mut body = std::pin::pin!(res.into_body());
+        SINK.with_borrow_mut(Vec::clear);
+        while let Some(f) = body.frame().await {
+            if let Ok(d) = f.expect("frame").into_data() {
+                SINK.with_borrow_mut(|s| s.extend_from_slice(&d));
+            }
+        }
+        SINK.with_borrow(|s| black_box(s.len()))
+    })
+}
+
+#[divan::bench(args = [false, true])]
+fn layer(b: Bencher, all: bool) {
+    let (rt, up, body) = (runtime(), Upstream(stream()), request_body(all));
+    let svc = ToolSchemaLayer::openai().layer(up);
+    b.bench_local(|| exchange(&rt, &svc, &body));
+}
+
+#[divan::bench]
+fn bare(b: Bencher) {
+    let (rt, up, body) = (runtime(), Upstream(stream()), request_body(false));
+    b.bench_local(|| exchange(&rt, &up, &body));
+}
+
+fn main() {
+    if run_divan() {
+        divan::Divan::default()
+            .max_time(Duration::from_secs(2))
+            .config_with_args()
+            .main();
+    }
+    let rt = runtime();
+    let up = Upstream(stream());
+    let size = up.0.len();
+    println!(
+        "\n== the way back: a {} SSE response with {CALLS} tool calls, layer vs bare ==",
+        mb(size)
+    );
+    for (name, all, target) in [("nothing", false, 1.05), ("all", true, 1.5)] {
+        let body = request_body(all);
+        let svc = ToolSchemaLayer::openai().layer(up.clone());
+        // Sanity: the restored stream is not the upstream's when there is something to restore.
+        let restored = exchange(&rt, &svc, &body);
+        let bare = exchange(&rt, &up, &body);
+        assert!(
+            all != (restored == bare),
+            "{name}: restored {restored} vs bare {bare} bytes"
+        );
+        let r = paired_ratio(
+            60,
+            || {
+                black_box(exchange(&rt, &svc, &body));
+            },
+            || {
+                black_box(exchange(&rt, &up, &body));
+            },
+        );
+        println!("RATIO restore_{name}: {r:.3}x (target <= {target}x)");
+    }
+}

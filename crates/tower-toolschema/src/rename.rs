@@ -1,0 +1,168 @@
+//! The request side of the way back: tool names the target refuses (too long, characters it
+//! does not take, or shared by two tools) are renamed in the declarations *and* everywhere the
+//! conversation names them (earlier calls, tool results, `tool_choice`, Gemini's
+//! `allowedFunctionNames`), so the history stays consistent; the [`NameMap`] goes with the
+//! response, where the names are mapped back ([`crate::restore`]).
+//!
+//! Positions come from the [way back's table](crate::shapes_response); only the name strings
+//! change, every other byte is kept.
+
+use provider_rules::{NameMap, ToolNameRule};
+use serde_json::value::RawValue;
+
+use crate::ToolSchemaLayer;
+use crate::locate::range_in;
+use crate::restore::json::{each_at, holds, member, members, string};
+use crate::rewrite::{Edit, splice};
+use crate::shapes_response::ResponseShape;
+
+impl<P> ToolSchemaLayer<P> {
+    /// Whether tool names the target refuses are renamed in requests and mapped back in
+    /// responses (on by default; reported in the [`RestoreReport`](crate::restore::RestoreReport)).
+    /// Off: refused names are only reported ([`SlotReport::tool_name_problem`](crate::report::SlotReport::tool_name_problem)).
+    ///
+    /// ```
+    /// let layer = tower_toolschema::ToolSchemaLayer::openai().rename_tools(false);
+    /// assert!(!layer.config().renames_tools());
+    /// ```
+    pub fn rename_tools(mut self, on: bool) -> Self {
+        std::sync::Arc::make_mut(&mut self.config).rename_tools = on;
+        self
+    }
+}
+
+impl crate::Config {
+    /// Whether refused tool names are renamed ([`ToolSchemaLayer::rename_tools`]).
+    ///
+    /// See [`ToolSchemaLayer::rename_tools`] for an example.
+    pub fn renames_tools(&self) -> bool {
+        self.rename_tools
+    }
+}
+
+/// The declared tool names of `body`, in order, with their places.
+fn declared<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Vec<(String, &'a RawValue)> {
+    let mut out = Vec::new();
+    for p in shape.declarations {
+        let path = format!("{}{}", shape.request_prefix, p.path);
+        each_at(doc, &path, &mut |holder, raw| {
+            if holder.is_none_or(|m| holds(m, p.when))
+                && let Some(name) = string(raw)
+            {
+                out.push((name, raw));
+            }
+        });
+    }
+    out
+}
+
+/// Renames the refused names of `body`: `None` when every name is fine (or the body is not
+/// JSON). The map lists every declaration.
+pub(crate) fn rename(
+    body: &[u8],
+    shape: &ResponseShape,
+    rule_for: &dyn Fn(Option<&str>) -> ToolNameRule,
+) -> Option<(Vec<u8>, NameMap)> {
+    if !shape.renames() {
+        return None;
+    }
+    let doc: &RawValue = serde_json::from_str(std::str::from_utf8(body).ok()?).ok()?;
+    let decl = declared(doc, shape);
+    // The body's `model` picks the rule where one URL serves every vendor (`auto`).
+    let model = members(doc).and_then(|m| member(&m, "model").and_then(string));
+    let rule = rule_for(model.as_deref());
+    let map = NameMap::new(&rule, decl.iter().map(|(n, _)| n.as_str()));
+    if map.is_empty() {
+        return None;
+    }
+    let mut edits = Vec::new();
+    let mut edit = |raw: &RawValue, to: &str| {
+        if let (Some(range), Ok(bytes)) = (range_in(body, raw), serde_json::to_vec(to)) {
+            edits.push(Edit { range, bytes });
+        }
+    };
+    for (i, (name, raw)) in decl.iter().enumerate() {
+        if let Some(sent) = map.declared(i)
+            && sent != name
+        {
+            edit(raw, sent);
+        }
+    }
+    for p in shape.history {
+        let path = format!("{}{}", shape.request_prefix, p.path);
+        each_at(doc, &path, &mut |holder, raw| {
+            if !holder.is_none_or(|m| holds(m, p.when)) {
+                return;
+            }
+            if let Some(name) = string(raw) {
+                let sent = map.sent(&name);
+                if sent != name {
+                    edit(raw, sent);
+                }
+            }
+        });
+    }
+    let out = splice(body, edits)?.into_vec(body);
+    Some((out, map))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shapes::Api;
+    use crate::shapes_response::response_shape;
+    use provider_rules::Rules;
+
+    #[test]
+    fn names_change_in_declarations_history_and_choice_only() {
+        let body = br#"{"model":"gpt-4o","messages":[{"role":"user","name":"fs.read","content":"fs.read"},
+            {"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"fs.read","arguments":"{\"name\":\"fs.read\"}"}}]},
+            {"role":"tool","tool_call_id":"c1","content":"ok"}],
+            "tools":[{"type":"function","function":{"name":"fs.read","parameters":{"type":"object"}}},
+                     {"type":"function","function":{"name":"ok","parameters":{"type":"object"}}}],
+            "tool_choice":{"type":"function","function":{"name":"fs.read"}}}"#;
+        let (out, map) = rename(body, response_shape(Api::OpenAiChat), &|_| {
+            Rules::OPENAI.tool_names.clone()
+        })
+        .unwrap();
+        assert_eq!(map.sent("fs.read"), "fs_read");
+        let want = String::from_utf8_lossy(body)
+            .replace(
+                r#""function":{"name":"fs.read","arguments""#,
+                r#""function":{"name":"fs_read","arguments""#,
+            )
+            .replace(
+                r#""function":{"name":"fs.read","parameters""#,
+                r#""function":{"name":"fs_read","parameters""#,
+            )
+            .replace(
+                r#""function":{"name":"fs.read"}}"#,
+                r#""function":{"name":"fs_read"}}"#,
+            );
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+        // A user's `name` and the arguments' text are data, not tool names.
+        assert!(want.contains(r#""name":"fs.read","content""#));
+    }
+
+    #[test]
+    fn gemini_allowed_names_and_code_assist_envelope() {
+        let body = br#"{"request":{"contents":[{"parts":[{"functionCall":{"name":"a b","args":{}}}]},{"parts":[{"functionResponse":{"name":"a b","response":{}}}]}],
+            "tools":[{"functionDeclarations":[{"name":"a b"}]}],
+            "toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["a b"]}}}}"#;
+        let (out, _) = rename(body, response_shape(Api::CodeAssist), &|_| {
+            Rules::GEMINI.tool_names.clone()
+        })
+        .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(!out.contains("a b"), "{out}");
+        assert_eq!(out.matches("a_b").count(), 4);
+        assert!(
+            rename(
+                br#"{"tools":[{"functionDeclarations":[{"name":"ok"}]}]}"#,
+                response_shape(Api::Gemini),
+                &|_| Rules::GEMINI.tool_names.clone()
+            )
+            .is_none()
+        );
+    }
+}

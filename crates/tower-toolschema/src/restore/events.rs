@@ -1,0 +1,568 @@
+//! Streams: each API's events, read one complete event at a time.
+//!
+//! An event without a tool call goes on as it came, at once. A name is mapped back in the
+//! event that carries it. The argument fragments of a call whose decoder changes something are
+//! held (the events that carry only a fragment are held back, the fragment of any other event
+//! is cut out of it) until the call is complete; then one event of the fragments' own type and
+//! indices carries the whole decoded arguments, before the event that completed the call. A
+//! stream that ends early ends with the held fragments as they came (undecoded, in that one
+//! event): nothing is lost, nothing invented.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use serde_json::value::RawValue;
+
+use super::json::{at, call_edits, decode_args, elements, member, members, string};
+use super::report::RestoredCall;
+use super::sse::{self, Splitter};
+use super::{RestorePlan, json};
+use crate::locate::range_in;
+use crate::rewrite::{Edit, splice};
+use crate::shapes_response::Stream;
+
+/// A call whose fragments are held.
+#[derive(Debug)]
+struct Held {
+    tool: String,
+    decoder: Arc<provider_rules::Decoder>,
+    fragments: String,
+    /// The last event that carried a fragment, with that fragment's place in its data.
+    template: Option<Template>,
+}
+
+#[derive(Debug)]
+struct Template {
+    event: Bytes,
+    data: Vec<u8>,
+    fragment: std::ops::Range<usize>,
+}
+
+impl Held {
+    /// The one event with the whole arguments (decoded unless `cut`), if any fragment came.
+    fn release(self, cut: bool, calls: &mut Vec<RestoredCall>) -> Option<Bytes> {
+        let t = self.template?;
+        let mut call = RestoredCall::new(&self.tool);
+        let text = if cut {
+            self.fragments
+        } else {
+            match self.decoder.decode_json(&self.fragments) {
+                Ok(Some(d)) => {
+                    call.decoded = true;
+                    d
+                }
+                Ok(None) => self.fragments,
+                Err(e) => {
+                    call.error = Some(e.to_string());
+                    self.fragments
+                }
+            }
+        };
+        calls.push(call);
+        let fragment = serde_json::to_vec(&text).ok()?;
+        let mut data = Vec::with_capacity(t.data.len() + fragment.len());
+        data.extend_from_slice(&t.data[..t.fragment.start]);
+        data.extend_from_slice(&fragment);
+        data.extend_from_slice(&t.data[t.fragment.end..]);
+        Some(Bytes::from(sse::with_data(&t.event, &data)))
+    }
+}
+
+/// Restores one stream, event by event.
+#[derive(Debug)]
+pub(crate) struct StreamRestorer {
+    plan: Arc<RestorePlan>,
+    splitter: Splitter,
+    /// Held calls by their place in the stream (choice and call index, output index, block
+    /// index).
+    held: BTreeMap<(u64, u64), Held>,
+    /// Tools of the open calls that are not held (by the same keys), for `.done` events that
+    /// do not repeat the name.
+    open: BTreeMap<(u64, u64), String>,
+    pub(crate) calls: Vec<RestoredCall>,
+}
+
+fn number(raw: Option<&RawValue>) -> u64 {
+    raw.and_then(|r| r.get().parse().ok()).unwrap_or(0)
+}
+
+/// A keyword the triage looks for, with its searcher built once.
+struct Key(
+    &'static str,
+    std::sync::OnceLock<memchr::memmem::Finder<'static>>,
+);
+
+impl Key {
+    const fn new(k: &'static str) -> Key {
+        Key(k, std::sync::OnceLock::new())
+    }
+
+    fn finder(&self) -> &memchr::memmem::Finder<'static> {
+        self.1
+            .get_or_init(|| memchr::memmem::Finder::new(self.0.as_bytes()))
+    }
+}
+
+static TOOL_CALLS: Key = Key::new("tool_calls");
+static FUNCTION_CALL: Key = Key::new("function_call");
+static FUNCTION_CALL_CAMEL: Key = Key::new("functionCall");
+static TOOL_USE: Key = Key::new("tool_use");
+static CONTENT_BLOCK: Key = Key::new("content_block");
+
+/// What an event needs.
+enum Triage {
+    /// Nothing: it goes on as it came.
+    Pass,
+    /// It completes the open calls, which go first.
+    Complete,
+    /// It is read.
+    Read,
+}
+
+/// One event's edits, then the decision what to send.
+struct Step {
+    edits: Vec<Edit>,
+    /// Send nothing for this event (a held fragment).
+    drop: bool,
+    /// Held calls to release before this event.
+    release: Vec<(u64, u64)>,
+}
+
+impl StreamRestorer {
+    pub(crate) fn new(plan: Arc<RestorePlan>) -> Self {
+        StreamRestorer {
+            plan,
+            splitter: Splitter::default(),
+            held: BTreeMap::new(),
+            open: BTreeMap::new(),
+            calls: Vec::new(),
+        }
+    }
+
+    /// Reads `chunk`; returns what to send now.
+    /// Consecutive events that go on as they came leave as one slice of the input (no copy
+    /// per event).
+    pub(crate) fn push(&mut self, chunk: &[u8]) -> Vec<Bytes> {
+        self.splitter.extend(chunk);
+        let mut out = Vec::new();
+        // The bytes of the events passing unread, from the start of what is held.
+        let mut run = 0;
+        while let Some(end) = self.splitter.next_end(run) {
+            let triage = self.triage(&self.splitter.held()[run..end]);
+            if matches!(triage, Triage::Pass) {
+                run = end;
+                // No call open: every event before the next keyword passes, found in one scan
+                // (only once an event is complete: an event still arriving is not rescanned).
+                if self.held.is_empty() && self.open.is_empty() {
+                    let limit = match self.first_key(&self.splitter.held()[run..]) {
+                        Some(k) => run + k,
+                        None => self.splitter.held().len(),
+                    };
+                    run = self.splitter.last_end(run, limit);
+                }
+                continue;
+            }
+            if run > 0 {
+                out.push(self.splitter.take(run));
+            }
+            let event = self.splitter.take(end - run);
+            run = 0;
+            self.event(event, triage, &mut out);
+        }
+        if run > 0 {
+            out.push(self.splitter.take(run));
+        }
+        out
+    }
+
+    /// The stream ended (`cut`: with an error, or early): what is left to send.
+    pub(crate) fn finish(&mut self, cut: bool) -> Vec<Bytes> {
+        let mut out = Vec::new();
+        let tail = self.splitter.finish();
+        match tail {
+            // A last event without its empty line is still read when the stream ended well.
+            Some(t) if !cut && t.iter().any(|b| !b.is_ascii_whitespace()) => {
+                let triage = self.triage(&t);
+                self.event(t, triage, &mut out)
+            }
+            Some(t) => {
+                self.release_all(true, &mut out);
+                out.push(t);
+                return out;
+            }
+            None => {}
+        }
+        self.release_all(cut, &mut out);
+        out
+    }
+
+    fn release_all(&mut self, cut: bool, out: &mut Vec<Bytes>) {
+        for (_, h) in std::mem::take(&mut self.held) {
+            if let Some(b) = h.release(cut, &mut self.calls) {
+                out.push(b);
+            }
+        }
+    }
+
+    /// Where the first keyword of this stream's kind is in `bytes`.
+    fn first_key(&self, bytes: &[u8]) -> Option<usize> {
+        let keys: &[&Key] = match self.plan.shape().stream {
+            Stream::ChatDeltas => &[&TOOL_CALLS, &FUNCTION_CALL],
+            Stream::ResponsesEvents => &[&FUNCTION_CALL],
+            Stream::AnthropicBlocks => &[&TOOL_USE],
+            Stream::Chunks => &[&FUNCTION_CALL_CAMEL, &FUNCTION_CALL],
+            Stream::NotRead => return None,
+        };
+        keys.iter().filter_map(|k| k.finder().find(bytes)).min()
+    }
+
+    /// What an event needs, from a keyword scan of its bytes: most events of a stream (text)
+    /// name no tool call and go on unread.
+    fn triage(&self, event: &[u8]) -> Triage {
+        let has = |k: &Key| k.finder().find(event).is_some();
+        let open = !self.held.is_empty() || !self.open.is_empty();
+        match self.plan.shape().stream {
+            Stream::ChatDeltas if has(&TOOL_CALLS) || has(&FUNCTION_CALL) => Triage::Read,
+            // Calls come one after another: anything else in the stream completes them.
+            Stream::ChatDeltas if open => Triage::Complete,
+            Stream::ResponsesEvents if has(&FUNCTION_CALL) => Triage::Read,
+            Stream::AnthropicBlocks if has(&TOOL_USE) || (open && has(&CONTENT_BLOCK)) => {
+                Triage::Read
+            }
+            Stream::Chunks if has(&FUNCTION_CALL_CAMEL) || has(&FUNCTION_CALL) => Triage::Read,
+            _ => Triage::Pass,
+        }
+    }
+
+    fn event(&mut self, event: Bytes, triage: Triage, out: &mut Vec<Bytes>) {
+        match triage {
+            Triage::Pass => {
+                out.push(event);
+                return;
+            }
+            Triage::Complete => {
+                self.open.clear();
+                self.release_all(false, out);
+                out.push(event);
+                return;
+            }
+            Triage::Read => {}
+        }
+        let Some(data) = sse::data(&event).map(|d| d.into_owned()) else {
+            out.push(event);
+            return;
+        };
+        let step = match std::str::from_utf8(&data)
+            .ok()
+            .and_then(|s| serde_json::from_str::<&RawValue>(s).ok())
+        {
+            Some(doc) => self.step(&event, &data, doc),
+            None => {
+                // `[DONE]` and anything else that is not JSON: every call is complete.
+                let release: Vec<_> = self.held.keys().copied().collect();
+                self.open.clear();
+                Step {
+                    edits: Vec::new(),
+                    drop: false,
+                    release,
+                }
+            }
+        };
+        for key in step.release {
+            if let Some(h) = self.held.remove(&key)
+                && let Some(b) = h.release(false, &mut self.calls)
+            {
+                out.push(b);
+            }
+        }
+        if step.drop {
+            return;
+        }
+        if step.edits.is_empty() {
+            out.push(event);
+            return;
+        }
+        match splice(&data, step.edits) {
+            Some(new) => out.push(Bytes::from(sse::with_data(&event, &new.into_vec(&data)))),
+            None => out.push(event),
+        }
+    }
+
+    fn step(&mut self, event: &Bytes, data: &[u8], doc: &RawValue) -> Step {
+        let mut step = Step {
+            edits: Vec::new(),
+            drop: false,
+            release: Vec::new(),
+        };
+        let plan = Arc::clone(&self.plan);
+        let shape = plan.shape();
+        match shape.stream {
+            Stream::ChatDeltas => self.chat(event, data, doc, &mut step),
+            Stream::ResponsesEvents => self.responses(event, data, doc, &mut step),
+            Stream::AnthropicBlocks => self.anthropic(event, data, doc, &mut step),
+            Stream::Chunks => {
+                let mut calls = Vec::new();
+                if let Ok(Some(new)) = json::restore_document(&plan, data, &mut calls) {
+                    step.edits.push(Edit {
+                        range: 0..data.len(),
+                        bytes: new,
+                    });
+                }
+                self.calls.append(&mut calls);
+            }
+            Stream::NotRead => {}
+        }
+        step
+    }
+
+    /// Holds the fragment at `raw` of the call at `key`: cut out of the event (`pure`: the
+    /// event carries nothing else and is held back whole).
+    fn hold(
+        &mut self,
+        key: (u64, u64),
+        event: &Bytes,
+        data: &[u8],
+        raw: &RawValue,
+        pure: bool,
+        step: &mut Step,
+    ) {
+        let (Some(h), Some(range)) = (self.held.get_mut(&key), range_in(data, raw)) else {
+            return;
+        };
+        let Some(text) = string(raw) else { return };
+        h.fragments.push_str(&text);
+        // The template: this event with its fragment emptied (and the event's earlier edits,
+        // a renamed name, made).
+        let mut all: Vec<Edit> = step
+            .edits
+            .iter()
+            .map(|e| Edit {
+                range: e.range.clone(),
+                bytes: e.bytes.clone(),
+            })
+            .collect();
+        let shift: isize = all
+            .iter()
+            .filter(|e| e.range.end <= range.start)
+            .map(|e| e.bytes.len() as isize - e.range.len() as isize)
+            .sum();
+        all.push(Edit {
+            range: range.clone(),
+            bytes: b"\"\"".to_vec(),
+        });
+        let Some(template_data) = splice(data, all).map(|s| s.into_vec(data)) else {
+            return;
+        };
+        let start = (range.start as isize + shift).max(0) as usize;
+        h.template = Some(Template {
+            event: event.clone(),
+            data: template_data,
+            fragment: start..start + 2,
+        });
+        if pure {
+            step.drop = true;
+        } else {
+            step.edits.push(Edit {
+                range,
+                bytes: b"\"\"".to_vec(),
+            });
+        }
+    }
+
+    fn open_call(&mut self, key: (u64, u64), tool: String) {
+        match self.plan.decoder(&tool) {
+            Some(d) => {
+                self.held.insert(
+                    key,
+                    Held {
+                        tool,
+                        decoder: Arc::clone(d),
+                        fragments: String::new(),
+                        template: None,
+                    },
+                );
+            }
+            None => {
+                self.open.insert(key, tool);
+            }
+        }
+    }
+
+    fn chat(&mut self, event: &Bytes, data: &[u8], doc: &RawValue, step: &mut Step) {
+        let top = members(doc).unwrap_or_default();
+        let usage = member(&top, "usage").is_some_and(|u| u.get() != "null");
+        let choices = member(&top, "choices")
+            .and_then(elements)
+            .unwrap_or_default();
+        let single = choices.len() == 1 && !usage;
+        for ch in choices {
+            let Some(cm) = members(ch) else { continue };
+            let c = number(member(&cm, "index"));
+            let finished = member(&cm, "finish_reason").is_some_and(|f| f.get() != "null");
+            let Some(delta) = member(&cm, "delta") else {
+                continue;
+            };
+            let dm = members(delta).unwrap_or_default();
+            let calls = member(&dm, "tool_calls")
+                .and_then(elements)
+                .unwrap_or_default();
+            let delta_only_calls = dm
+                .iter()
+                .all(|(k, v)| k == "tool_calls" || k == "role" || v.get() == "null");
+            let single_call = calls.len() == 1;
+            for call in calls {
+                let Some(tm) = members(call) else { continue };
+                let key = (c, number(member(&tm, "index")));
+                if let Some((_, name)) = at(call, "function.name")
+                    && let Some(sent) = string(name)
+                {
+                    // A new call in this choice completes the one before.
+                    step.release
+                        .extend(self.held.keys().filter(|k| k.0 == c && **k != key).copied());
+                    let tool = self.rename(data, name, &sent, step);
+                    self.open_call(key, tool);
+                }
+                if self.held.contains_key(&key)
+                    && let Some((fm, args)) = at(call, "function.arguments")
+                {
+                    let pure = single
+                        && !finished
+                        && delta_only_calls
+                        && single_call
+                        && tm.iter().all(|(k, _)| k == "index" || k == "function")
+                        && fm.len() == 1;
+                    self.hold(key, event, data, args, pure, step);
+                }
+            }
+            if finished {
+                step.release
+                    .extend(self.held.keys().filter(|k| k.0 == c).copied());
+                self.open.retain(|k, _| k.0 != c);
+            }
+        }
+        dedup(&mut step.release);
+    }
+
+    fn responses(&mut self, event: &Bytes, data: &[u8], doc: &RawValue, step: &mut Step) {
+        let top = members(doc).unwrap_or_default();
+        let kind = member(&top, "type").and_then(string).unwrap_or_default();
+        let key = (number(member(&top, "output_index")), 0);
+        match kind.as_str() {
+            "response.output_item.added" => {
+                if let Some((_, name)) = at(doc, "item.name")
+                    && let Some(sent) = string(name)
+                    && at(doc, "item.type")
+                        .and_then(|(_, t)| string(t))
+                        .is_some_and(|t| t == "function_call")
+                {
+                    let tool = self.rename(data, name, &sent, step);
+                    self.open_call(key, tool);
+                }
+            }
+            "response.function_call_arguments.delta" => {
+                if let Some(d) = member(&top, "delta") {
+                    self.hold(key, event, data, d, true, step);
+                }
+            }
+            "response.function_call_arguments.done" => {
+                let tool = self
+                    .held
+                    .get(&key)
+                    .map(|h| h.tool.clone())
+                    .or_else(|| self.open.remove(&key));
+                if self.held.contains_key(&key) {
+                    step.release.push(key);
+                }
+                if let Some(name) = member(&top, "name")
+                    && let Some(sent) = string(name)
+                {
+                    self.rename(data, name, &sent, step);
+                }
+                if let Some(tool) = tool
+                    && let Some(d) = self.plan.decoder(&tool)
+                    && let Some(args) = member(&top, "arguments")
+                    && let Some(range) = range_in(data, args)
+                    && let Ok(Some(bytes)) = decode_args(d, args.get())
+                {
+                    step.edits.push(Edit { range, bytes });
+                }
+            }
+            _ => {
+                if kind == "response.output_item.done" {
+                    self.open.remove(&key);
+                }
+                self.whole_calls(data, doc, step);
+            }
+        }
+    }
+
+    fn anthropic(&mut self, event: &Bytes, data: &[u8], doc: &RawValue, step: &mut Step) {
+        let top = members(doc).unwrap_or_default();
+        let kind = member(&top, "type").and_then(string).unwrap_or_default();
+        let key = (number(member(&top, "index")), 0);
+        match kind.as_str() {
+            "content_block_start" => {
+                if let Some((_, name)) = at(doc, "content_block.name")
+                    && let Some(sent) = string(name)
+                    && at(doc, "content_block.type")
+                        .and_then(|(_, t)| string(t))
+                        .is_some_and(|t| t == "tool_use")
+                {
+                    let tool = self.rename(data, name, &sent, step);
+                    self.open_call(key, tool);
+                }
+            }
+            "content_block_delta" => {
+                if let Some((_, d)) = at(doc, "delta.partial_json") {
+                    self.hold(key, event, data, d, true, step);
+                }
+            }
+            "content_block_stop" => {
+                step.release.push(key);
+                self.open.remove(&key);
+            }
+            _ => self.whole_calls(data, doc, step),
+        }
+    }
+
+    /// Whole calls inside one event (Responses' `output_item.done`, `response.completed`).
+    fn whole_calls(&mut self, data: &[u8], doc: &RawValue, step: &mut Step) {
+        let shape = self.plan.shape();
+        call_edits(
+            &self.plan,
+            data,
+            doc,
+            "",
+            shape.event_calls,
+            &mut step.edits,
+            &mut self.calls,
+        );
+    }
+
+    /// Maps a name back in this event; returns the tool's own name.
+    fn rename(&mut self, data: &[u8], raw: &RawValue, sent: &str, step: &mut Step) -> String {
+        match self.plan.original(sent) {
+            Some(original) => {
+                if let (Some(range), Ok(bytes)) =
+                    (range_in(data, raw), serde_json::to_vec(original))
+                {
+                    step.edits.push(Edit { range, bytes });
+                }
+                let original = original.to_owned();
+                if self.plan.decoder(&original).is_none() {
+                    let mut c = RestoredCall::new(sent);
+                    c.tool = original.clone();
+                    self.calls.push(c);
+                }
+                original
+            }
+            None => sent.to_owned(),
+        }
+    }
+}
+
+fn dedup(keys: &mut Vec<(u64, u64)>) {
+    keys.sort_unstable();
+    keys.dedup();
+}

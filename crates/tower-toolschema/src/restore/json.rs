@@ -1,0 +1,238 @@
+//! JSON bodies: a walker over raw bytes along the table's paths, and the restoring of the
+//! tool calls of one JSON document (a response, or one stream event of Gemini).
+//!
+//! Only the values on a path are read into borrowed [`RawValue`]s (objects along the path into
+//! their members); everything else is skipped by serde_json's scanner and kept byte for byte.
+//! Recursion follows the path only (a handful of levels).
+
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::RestorePlan;
+use super::report::RestoredCall;
+use crate::locate::range_in;
+use crate::rewrite::{Edit, splice};
+use crate::shapes_response::CallPath;
+
+/// The members of one JSON object, borrowed, in order.
+pub(crate) type Members<'a> = Vec<(String, &'a RawValue)>;
+
+struct MembersVisitor;
+
+impl<'de> Visitor<'de> for MembersVisitor {
+    type Value = Members<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
+            out.push((k, v));
+        }
+        Ok(out)
+    }
+}
+
+/// The members of `raw` when it is an object.
+pub(crate) fn members(raw: &RawValue) -> Option<Members<'_>> {
+    if !raw.get().starts_with('{') {
+        return None;
+    }
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    de.deserialize_map(MembersVisitor).ok()
+}
+
+/// The elements of `raw` when it is an array.
+pub(crate) fn elements(raw: &RawValue) -> Option<Vec<&RawValue>> {
+    if !raw.get().starts_with('[') {
+        return None;
+    }
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// The member `key` (the last one when repeated, as most readers take).
+pub(crate) fn member<'a>(m: &Members<'a>, key: &str) -> Option<&'a RawValue> {
+    m.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
+}
+
+/// The string value of `raw`, if it is one.
+pub(crate) fn string(raw: &RawValue) -> Option<String> {
+    if !raw.get().starts_with('"') {
+        return None;
+    }
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// Whether `m` satisfies a table `when`.
+pub(crate) fn holds(m: &Members<'_>, when: Option<(&str, &str)>) -> bool {
+    match when {
+        None => true,
+        Some((k, v)) => member(m, k).and_then(string).is_some_and(|s| s == v),
+    }
+}
+
+/// Every value at `path` under `raw`, with the members of the object holding it (`None` for
+/// the elements of a list the path ends in).
+pub(crate) fn each_at<'a>(
+    raw: &'a RawValue,
+    path: &str,
+    f: &mut dyn FnMut(Option<&Members<'a>>, &'a RawValue),
+) {
+    let segs: Vec<&str> = path.split('.').filter(|s| !s.is_empty()).collect();
+    walk(raw, &segs, None, f);
+}
+
+fn walk<'a>(
+    raw: &'a RawValue,
+    segs: &[&str],
+    holder: Option<&Members<'a>>,
+    f: &mut dyn FnMut(Option<&Members<'a>>, &'a RawValue),
+) {
+    let Some((first, rest)) = segs.split_first() else {
+        f(holder, raw);
+        return;
+    };
+    let (key, each) = match first.strip_suffix("[]") {
+        Some(k) => (k, true),
+        None => (*first, false),
+    };
+    let Some(m) = members(raw) else { return };
+    let Some(v) = member(&m, key) else { return };
+    if !each {
+        walk(v, rest, Some(&m), f);
+        return;
+    }
+    for item in elements(v).unwrap_or_default() {
+        if rest.is_empty() {
+            f(None, item);
+        } else {
+            walk(item, rest, None, f);
+        }
+    }
+}
+
+/// The single value at a relative `path` under `raw` (no `[]`), with its holder's members.
+pub(crate) fn at<'a>(raw: &'a RawValue, path: &str) -> Option<(Members<'a>, &'a RawValue)> {
+    let mut m = members(raw)?;
+    let mut segs = path.split('.').peekable();
+    loop {
+        let seg = segs.next()?;
+        let v = member(&m, seg)?;
+        if segs.peek().is_none() {
+            return Some((m, v));
+        }
+        m = members(v)?;
+    }
+}
+
+/// The edits that restore the tool calls at `calls` (each under `prefix`) in the document
+/// `doc`, whose bytes are `base`; what was done goes to `out`.
+pub(crate) fn call_edits(
+    plan: &RestorePlan,
+    base: &[u8],
+    doc: &RawValue,
+    prefix: &str,
+    calls: &[CallPath],
+    edits: &mut Vec<Edit>,
+    out: &mut Vec<RestoredCall>,
+) {
+    for c in calls {
+        let path = format!("{prefix}{}", c.at);
+        each_at(doc, &path, &mut |_, call| {
+            let Some(m) = members(call) else { return };
+            if !holds(&m, c.when) {
+                return;
+            }
+            let Some((_, name_raw)) = at(call, c.name) else {
+                return;
+            };
+            let Some(sent) = string(name_raw) else { return };
+            let mut done = RestoredCall::new(&sent);
+            if let Some(original) = plan.original(&sent)
+                && let (Some(range), Ok(bytes)) =
+                    (range_in(base, name_raw), serde_json::to_vec(original))
+            {
+                edits.push(Edit { range, bytes });
+                done.tool = original.to_owned();
+            }
+            if let Some(decoder) = plan.decoder(&done.tool)
+                && let Some((_, args)) = at(call, c.args)
+                && let Some(range) = range_in(base, args)
+            {
+                match decode_args(decoder, args.get()) {
+                    Ok(Some(bytes)) => {
+                        edits.push(Edit { range, bytes });
+                        done.decoded = true;
+                    }
+                    Ok(None) => {}
+                    Err(e) => done.error = Some(e),
+                }
+            }
+            if done.renamed() || done.decoded || done.error.is_some() {
+                out.push(done);
+            }
+        });
+    }
+}
+
+/// Decodes a call's arguments as they sit in a body: JSON text in a string (OpenAI) or a
+/// JSON value. `Ok(None)`: unchanged.
+pub(crate) fn decode_args(
+    decoder: &provider_rules::Decoder,
+    raw: &str,
+) -> Result<Option<Vec<u8>>, String> {
+    if raw.starts_with('"') {
+        let text: String = serde_json::from_str(raw).map_err(|e| e.to_string())?;
+        if text.trim().is_empty() {
+            return Ok(None);
+        }
+        match decoder.decode_json(&text).map_err(|e| e.to_string())? {
+            Some(new) => serde_json::to_vec(&new)
+                .map(Some)
+                .map_err(|e| e.to_string()),
+            None => Ok(None),
+        }
+    } else {
+        decoder
+            .decode_json(raw)
+            .map(|o| o.map(String::into_bytes))
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Restores one JSON document (a response body, or a stream event's data): `None` when
+/// nothing changed. A document that is an array (Gemini's `streamGenerateContent` without
+/// `alt=sse`) has each element restored.
+pub(crate) fn restore_document(
+    plan: &RestorePlan,
+    text: &[u8],
+    out: &mut Vec<RestoredCall>,
+) -> Result<Option<Vec<u8>>, String> {
+    let s = std::str::from_utf8(text).map_err(|e| e.to_string())?;
+    let doc: &RawValue = serde_json::from_str(s).map_err(|e| e.to_string())?;
+    let shape = plan.shape();
+    let mut edits = Vec::new();
+    let docs = match elements(doc) {
+        Some(list) => list,
+        None => vec![doc],
+    };
+    for d in docs {
+        call_edits(
+            plan,
+            text,
+            d,
+            shape.response_prefix,
+            shape.calls,
+            &mut edits,
+            out,
+        );
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    splice(text, edits)
+        .map(|s| Some(s.into_vec(text)))
+        .ok_or_else(|| "overlapping edits".to_owned())
+}

@@ -1,0 +1,388 @@
+//! The way back: what the provider sends back is restored to the tools' own terms.
+//!
+//! Per request, with no state across requests, the layer keeps a [`RestorePlan`] in the
+//! response future: the [`NameMap`] of the tool names it renamed (a name the target refuses:
+//! too long, characters it does not take, shared by two tools; see
+//! [`ToolSchemaLayer::rename_tools`](crate::ToolSchemaLayer::rename_tools)) and each tool's
+//! argument [`Decoder`] from the sanitizer (strict nulls: a property the strict rewrite made
+//! required and nullable, that the tool's own schema does not let be `null`, loses its
+//! `null`). The response's tool names are mapped back and the arguments decoded:
+//!
+//! - JSON responses of OpenAI Chat (`choices[].message.tool_calls[]`), OpenAI Responses
+//!   (`output[]` `function_call` items), Anthropic Messages (`content[]` `tool_use` blocks),
+//!   Gemini (`candidates[].content.parts[].functionCall`, camel and snake case, Code Assist's
+//!   `response` envelope) and Bedrock Converse (`output.message.content[].toolUse`): only the
+//!   names and arguments change, every other byte is kept.
+//! - SSE streams of the same APIs (Gemini's `streamGenerateContent?alt=sse`): see the
+//!   per-event rules in the stream reader — text and every event without a tool call go on as
+//!   they arrive; the argument fragments of a call whose decoder changes something are held
+//!   until the call is complete, then sent as one fragment. Bedrock's ConverseStream uses AWS's
+//!   binary event-stream framing, which is not read: such a stream goes on untouched, and the
+//!   report says so.
+//! - When the plan is empty (no rename, no decoder), the response body is not touched at all
+//!   (no buffering, no parse) and no report is added.
+//! - Compressed responses (`Content-Encoding`) go on untouched and the report says so; put
+//!   `tower_http::decompression::DecompressionLayer` between this layer and the upstream to
+//!   have them restored.
+//!
+//! What was done is in a [`RestoreReport`] in the response's extensions (a stream's fills as
+//! it is read).
+//!
+//! ```
+//! use provider_rules::{Decoder, NameMap, Rules};
+//! use tower_toolschema::restore::RestorePlan;
+//! use tower_toolschema::shapes::Api;
+//!
+//! let long = "mcp__github_enterprise__add_pull_request_review_comment_to_pending_review";
+//! let names = NameMap::new(&Rules::OPENAI.tool_names, [long]);
+//! let strict = Decoder { drop_null: vec!["line".into()], ..Decoder::default() };
+//! let plan = RestorePlan::new(Api::OpenAiChat, names.clone(), [(long.to_owned(), strict)]);
+//!
+//! let response = format!(
+//!     r#"{{"choices":[{{"message":{{"tool_calls":[{{"id":"c1","type":"function","function":{{"name":"{}","arguments":"{{\"body\":\"LGTM\",\"line\":null}}"}}}}]}}}}]}}"#,
+//!     names.sent(long)
+//! );
+//! let (restored, calls) = plan.restore_json(response.as_bytes())?;
+//! let restored = String::from_utf8(restored.unwrap())?;
+//! assert!(restored.contains(&format!(r#""name":"{long}""#)));
+//! assert!(restored.contains(r#""arguments":"{\"body\":\"LGTM\"}""#));
+//! assert!(calls[0].renamed() && calls[0].decoded);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod body;
+mod events;
+pub(crate) mod json;
+mod report;
+mod sse;
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::{HeaderMap, header};
+use provider_rules::{Decoder, NameMap};
+
+pub use body::RestoreBody;
+pub use report::{NotRestored, RestoreReport, RestoreSummary, RestoredCall};
+
+use crate::config::{Config, content_encoding, is_json};
+use crate::report::SanitizeReport;
+use crate::shapes::{Api, SlotRole};
+use crate::shapes_response::{ResponseShape, Stream, response_shape};
+
+/// What one request's response needs restored: the renamed tool names and the tools' argument
+/// decoders.
+///
+/// See the [module docs](crate::restore) for an example.
+#[derive(Debug, Clone)]
+pub struct RestorePlan {
+    api: Api,
+    names: NameMap,
+    decoders: Vec<(String, Arc<Decoder>)>,
+}
+
+impl RestorePlan {
+    /// A plan for a response of `api`; identity decoders are dropped.
+    ///
+    /// See the [module docs](crate::restore) for an example.
+    pub fn new(
+        api: Api,
+        names: NameMap,
+        decoders: impl IntoIterator<Item = (String, Decoder)>,
+    ) -> Self {
+        RestorePlan {
+            api,
+            names,
+            decoders: decoders
+                .into_iter()
+                .filter(|(_, d)| !d.is_identity())
+                .map(|(n, d)| (n, Arc::new(d)))
+                .collect(),
+        }
+    }
+
+    /// Whether there is nothing to restore (the response is then not touched).
+    ///
+    /// ```
+    /// use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// assert!(RestorePlan::new(Api::Gemini, Default::default(), []).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty() && self.decoders.is_empty()
+    }
+
+    /// The API whose responses this plan reads.
+    ///
+    /// See [`RestorePlan::is_empty`] for an example.
+    pub fn api(&self) -> Api {
+        self.api
+    }
+
+    /// The renamed tool names.
+    ///
+    /// See the [module docs](crate::restore) for an example.
+    pub fn names(&self) -> &NameMap {
+        &self.names
+    }
+
+    /// The original name of a name the provider sent, when it was renamed.
+    ///
+    /// See the [module docs](crate::restore) for an example.
+    pub fn original(&self, sent: &str) -> Option<&str> {
+        self.names.original(sent)
+    }
+
+    /// The decoder of a tool (by its own name), when it changes something.
+    ///
+    /// See the [module docs](crate::restore) for an example.
+    pub fn decoder(&self, tool: &str) -> Option<&Arc<Decoder>> {
+        self.decoders
+            .iter()
+            .find(|(n, _)| n == tool)
+            .map(|(_, d)| d)
+    }
+
+    pub(crate) fn shape(&self) -> &'static ResponseShape {
+        response_shape(self.api)
+    }
+
+    /// Restores a JSON response body: the new body (`None`: nothing changed, send the same
+    /// bytes) and the calls restored.
+    ///
+    /// See the [module docs](crate::restore) for an example.
+    pub fn restore_json(
+        &self,
+        body: &[u8],
+    ) -> Result<(Option<Vec<u8>>, Vec<RestoredCall>), NotRestored> {
+        let mut calls = Vec::new();
+        let out =
+            json::restore_document(self, body, &mut calls).map_err(NotRestored::InvalidJson)?;
+        Ok((out, calls))
+    }
+
+    /// A reader for an SSE stream of this plan's API.
+    ///
+    /// ```
+    /// use provider_rules::{NameMap, Rules};
+    /// use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// let plan = RestorePlan::new(Api::AnthropicMessages, NameMap::new(&Rules::ANTHROPIC.tool_names, ["a b"]), []);
+    /// let mut s = plan.stream();
+    /// let out = s.push(b"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"a_b\",\"input\":{}}}\n\n");
+    /// assert!(String::from_utf8_lossy(&out.concat()).contains(r#""name":"a b""#));
+    /// assert!(s.finish(false).is_empty());
+    /// ```
+    pub fn stream(&self) -> SseRestorer {
+        SseRestorer(events::StreamRestorer::new(Arc::new(self.clone())))
+    }
+}
+
+/// Restores one SSE stream, chunk by chunk (any chunking gives the same output): built by
+/// [`RestorePlan::stream`].
+#[derive(Debug)]
+pub struct SseRestorer(events::StreamRestorer);
+
+impl SseRestorer {
+    /// Reads the next chunk; returns the bytes to send now (complete events).
+    ///
+    /// See [`RestorePlan::stream`] for an example.
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<Bytes> {
+        self.0.push(chunk)
+    }
+
+    /// The stream ended (`cut`: by an error): what is left to send.
+    ///
+    /// See [`RestorePlan::stream`] for an example.
+    pub fn finish(&mut self, cut: bool) -> Vec<Bytes> {
+        self.0.finish(cut)
+    }
+
+    /// The calls restored so far (taken).
+    ///
+    /// See [`RestorePlan::stream`] for an example.
+    pub fn take_calls(&mut self) -> Vec<RestoredCall> {
+        std::mem::take(&mut self.0.calls)
+    }
+}
+
+/// The request side of the way back for one body, as the layer does it: sanitizes the schema
+/// slots, renames refused tool names (when the configuration says so), and returns the body
+/// to send, the report, and the plan for the response.
+///
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, restore::prepare_request, shapes::Api};
+/// let body = br#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"fs.read","parameters":{"type":"object"}}}]}"#;
+/// let (out, _, plan) = prepare_request(ToolSchemaLayer::openai().config(), Some(Api::OpenAiChat), bytes::Bytes::from_static(body));
+/// assert!(std::str::from_utf8(&out)?.contains(r#""name":"fs_read""#));
+/// assert_eq!(plan.original("fs_read"), Some("fs.read"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn prepare_request(
+    config: &Config,
+    api: Option<Api>,
+    body: Bytes,
+) -> (Bytes, SanitizeReport, RestorePlan) {
+    let (out, report) = crate::sanitize_body(config, api, body);
+    let renaming = needs_rename(config, &report).then_some(&out[..]);
+    let (renamed, plan) = plan_for(config, None, renaming, &report);
+    let out = renamed.map(Bytes::from).unwrap_or(out);
+    (out, report, plan)
+}
+
+/// Whether the request's names must be read for renaming: renaming is on, the API's names come
+/// back, and a declared name is refused or shared (the report says; no body is read for it).
+pub(crate) fn needs_rename(config: &Config, report: &SanitizeReport) -> bool {
+    let Some(api) = report.api else { return false };
+    if !config.rename_tools || !response_shape(api).renames() {
+        return false;
+    }
+    let mut names: Vec<&str> = report
+        .slots
+        .iter()
+        .filter(|s| s.role == SlotRole::ToolParameters)
+        .filter_map(|s| s.tool.as_deref())
+        .collect();
+    let n = names.len();
+    names.sort_unstable();
+    names.dedup();
+    names.len() != n || report.slots.iter().any(|s| s.tool_name_problem.is_some())
+}
+
+/// After the request side: renames the names of `body` (given when [`needs_rename`]) and
+/// builds the plan. The renamed body, if any, replaces the one to send.
+pub(crate) fn plan_for(
+    config: &Config,
+    host: Option<&str>,
+    body: Option<&[u8]>,
+    report: &SanitizeReport,
+) -> (Option<Vec<u8>>, RestorePlan) {
+    let Some(api) = report.api else {
+        return (
+            None,
+            RestorePlan::new(Api::OpenAiChat, NameMap::default(), []),
+        );
+    };
+    let decoders: Vec<(String, Decoder)> = report
+        .slots
+        .iter()
+        .filter(|s| s.role == SlotRole::ToolParameters && !s.decoder.is_identity())
+        .filter_map(|s| Some((s.tool.clone()?, (*s.decoder).clone())))
+        .collect();
+    if let Some(body) = body {
+        let rule_for = |model: Option<&str>| {
+            config
+                .profiles_for(api, model, host)
+                .native
+                .rules()
+                .tool_names
+                .clone()
+        };
+        if let Some((new, names)) = crate::rename::rename(body, response_shape(api), &rule_for) {
+            for (o, s) in names.pairs() {
+                tracing::info!(target: "tower_toolschema", tool = o, sent = s, "tool renamed for the provider; mapped back in the response");
+            }
+            return (Some(new), RestorePlan::new(api, names, decoders));
+        }
+    }
+    (None, RestorePlan::new(api, NameMap::default(), decoders))
+}
+
+/// How a response is read, decided from its headers.
+pub(crate) enum Read {
+    Pass,
+    Json,
+    Sse,
+}
+
+/// Whether and how a response of `plan` is restored; `Err` says why not (reported).
+pub(crate) fn decide(plan: &RestorePlan, headers: &HeaderMap) -> Result<Read, NotRestored> {
+    if plan.is_empty() {
+        return Ok(Read::Pass);
+    }
+    if let Some(enc) = content_encoding(headers) {
+        return Err(NotRestored::Compressed(enc));
+    }
+    let ct = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if ct
+        .trim_start()
+        .to_ascii_lowercase()
+        .starts_with("text/event-stream")
+    {
+        return match plan.shape().stream {
+            Stream::NotRead => Err(NotRestored::StreamNotRead),
+            _ => Ok(Read::Sse),
+        };
+    }
+    if ct.is_empty() || is_json(headers) {
+        return Ok(Read::Json);
+    }
+    Err(NotRestored::NotJson(ct.to_owned()))
+}
+
+/// A response the layer can hand back restored: `http::Response<B>` becomes
+/// `http::Response<RestoreBody<B>>`.
+///
+/// ```
+/// fn restorable<R: tower_toolschema::restore::RestoreResponse>() {}
+/// restorable::<http::Response<String>>();
+/// ```
+pub trait RestoreResponse: sealed::Sealed {
+    /// The response the client gets.
+    type Restored;
+    /// Wraps the body for `plan` (untouched when there is none or it is empty).
+    fn restored(self, plan: Option<Arc<RestorePlan>>, limit: usize) -> Self::Restored;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl<B> Sealed for http::Response<B> {}
+}
+
+impl<B: http_body::Body> RestoreResponse for http::Response<B> {
+    type Restored = http::Response<RestoreBody<B>>;
+
+    fn restored(self, plan: Option<Arc<RestorePlan>>, limit: usize) -> Self::Restored {
+        wrap(self, plan, limit)
+    }
+}
+
+/// Wraps a response's body for the way back (untouched when the plan is empty).
+pub(crate) fn wrap<B: http_body::Body>(
+    res: http::Response<B>,
+    plan: Option<Arc<RestorePlan>>,
+    limit: usize,
+) -> http::Response<RestoreBody<B>> {
+    let Some(plan) = plan.filter(|p| !p.is_empty()) else {
+        return res.map(RestoreBody::pass);
+    };
+    let (mut parts, body) = res.into_parts();
+    let report = RestoreReport::new(
+        plan.names()
+            .pairs()
+            .map(|(o, s)| (o.to_owned(), s.to_owned()))
+            .collect(),
+    );
+    parts.extensions.insert(report.clone());
+    let body = match decide(&plan, &parts.headers) {
+        Ok(Read::Pass) => RestoreBody::pass(body),
+        Ok(Read::Json) => {
+            parts.headers.remove(header::CONTENT_LENGTH);
+            RestoreBody::json(body, plan, limit, report)
+        }
+        Ok(Read::Sse) => {
+            parts.headers.remove(header::CONTENT_LENGTH);
+            RestoreBody::sse(body, &plan, report)
+        }
+        Err(why) => {
+            tracing::warn!(target: "tower_toolschema", "response not restored: {why}");
+            report.update(|r| {
+                r.not_restored = Some(why);
+                r.complete = true;
+            });
+            RestoreBody::pass(body)
+        }
+    };
+    http::Response::from_parts(parts, body)
+}

@@ -1,0 +1,132 @@
+//! What the way back did to one response: [`RestoreReport`], in the response's extensions.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// One tool call of a response that was restored (or could not be).
+///
+/// See the [module docs](crate::restore) for an example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RestoredCall {
+    /// The name the provider sent.
+    pub sent: String,
+    /// The tool's own name (the same as `sent` when it was not renamed).
+    pub tool: String,
+    /// Whether its arguments were decoded (strict nulls removed).
+    pub decoded: bool,
+    /// Why its arguments could not be decoded (they went on as they came).
+    pub error: Option<String>,
+}
+
+impl RestoredCall {
+    pub(crate) fn new(sent: &str) -> Self {
+        RestoredCall {
+            sent: sent.to_owned(),
+            tool: sent.to_owned(),
+            decoded: false,
+            error: None,
+        }
+    }
+
+    /// Whether the name was mapped back.
+    ///
+    /// ```
+    /// # fn f(c: &tower_toolschema::restore::RestoredCall) -> bool {
+    /// c.renamed()
+    /// # }
+    /// ```
+    pub fn renamed(&self) -> bool {
+        self.sent != self.tool
+    }
+}
+
+/// Why a response went on untouched although its request had something to restore.
+///
+/// ```
+/// use tower_toolschema::restore::NotRestored;
+/// assert_eq!(NotRestored::Compressed("gzip".into()).to_string(),
+///     "a compressed response (gzip): put a decompression layer in front to have it restored");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NotRestored {
+    /// `Content-Encoding` is set.
+    Compressed(String),
+    /// Neither JSON nor `text/event-stream`.
+    NotJson(String),
+    /// A stream this API's table does not read (Bedrock's binary ConverseStream).
+    StreamNotRead,
+    /// A JSON body larger than the limit (it went on as it came).
+    TooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// Not valid JSON.
+    InvalidJson(String),
+}
+
+impl fmt::Display for NotRestored {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotRestored::Compressed(e) => write!(
+                f,
+                "a compressed response ({e}): put a decompression layer in front to have it restored"
+            ),
+            NotRestored::NotJson(ct) => write!(f, "not a JSON or SSE response ({ct})"),
+            NotRestored::StreamNotRead => f.write_str("a stream this API's framing is not read in"),
+            NotRestored::TooLarge { limit } => {
+                write!(f, "the response is larger than the limit of {limit} bytes")
+            }
+            NotRestored::InvalidJson(e) => write!(f, "the response is not valid JSON: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for NotRestored {}
+
+/// What was restored so far.
+///
+/// See the [module docs](crate::restore) for an example.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RestoreSummary {
+    /// The tool names the request renamed: `(original, sent)`.
+    pub renamed: Vec<(String, String)>,
+    /// The calls restored, in body order.
+    pub calls: Vec<RestoredCall>,
+    /// Set when the response went on untouched.
+    pub not_restored: Option<NotRestored>,
+    /// Whether the body ended (a stream's report fills as it is read).
+    pub complete: bool,
+}
+
+/// The way back's report, in the response's extensions when the request had something to
+/// restore. A stream's calls are added as they pass: read it once the body has ended.
+///
+/// See the [module docs](crate::restore) for an example.
+#[derive(Debug, Clone, Default)]
+pub struct RestoreReport(Arc<Mutex<RestoreSummary>>);
+
+impl RestoreReport {
+    pub(crate) fn new(renamed: Vec<(String, String)>) -> Self {
+        RestoreReport(Arc::new(Mutex::new(RestoreSummary {
+            renamed,
+            ..RestoreSummary::default()
+        })))
+    }
+
+    pub(crate) fn update(&self, f: impl FnOnce(&mut RestoreSummary)) {
+        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner));
+    }
+
+    /// A copy of what was restored so far.
+    ///
+    /// See the [module docs](crate::restore) for an example.
+    pub fn summary(&self) -> RestoreSummary {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}

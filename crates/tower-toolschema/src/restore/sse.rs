@@ -1,0 +1,195 @@
+//! Server-sent events framing: splitting a byte stream into events (at any chunking), reading
+//! an event's `event` and `data` fields, and rebuilding an event with new data.
+//!
+//! Lines end in `\n` or `\r\n`; an event ends at an empty line. An event is kept as its raw
+//! bytes, terminator included, so an event that is not changed goes on byte for byte.
+
+use std::ops::Range;
+
+use bytes::{Bytes, BytesMut};
+
+/// Splits a stream into complete events; what follows the last complete event is held.
+#[derive(Debug, Default)]
+pub(crate) struct Splitter {
+    buf: BytesMut,
+    /// How far `buf` was scanned.
+    scanned: usize,
+    /// Where the line being scanned starts.
+    line: usize,
+}
+
+impl Splitter {
+    /// Adds `chunk`; the complete events go to `out`.
+    #[cfg(test)]
+    pub(crate) fn push(&mut self, chunk: &[u8], out: &mut Vec<Bytes>) {
+        self.extend(chunk);
+        while let Some(end) = self.next_end(0) {
+            out.push(self.take(end));
+        }
+    }
+
+    /// Adds `chunk` to what is held.
+    pub(crate) fn extend(&mut self, chunk: &[u8]) {
+        self.buf.extend_from_slice(chunk);
+    }
+
+    /// What is held, unsplit.
+    pub(crate) fn held(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// The end of the next complete event after `from` (where an earlier event ended, or 0),
+    /// as an offset into [`Splitter::held`]; `None` until one is complete.
+    pub(crate) fn next_end(&mut self, from: usize) -> Option<usize> {
+        let mut i = self.scanned.max(from);
+        if self.line < from {
+            self.line = from;
+        }
+        while let Some(off) = memchr::memchr(b'\n', &self.buf[i..]) {
+            let nl = i + off;
+            let content = &self.buf[self.line..nl];
+            i = nl + 1;
+            if content.is_empty() || content == b"\r" {
+                self.scanned = i;
+                self.line = i;
+                return Some(i);
+            }
+            self.line = i;
+        }
+        self.scanned = self.buf.len();
+        None
+    }
+
+    /// The end of the last complete event in `held()[from..limit]` (`from` when there is none),
+    /// the scan moved there: the events before it need no look one by one.
+    pub(crate) fn last_end(&mut self, from: usize, limit: usize) -> usize {
+        let limit = limit.min(self.buf.len());
+        if from >= limit {
+            return from;
+        }
+        let part = &self.buf[from..limit];
+        let lf = memchr::memmem::rfind(part, b"\n\n").map(|i| i + 2);
+        let crlf = memchr::memmem::rfind(part, b"\n\r\n").map(|i| i + 3);
+        match lf.max(crlf) {
+            Some(end) => {
+                let end = from + end;
+                if end > self.scanned {
+                    self.scanned = end;
+                    self.line = end;
+                }
+                end
+            }
+            None => from,
+        }
+    }
+
+    /// Takes the first `n` held bytes (whole events) as one `Bytes`, without a copy.
+    pub(crate) fn take(&mut self, n: usize) -> Bytes {
+        let out = self.buf.split_to(n.min(self.buf.len())).freeze();
+        self.scanned = self.scanned.saturating_sub(out.len());
+        self.line = self.line.saturating_sub(out.len());
+        out
+    }
+
+    /// What was held at the end of the stream (an event without its terminating empty line).
+    pub(crate) fn finish(&mut self) -> Option<Bytes> {
+        self.scanned = 0;
+        self.line = 0;
+        (!self.buf.is_empty()).then(|| std::mem::take(&mut self.buf).freeze())
+    }
+}
+
+/// The lines of an event: (content range, line end range).
+fn lines(raw: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < raw.len() {
+        match memchr::memchr(b'\n', &raw[start..]) {
+            Some(off) => {
+                let nl = start + off;
+                let end = if nl > start && raw[nl - 1] == b'\r' {
+                    nl - 1
+                } else {
+                    nl
+                };
+                out.push((start..end, end..nl + 1));
+                start = nl + 1;
+            }
+            None => {
+                out.push((start..raw.len(), raw.len()..raw.len()));
+                start = raw.len();
+            }
+        }
+    }
+    out
+}
+
+fn field_value<'a>(line: &'a [u8], name: &[u8]) -> Option<&'a [u8]> {
+    let rest = line.strip_prefix(name)?.strip_prefix(b":")?;
+    Some(rest.strip_prefix(b" ").unwrap_or(rest))
+}
+
+/// The event's data: its `data` lines joined by `\n` (borrowed when there is one line).
+pub(crate) fn data(raw: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
+    let mut found: Option<std::borrow::Cow<'_, [u8]>> = None;
+    for (l, _) in lines(raw) {
+        if let Some(v) = field_value(&raw[l], b"data") {
+            found = Some(match found {
+                None => std::borrow::Cow::Borrowed(v),
+                Some(prev) => {
+                    let mut joined = prev.into_owned();
+                    joined.push(b'\n');
+                    joined.extend_from_slice(v);
+                    std::borrow::Cow::Owned(joined)
+                }
+            });
+        }
+    }
+    found
+}
+
+/// The event with its data replaced by `payload` (one line: JSON has no raw line breaks in
+/// strings): the first `data` line carries it, the others go; every other line is kept.
+pub(crate) fn with_data(raw: &[u8], payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len() + payload.len());
+    let mut written = false;
+    for (l, end) in lines(raw) {
+        let line = &raw[l.clone()];
+        if field_value(line, b"data").is_some() {
+            if !written {
+                out.extend_from_slice(b"data: ");
+                out.extend_from_slice(payload);
+                out.extend_from_slice(&raw[end]);
+                written = true;
+            }
+            continue;
+        }
+        out.extend_from_slice(line);
+        out.extend_from_slice(&raw[end]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_split_at_any_chunking_and_keep_their_bytes() {
+        let stream =
+            b"event: a\ndata: {\"x\":1}\n\n: comment\r\ndata: 2\r\n\r\ndata: 3\ndata: 4\n\ntail";
+        for cut in 0..stream.len() {
+            let mut s = Splitter::default();
+            let mut out = Vec::new();
+            s.push(&stream[..cut], &mut out);
+            s.push(&stream[cut..], &mut out);
+            let tail = s.finish();
+            assert_eq!(out.len(), 3, "cut {cut}");
+            assert_eq!(&out[0][..], b"event: a\ndata: {\"x\":1}\n\n");
+            assert_eq!(tail.as_deref(), Some(&b"tail"[..]));
+        }
+        let ev = b"event: a\r\ndata: 3\r\ndata: 4\r\n\r\n";
+        assert_eq!(data(ev).as_deref(), Some(&b"3\n4"[..]));
+        assert_eq!(with_data(ev, b"7"), b"event: a\r\ndata: 7\r\n\r\n");
+    }
+}

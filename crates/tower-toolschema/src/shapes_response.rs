@@ -1,0 +1,382 @@
+//! The way back's table: for each API, where tool names sit in its request bodies besides the
+//! declarations' slots (the conversation history, `tool_choice`, Gemini's
+//! `allowedFunctionNames`), and where tool calls sit in its responses and stream events.
+//!
+//! Paths are dotted from the body's root; `name[]` steps into every element of the array
+//! `name`. A [`NamePath`] ends at a name (a string), or with `[]` at a list of names. A
+//! [`CallPath`] ends at a call object; its `name` and `args` paths are relative to it. `when`
+//! keeps only the objects whose member has that string value (`"type": "tool_use"`).
+//!
+//! ```
+//! use tower_toolschema::shapes::Api;
+//! use tower_toolschema::shapes_response::{Stream, response_shape};
+//!
+//! let gemini = response_shape(Api::CodeAssist);
+//! assert_eq!(gemini.response_prefix, "response.");
+//! assert_eq!(gemini.stream, Stream::Chunks);
+//! assert!(gemini.history.iter().any(|p| p.path.ends_with("allowedFunctionNames[]")));
+//! // Bedrock's ConverseStream is a binary event stream: not read.
+//! assert_eq!(response_shape(Api::BedrockConverse).stream, Stream::NotRead);
+//! ```
+
+use crate::shapes::Api;
+
+/// Where names sit in a request body.
+///
+/// See the [module docs](crate::shapes_response) for an example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NamePath {
+    /// The path to the name (or, ending in `[]`, to each name of a list).
+    pub path: &'static str,
+    /// Only where the object holding the name has this member with this string value.
+    pub when: Option<(&'static str, &'static str)>,
+}
+
+/// Where tool calls sit in a response body (or in one stream event).
+///
+/// See the [module docs](crate::shapes_response) for an example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallPath {
+    /// The path to each call object.
+    pub at: &'static str,
+    /// Only the call objects with this member and value.
+    pub when: Option<(&'static str, &'static str)>,
+    /// The call's name, relative to the call object.
+    pub name: &'static str,
+    /// The call's arguments, relative to the call object: JSON text (a string holding JSON,
+    /// OpenAI's `arguments`) or a JSON value (Anthropic's `input`, Gemini's `args`).
+    pub args: &'static str,
+}
+
+/// How an API streams its responses.
+///
+/// See the [module docs](crate::shapes_response) for an example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stream {
+    /// OpenAI Chat Completions: `chat.completion.chunk` events with
+    /// `choices[].delta.tool_calls[]` (`index`, the name in the first fragment, `arguments`
+    /// text in fragments), ending with `data: [DONE]`.
+    ChatDeltas,
+    /// OpenAI Responses: `response.output_item.added` (the `function_call` item and its name),
+    /// `response.function_call_arguments.delta` / `.done`, `response.output_item.done` and
+    /// `response.completed` (whole items).
+    ResponsesEvents,
+    /// Anthropic Messages: `content_block_start` (a `tool_use` block and its name),
+    /// `content_block_delta` with `input_json_delta.partial_json`, `content_block_stop`.
+    AnthropicBlocks,
+    /// Gemini `:streamGenerateContent?alt=sse`: every event is a whole response chunk whose
+    /// calls are complete ([`ResponseShape::calls`] apply to each).
+    Chunks,
+    /// Not read (Bedrock's ConverseStream is AWS's binary event-stream framing, not SSE): a
+    /// stream goes on untouched and the report says so.
+    NotRead,
+}
+
+/// The way back for one API.
+///
+/// See the [module docs](crate::shapes_response) for an example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResponseShape {
+    /// The API.
+    pub api: Api,
+    /// Where the request's body sits under an envelope (Code Assist: `request.`), or `""`.
+    pub request_prefix: &'static str,
+    /// Where a response's body sits under an envelope (Code Assist: `response.`), or `""`.
+    pub response_prefix: &'static str,
+    /// The tools' declared names.
+    pub declarations: &'static [NamePath],
+    /// Names in the conversation history and the tool choice.
+    pub history: &'static [NamePath],
+    /// The tool calls of a (non-streaming) response.
+    pub calls: &'static [CallPath],
+    /// The whole tool calls of a stream's events (Responses' `item` and the final
+    /// `response.output[]`, Anthropic's `content_block`; Gemini's chunks are whole responses).
+    pub event_calls: &'static [CallPath],
+    /// How its stream is read.
+    pub stream: Stream,
+}
+
+impl ResponseShape {
+    /// Whether requests of this API may have their tool names renamed: the names come back in
+    /// its responses, where they are mapped back (not for batches or cached contents, whose
+    /// results arrive elsewhere).
+    ///
+    /// ```
+    /// use tower_toolschema::shapes::Api;
+    /// use tower_toolschema::shapes_response::response_shape;
+    /// assert!(response_shape(Api::OpenAiChat).renames());
+    /// assert!(!response_shape(Api::AnthropicBatches).renames());
+    /// ```
+    pub fn renames(&self) -> bool {
+        !self.declarations.is_empty()
+    }
+}
+
+const fn at(path: &'static str) -> NamePath {
+    NamePath { path, when: None }
+}
+
+const fn at_when(path: &'static str, key: &'static str, value: &'static str) -> NamePath {
+    NamePath {
+        path,
+        when: Some((key, value)),
+    }
+}
+
+const CHAT_DECLARATIONS: &[NamePath] = &[at("tools[].function.name"), at("functions[].name")];
+const CHAT_HISTORY: &[NamePath] = &[
+    at("messages[].tool_calls[].function.name"),
+    at("messages[].function_call.name"),
+    at_when("messages[].name", "role", "function"),
+    // Ollama's native tool results.
+    at("messages[].tool_name"),
+    at("tool_choice.function.name"),
+    at("function_call.name"),
+];
+const CHAT_CALLS: &[CallPath] = &[
+    CallPath {
+        at: "choices[].message.tool_calls[]",
+        when: None,
+        name: "function.name",
+        args: "function.arguments",
+    },
+    CallPath {
+        at: "choices[].message",
+        when: None,
+        name: "function_call.name",
+        args: "function_call.arguments",
+    },
+    // Ollama native and Cohere v2.
+    CallPath {
+        at: "message.tool_calls[]",
+        when: None,
+        name: "function.name",
+        args: "function.arguments",
+    },
+];
+
+const RESPONSES_DECLARATIONS: &[NamePath] = &[
+    at_when("tools[].name", "type", "function"),
+    at_when("tools[].tools[].name", "type", "function"),
+];
+const RESPONSES_HISTORY: &[NamePath] = &[
+    at_when("input[].name", "type", "function_call"),
+    at_when("tool_choice.name", "type", "function"),
+    at_when("tool_choice.tools[].name", "type", "function"),
+];
+const RESPONSES_CALLS: &[CallPath] = &[CallPath {
+    at: "output[]",
+    when: Some(("type", "function_call")),
+    name: "name",
+    args: "arguments",
+}];
+
+const ANTHROPIC_DECLARATIONS: &[NamePath] = &[at("tools[].name")];
+const ANTHROPIC_HISTORY: &[NamePath] = &[
+    at_when("messages[].content[].name", "type", "tool_use"),
+    at_when("tool_choice.name", "type", "tool"),
+];
+const ANTHROPIC_CALLS: &[CallPath] = &[CallPath {
+    at: "content[]",
+    when: Some(("type", "tool_use")),
+    name: "name",
+    args: "input",
+}];
+
+const GEMINI_DECLARATIONS: &[NamePath] = &[
+    at("tools[].functionDeclarations[].name"),
+    at("tools[].function_declarations[].name"),
+];
+const GEMINI_HISTORY: &[NamePath] = &[
+    at("contents[].parts[].functionCall.name"),
+    at("contents[].parts[].functionResponse.name"),
+    at("contents[].parts[].function_call.name"),
+    at("contents[].parts[].function_response.name"),
+    at("toolConfig.functionCallingConfig.allowedFunctionNames[]"),
+    at("tool_config.function_calling_config.allowed_function_names[]"),
+];
+const GEMINI_CALLS: &[CallPath] = &[
+    CallPath {
+        at: "candidates[].content.parts[]",
+        when: None,
+        name: "functionCall.name",
+        args: "functionCall.args",
+    },
+    CallPath {
+        at: "candidates[].content.parts[]",
+        when: None,
+        name: "function_call.name",
+        args: "function_call.args",
+    },
+];
+
+const RESPONSES_EVENT_CALLS: &[CallPath] = &[
+    CallPath {
+        at: "item",
+        when: Some(("type", "function_call")),
+        name: "name",
+        args: "arguments",
+    },
+    CallPath {
+        at: "response.output[]",
+        when: Some(("type", "function_call")),
+        name: "name",
+        args: "arguments",
+    },
+];
+const ANTHROPIC_EVENT_CALLS: &[CallPath] = &[CallPath {
+    at: "content_block",
+    when: Some(("type", "tool_use")),
+    name: "name",
+    args: "input",
+}];
+
+const BEDROCK_DECLARATIONS: &[NamePath] = &[at("toolConfig.tools[].toolSpec.name")];
+const BEDROCK_HISTORY: &[NamePath] = &[
+    at("messages[].content[].toolUse.name"),
+    at("toolConfig.toolChoice.tool.name"),
+];
+const BEDROCK_CALLS: &[CallPath] = &[CallPath {
+    at: "output.message.content[]",
+    when: None,
+    name: "toolUse.name",
+    args: "toolUse.input",
+}];
+
+const fn shape(
+    api: Api,
+    declarations: &'static [NamePath],
+    history: &'static [NamePath],
+    calls: &'static [CallPath],
+    stream: Stream,
+) -> ResponseShape {
+    let event_calls = match stream {
+        Stream::ResponsesEvents => RESPONSES_EVENT_CALLS,
+        Stream::AnthropicBlocks => ANTHROPIC_EVENT_CALLS,
+        Stream::Chunks => calls,
+        Stream::ChatDeltas | Stream::NotRead => &[],
+    };
+    ResponseShape {
+        api,
+        request_prefix: "",
+        response_prefix: "",
+        declarations,
+        history,
+        calls,
+        event_calls,
+        stream,
+    }
+}
+
+const fn chat(api: Api) -> ResponseShape {
+    shape(
+        api,
+        CHAT_DECLARATIONS,
+        CHAT_HISTORY,
+        CHAT_CALLS,
+        Stream::ChatDeltas,
+    )
+}
+
+const fn anthropic(api: Api) -> ResponseShape {
+    shape(
+        api,
+        ANTHROPIC_DECLARATIONS,
+        ANTHROPIC_HISTORY,
+        ANTHROPIC_CALLS,
+        Stream::AnthropicBlocks,
+    )
+}
+
+const fn gemini(api: Api) -> ResponseShape {
+    shape(
+        api,
+        GEMINI_DECLARATIONS,
+        GEMINI_HISTORY,
+        GEMINI_CALLS,
+        Stream::Chunks,
+    )
+}
+
+/// The shape of an API whose responses are not read (no tool calls come back in them).
+const fn none(api: Api) -> ResponseShape {
+    shape(api, &[], &[], &[], Stream::NotRead)
+}
+
+static OPENAI_CHAT: ResponseShape = chat(Api::OpenAiChat);
+static GEMINI_OPENAI_COMPAT: ResponseShape = chat(Api::GeminiOpenAiCompat);
+static VERTEX_OPENAI_COMPAT: ResponseShape = chat(Api::VertexOpenAiCompat);
+static OLLAMA_CHAT: ResponseShape = chat(Api::OllamaChat);
+static COHERE_CHAT: ResponseShape = chat(Api::CohereChat);
+static OPENAI_RESPONSES: ResponseShape = shape(
+    Api::OpenAiResponses,
+    RESPONSES_DECLARATIONS,
+    RESPONSES_HISTORY,
+    RESPONSES_CALLS,
+    Stream::ResponsesEvents,
+);
+static ANTHROPIC_MESSAGES: ResponseShape = anthropic(Api::AnthropicMessages);
+static VERTEX_ANTHROPIC: ResponseShape = anthropic(Api::VertexAnthropic);
+static BEDROCK_INVOKE: ResponseShape = anthropic(Api::BedrockInvoke);
+static ANTHROPIC_BATCHES: ResponseShape = none(Api::AnthropicBatches);
+static GEMINI: ResponseShape = gemini(Api::Gemini);
+static VERTEX_GEMINI: ResponseShape = gemini(Api::VertexGemini);
+static GEMINI_COUNT_TOKENS: ResponseShape = none(Api::GeminiCountTokens);
+static GEMINI_CACHED_CONTENTS: ResponseShape = none(Api::GeminiCachedContents);
+static CODE_ASSIST: ResponseShape = ResponseShape {
+    request_prefix: "request.",
+    response_prefix: "response.",
+    ..gemini(Api::CodeAssist)
+};
+static BEDROCK_CONVERSE: ResponseShape = shape(
+    Api::BedrockConverse,
+    BEDROCK_DECLARATIONS,
+    BEDROCK_HISTORY,
+    BEDROCK_CALLS,
+    Stream::NotRead,
+);
+
+/// The way back of `api` (every API has one: an exhaustive match).
+///
+/// See the [module docs](crate::shapes_response) for an example.
+pub fn response_shape(api: Api) -> &'static ResponseShape {
+    match api {
+        Api::OpenAiChat => &OPENAI_CHAT,
+        Api::OpenAiResponses => &OPENAI_RESPONSES,
+        Api::AnthropicMessages => &ANTHROPIC_MESSAGES,
+        Api::AnthropicBatches => &ANTHROPIC_BATCHES,
+        Api::Gemini => &GEMINI,
+        Api::GeminiCountTokens => &GEMINI_COUNT_TOKENS,
+        Api::GeminiCachedContents => &GEMINI_CACHED_CONTENTS,
+        Api::GeminiOpenAiCompat => &GEMINI_OPENAI_COMPAT,
+        Api::CodeAssist => &CODE_ASSIST,
+        Api::VertexGemini => &VERTEX_GEMINI,
+        Api::VertexAnthropic => &VERTEX_ANTHROPIC,
+        Api::VertexOpenAiCompat => &VERTEX_OPENAI_COMPAT,
+        Api::BedrockConverse => &BEDROCK_CONVERSE,
+        Api::BedrockInvoke => &BEDROCK_INVOKE,
+        Api::OllamaChat => &OLLAMA_CHAT,
+        Api::CohereChat => &COHERE_CHAT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shapes::SHAPES;
+
+    #[test]
+    fn every_api_has_its_own_entry_and_paths_are_well_formed() {
+        for s in SHAPES {
+            let r = response_shape(s.api);
+            assert_eq!(r.api, s.api);
+            for p in r.declarations.iter().chain(r.history) {
+                assert!(!p.path.is_empty() && !p.path.starts_with('.'), "{}", p.path);
+            }
+            for c in r.calls {
+                assert!(!c.name.is_empty() && !c.args.is_empty());
+            }
+        }
+    }
+}
