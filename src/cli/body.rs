@@ -5,8 +5,8 @@
 
 use super::error::CliError;
 use super::input::{Document, Item, Kind};
-use super::read::Source;
 use super::profile::Choice;
+use super::read::Source;
 use super::slots::{Applied, Finding, SlotResult, body_config, check_item, check_name};
 use bytes::Bytes;
 use std::collections::HashMap;

@@ -110,7 +110,10 @@ pub fn run(args: &CheckArgs) -> CliResult {
 }
 
 /// A request body's tools over the provider's documented maximum per request.
-fn tool_count(doc: &Document, choice: &super::profile::Choice) -> Option<provider_rules::Violation> {
+fn tool_count(
+    doc: &Document,
+    choice: &super::profile::Choice,
+) -> Option<provider_rules::Violation> {
     if doc.kind != super::input::Kind::Body {
         return None;
     }

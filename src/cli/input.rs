@@ -96,7 +96,10 @@ pub struct Hints {
 
 /// `--api NAME` to an [`Api`], or an error listing the names.
 pub fn api_by_name(name: &str) -> Result<Api, CliError> {
-    let mut names: Vec<&str> = tower_toolschema::shapes::SHAPES.iter().map(|s| s.api.name()).collect();
+    let mut names: Vec<&str> = tower_toolschema::shapes::SHAPES
+        .iter()
+        .map(|s| s.api.name())
+        .collect();
     names.dedup();
     let name = super::names::resolve("API", name, names, "")?;
     Api::from_name(name).ok_or_else(|| CliError::usage(format!("unknown API {name:?}")))

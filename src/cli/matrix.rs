@@ -6,7 +6,7 @@ use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::{Document, Hints, api_by_name};
 use super::input_args::SourceArgs;
 use super::output::{Cell, Color, Style, emit};
-use super::profile::{builtin, matrix_default, load_rules};
+use super::profile::{builtin, load_rules, matrix_default};
 use super::slots::{Eval, evaluate};
 
 use super::progress::Progress;

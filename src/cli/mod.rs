@@ -21,9 +21,9 @@ pub mod read;
 pub mod restore;
 pub mod rules;
 pub mod sanitize;
-pub mod slots;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod slots;
 pub mod textdiff;
 pub mod validate;
 pub mod width;

@@ -3,11 +3,11 @@
 //! response or an SSE capture. What was restored goes to standard error.
 
 use super::ProfileArgs;
-use super::slots::body_config;
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::api_by_name;
-use super::read::read_bytes;
 use super::output::emit_bytes;
+use super::read::read_bytes;
+use super::slots::body_config;
 use bytes::Bytes;
 use clap::Args;
 use std::path::PathBuf;

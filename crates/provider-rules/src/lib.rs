@@ -84,8 +84,8 @@ mod providers;
 mod report;
 mod rules;
 mod slot;
-mod traits;
 mod tool_input;
+mod traits;
 
 pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
