@@ -114,6 +114,9 @@ fn settings(upstream: &str) -> Settings {
 }
 
 fn client() -> reqwest::Client {
+    // reqwest's TLS is built without a crypto provider in this workspace (`rustls-no-provider`,
+    // for `toolschema mcp`): the process-wide one is ring, as everywhere here.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder().timeout(BOUND).build().unwrap()
 }
 
@@ -589,6 +592,9 @@ async fn an_unknown_prefix_is_a_404_listing_the_routes() {
 async fn an_http2_client_reaches_an_http1_upstream() {
     let up = upstream::plain().await;
     let gw = Gateway::to(&up.url).await;
+    // reqwest's TLS is built without a crypto provider in this workspace (`rustls-no-provider`,
+    // for `toolschema mcp`): the process-wide one is ring, as everywhere here.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let h2 = reqwest::Client::builder()
         .http2_prior_knowledge()
         .timeout(BOUND)

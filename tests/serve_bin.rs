@@ -123,6 +123,9 @@ async fn the_binary_routes_by_config_logs_json_without_keys_and_drains_on_sigter
         Some("debug"),
     );
     let addr = p.address();
+    // reqwest's TLS is built without a crypto provider in this workspace (`rustls-no-provider`,
+    // for `toolschema mcp`): the process-wide one is ring, as everywhere here.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let c = reqwest::Client::builder().timeout(BOUND).build().unwrap();
     for _ in 0..2 {
         let res = c
@@ -236,6 +239,9 @@ async fn the_text_log_has_one_line_per_request_and_the_layer_quiet_by_default() 
         None,
     );
     let addr = p.address();
+    // reqwest's TLS is built without a crypto provider in this workspace (`rustls-no-provider`,
+    // for `toolschema mcp`): the process-wide one is ring, as everywhere here.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let c = reqwest::Client::builder().timeout(BOUND).build().unwrap();
     for _ in 0..3 {
         let res = c

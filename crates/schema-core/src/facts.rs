@@ -80,9 +80,11 @@ impl SchemaObject {
     /// The members parsed as property schemas, when this object is a bare property map (a
     /// tool's parameters written without the object around them, `{"foo": {"type":
     /// "string"}}`): at least one member, no known keyword, and every member an object with
-    /// at least one known keyword (`type`, `description`, `enum`, `properties`, `$ref`...).
-    /// Each member is parsed one schema level below the default depth limit, as it would
-    /// have been under `properties`.
+    /// at least one known keyword (`type`, `description`, `enum`, `properties`, `$ref`...) or
+    /// itself a bare property map (`{"data": {"parent": {"type": "object", ...}}}`,
+    /// CLIProxyAPI's malformed-MCP cases), read as an object of those properties in its turn
+    /// (at most [`MAX_NESTED_BARE_MAPS`] deep). Each member is parsed one schema level below
+    /// the default depth limit, as it would have been under `properties`.
     ///
     /// ```
     /// let s = schema_core::Schema::from_str(r#"{"foo": {"type": "string"}}"#)?;
@@ -93,30 +95,52 @@ impl SchemaObject {
     /// # Ok::<(), schema_core::SchemaError>(())
     /// ```
     pub fn bare_properties(&self) -> Option<Vec<(String, Parsed)>> {
-        if self.is_empty() {
+        bare_members(self, ParseOptions::default().max_depth, 0)
+    }
+}
+
+/// How many bare property maps may nest in one another (`{"data": {"parent": {...}}}`) and
+/// still be read as objects.
+pub const MAX_NESTED_BARE_MAPS: usize = 8;
+
+fn bare_members(
+    o: &SchemaObject,
+    depth_left: usize,
+    nested: usize,
+) -> Option<Vec<(String, Parsed)>> {
+    if o.is_empty() || nested > MAX_NESTED_BARE_MAPS {
+        return None;
+    }
+    let options = ParseOptions {
+        max_depth: depth_left.saturating_sub(1),
+    };
+    let mut out = Vec::with_capacity(o.len());
+    for e in o.entries() {
+        let (Key::Other(name), Value::Raw(raw)) = (&e.key, &e.value) else {
+            return None;
+        };
+        if raw.json_type() != JsonType::Object {
             return None;
         }
-        let options = ParseOptions {
-            max_depth: ParseOptions::default().max_depth.saturating_sub(1),
-        };
-        let mut out = Vec::with_capacity(self.len());
-        for e in self.entries() {
-            let (Key::Other(name), Value::Raw(raw)) = (&e.key, &e.value) else {
-                return None;
-            };
-            if raw.json_type() != JsonType::Object {
-                return None;
+        let mut parsed = Schema::parse(raw.as_json().as_bytes(), &options).ok()?;
+        let m = parsed.schema.as_object()?;
+        if !m.entries().iter().any(|x| matches!(x.key, Key::Known(_))) {
+            // A member that is a bare map itself: an object of those properties.
+            let inner = bare_members(m, options.max_depth.saturating_sub(1), nested + 1)?;
+            let mut props = crate::SchemaMap::new();
+            for (k, p) in inner {
+                parsed.diagnostics.extend(p.diagnostics);
+                props.insert(k, p.schema);
             }
-            let parsed = Schema::parse(raw.as_json().as_bytes(), &options).ok()?;
-            let looks_like_a_schema = parsed
-                .schema
-                .as_object()
-                .is_some_and(|m| m.entries().iter().any(|x| matches!(x.key, Key::Known(_))));
-            if !looks_like_a_schema {
-                return None;
-            }
-            out.push((name.to_string(), parsed));
+            let mut wrapped = SchemaObject::new();
+            wrapped.insert(
+                Keyword::Type,
+                Value::Type(TypeSet::Single(InstanceType::Object)),
+            );
+            wrapped.insert(Keyword::Properties, Value::SchemaMap(props));
+            parsed.schema = Schema::Object(wrapped);
         }
-        Some(out)
+        out.push((name.to_string(), parsed));
     }
+    Some(out)
 }

@@ -138,6 +138,9 @@ async fn reqwest_middleware_against_loopback() {
     use tower_toolschema::reqwest::ToolSchemaMiddleware;
 
     let addr = serve(Router::new().fallback(any(echo))).await;
+    // reqwest's TLS is built without a crypto provider in this workspace (`rustls-no-provider`,
+    // for `toolschema mcp`): the process-wide one is ring, as everywhere here.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = ClientBuilder::new(reqwest::Client::new())
         .with(ToolSchemaMiddleware::new(
             ToolSchemaLayer::auto().sanitizer(Fake),
