@@ -345,9 +345,18 @@ fn the_readme_commands_on_bundled_files_run() {
         let cmd = cmd.split(" #").next().unwrap().trim();
         // Servers (MCP servers, the gateway, which runs until stopped), files a reader writes
         // or brings, and redirections are not bundled.
-        if ["--mcp", "npx", "--url", ">", "out.json", "tools.json", "request.json", ".toml"]
-            .iter()
-            .any(|s| cmd.contains(s))
+        if [
+            "--mcp",
+            "npx",
+            "--url",
+            ">",
+            "out.json",
+            "tools.json",
+            "request.json",
+            ".toml",
+        ]
+        .iter()
+        .any(|s| cmd.contains(s))
             || cmd.starts_with("serve")
         {
             continue;
