@@ -96,7 +96,7 @@ fn the_closing_hint_speaks_of_renaming_only_when_a_name_is_wrong() {
     expect_code(&o, 1);
     assert!(stdout(&o).contains("[tool-name]"), "{}", stdout(&o));
     assert!(
-        stderr(&o).contains("a tool name is invalid and must be renamed by hand"),
+        stderr(&o).contains("a tool name is invalid: the layer and `toolschema serve` rename it"),
         "{}",
         stderr(&o)
     );

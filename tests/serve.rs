@@ -392,6 +392,44 @@ async fn metrics_count_requests_changes_and_upstream_errors() {
     gw.stop().await;
 }
 
+/// A tool name OpenAI refuses (`^[a-zA-Z0-9_-]{1,64}$`) is renamed on the way up and mapped
+/// back in the answer: the client sees its own name, the upstream only the valid one, and the
+/// log line and `/metrics` count both.
+#[tokio::test]
+async fn a_refused_tool_name_is_renamed_upstream_and_mapped_back_for_the_client() {
+    let up = upstream::plain().await;
+    let gw = Gateway::to(&up.url).await;
+    let body = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"github.create issue","parameters":{"type":"object","properties":{}}}}]}"#;
+    let res = client()
+        .post(format!("{}/v1/chat/completions", gw.url))
+        .header("x-test-mode", "tool-call")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let answer: Value = serde_json::from_slice(&res.bytes().await.unwrap()).unwrap();
+    let sent: Value = serde_json::from_slice(&up.state.last().body).unwrap();
+    let upstream_name = sent["tools"][0]["function"]["name"].as_str().unwrap();
+    assert_ne!(upstream_name, "github.create issue");
+    assert!(
+        upstream_name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
+        "{upstream_name}"
+    );
+    assert_eq!(
+        answer["choices"][0]["message"]["tool_calls"][0]["function"]["name"], "github.create issue",
+        "{answer}"
+    );
+    gw.metrics_with(&[
+        "toolschema_serve_tools_renamed_total 1",
+        "toolschema_serve_calls_restored_total 1",
+    ])
+    .await;
+    gw.stop().await;
+}
+
 #[tokio::test]
 async fn an_unreachable_upstream_is_a_502_naming_it_and_the_cause() {
     let dead = format!("http://127.0.0.1:{}", upstream::closed_port());

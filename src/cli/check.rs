@@ -168,8 +168,10 @@ fn closing(args: &CheckArgs, checked: &[(&Document, Vec<Finding>)], total: usize
         .count();
     let rename = match names {
         0 => String::new(),
-        1 => "; a tool name is invalid and must be renamed by hand".to_owned(),
-        n => format!("; {n} tool names are invalid and must be renamed by hand"),
+        1 => "; a tool name is invalid: the layer and `toolschema serve` rename it in the request and map it back in the response (`toolschema restore` shows how)".to_owned(),
+        n => format!(
+            "; {n} tool names are invalid: the layer and `toolschema serve` rename them in the request and map them back in the response (`toolschema restore` shows how)"
+        ),
     };
     let noun = match (named_tools, tools) {
         (true, 1) => "tool",

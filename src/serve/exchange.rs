@@ -42,6 +42,8 @@ pub(crate) struct Exchange {
     status: u16,
     headers_after: Option<Duration>,
     summary: Option<Summary>,
+    /// The way back's report (renamed tools, restored calls), complete once the body ended.
+    restore: Option<tower_toolschema::restore::RestoreReport>,
     failure: Option<(Kind, String)>,
     cut_cause: Option<String>,
     end: End,
@@ -60,6 +62,7 @@ impl Exchange {
             status: 0,
             headers_after: None,
             summary: None,
+            restore: None,
             failure: None,
             cut_cause: None,
             end: End::Open,
@@ -98,6 +101,10 @@ impl Exchange {
         if let Some(s) = res.extensions_mut().remove::<Summary>() {
             self.summary = Some(s);
         }
+        self.restore = res
+            .extensions()
+            .get::<tower_toolschema::restore::RestoreReport>()
+            .cloned();
         if let Some(f) = res.extensions_mut().remove::<Failure>() {
             self.failure = Some((f.kind, f.cause));
         }
@@ -134,8 +141,17 @@ impl Exchange {
         }
     }
 
+    /// Tool names renamed in the request, tool calls restored in the response.
+    fn restored(&self) -> (u64, u64) {
+        self.restore.as_ref().map_or((0, 0), |r| {
+            let s = r.summary();
+            (s.renamed.len() as u64, s.calls.len() as u64)
+        })
+    }
+
     fn log(&self) {
         let s = self.summary.as_ref();
+        let (renamed, restored) = self.restored();
         // Milliseconds, to a tenth.
         let ms = |d: Duration| (d.as_secs_f64() * 10_000.0).round() / 10.0;
         let total = ms(self.start.elapsed());
@@ -159,9 +175,8 @@ impl Exchange {
                     tools = s.map_or(0, |s| s.tools),
                     slots = s.map_or(0, |s| s.slots),
                     changed = s.map_or(0, |s| s.changed),
-                    // Filled when the layer renames tools and restores names in responses.
-                    renamed = tracing::field::Empty,
-                    restored = tracing::field::Empty,
+                    renamed,
+                    restored,
                     downgraded = s.map_or(0, |s| s.downgraded),
                     lossy = s.map_or(0, |s| s.lossy),
                     skipped = s.and_then(|s| s.skipped.as_deref()),
@@ -185,6 +200,7 @@ impl Exchange {
 impl Drop for Exchange {
     fn drop(&mut self) {
         self.log();
+        let (renamed, restored) = self.restored();
         self.shared.metrics.finished(&Finished {
             route: self.route_name(),
             status: self.status,
@@ -192,6 +208,8 @@ impl Drop for Exchange {
             bytes: self.bytes,
             secs: self.start.elapsed().as_secs_f64(),
             cut: self.cut(),
+            renamed,
+            restored,
         });
     }
 }

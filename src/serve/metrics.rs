@@ -56,6 +56,8 @@ pub(crate) struct Metrics {
     duration: Family<RouteLabels, Histogram, fn() -> Histogram>,
     in_flight: Gauge<i64, std::sync::atomic::AtomicI64>,
     bytes_out: Counter<u64, AtomicU64>,
+    tools_renamed: Counter<u64, AtomicU64>,
+    calls_restored: Counter<u64, AtomicU64>,
 }
 
 impl Metrics {
@@ -71,6 +73,8 @@ impl Metrics {
             duration: Family::new_with_constructor(latency_histogram),
             in_flight: Gauge::default(),
             bytes_out: Counter::default(),
+            tools_renamed: Counter::default(),
+            calls_restored: Counter::default(),
             registry: Registry::default(),
         };
         let mut registry = Registry::with_prefix("toolschema_serve");
@@ -127,6 +131,16 @@ impl Metrics {
                 "Response body bytes sent to clients",
                 bytes_out
             ),
+            (
+                "tools_renamed",
+                "Tool names the provider would refuse, renamed in requests (and mapped back)",
+                tools_renamed
+            ),
+            (
+                "calls_restored",
+                "Tool calls in responses whose name or arguments were restored",
+                calls_restored
+            ),
         ];
         Metrics { registry, ..m }
     }
@@ -164,6 +178,8 @@ impl Metrics {
     pub(crate) fn finished(&self, e: &Finished<'_>) {
         self.in_flight.dec();
         self.bytes_out.inc_by(e.bytes);
+        self.tools_renamed.inc_by(e.renamed);
+        self.calls_restored.inc_by(e.restored);
         self.requests
             .get_or_create(&RequestLabels {
                 route: e.route.to_owned(),
@@ -208,4 +224,8 @@ pub(crate) struct Finished<'a> {
     pub(crate) secs: f64,
     /// Why the response body ended early, if it did.
     pub(crate) cut: Option<&'a str>,
+    /// Tool names renamed in the request (the way back's report).
+    pub(crate) renamed: u64,
+    /// Tool calls restored in the response.
+    pub(crate) restored: u64,
 }
