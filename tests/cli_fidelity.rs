@@ -33,6 +33,16 @@ fn tools_list_entry_without_input_schema_is_said_and_counted() {
     let o = run(&["sanitize", "--provider", "openai", s(&f)]);
     let out: Value = serde_json::from_str(&stdout(&o)).expect("json");
     assert_eq!(out["tools"][1]["inputSchema"]["type"], "object", "{out}");
+    // The missing one is given what a provider needs of a tool without parameters.
+    assert_eq!(out["tools"][0]["inputSchema"]["type"], "object", "{out}");
+    assert_eq!(out["tools"][0]["description"], "no parameters", "{out}");
+    let o = run(&["sanitize", "--provider", "gemini", s(&f)]);
+    let out: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(
+        out["tools"][0]["inputSchema"],
+        serde_json::json!({"type": "object"}),
+        "{out}"
+    );
 }
 
 /// `[1,2]`, `"hello"`, `42` with `--as parameters` became `{"type":"object"}` with exit 0 and

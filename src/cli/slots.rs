@@ -84,9 +84,20 @@ pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
             Ok((out, after)) => {
                 result.changes = out.report.changes.clone();
                 result.strict_compatible = out.report.strict_compatible;
-                if let Some(after) = after
-                    && !item.range.is_empty()
-                {
+                if item.range.is_empty() {
+                    // A tools/list entry without an `inputSchema` (issue 19): the schema it
+                    // stands for goes in before the entry's closing brace.
+                    if let Some(at) = item
+                        .range
+                        .start
+                        .checked_sub(1)
+                        .filter(|&i| text.as_bytes().get(i) == Some(&b'}'))
+                    {
+                        let schema = after.unwrap_or_else(|| item.schema.clone());
+                        edits.push((at..at, format!(",\"inputSchema\":{schema}")));
+                        result.after = Some(schema);
+                    }
+                } else if let Some(after) = after {
                     edits.push((item.range.clone(), render_like(text, &item.range, &after)));
                     result.after = Some(after);
                 }
