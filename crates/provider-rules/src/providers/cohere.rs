@@ -18,6 +18,9 @@ impl Rules {
         // "you can define a maximum of 200 fields across all tools" (docs.cohere.com
         // tool-use-parameter-types) is a request-wide count over non-strict tools, which
         // `RequestLimits` (strict schemas only) does not hold yet: not enforced.
+        // No documented maximum of tools per request found (OpenAI's 128 is not this
+        // provider's).
+        tool_limit: None,
         ..Rules::OPENAI
     };
 }

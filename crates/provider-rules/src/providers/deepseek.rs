@@ -24,6 +24,9 @@ impl Rules {
         // strict": OpenAI strict's rewriting (every ref inlined, allOf merged, objects closed,
         // everything required) does all of it, and an open map leaves the schema not
         // strict-compatible (sent non-strict).
+        // No documented maximum of tools per request found (OpenAI's 128 is not this
+        // provider's).
+        tool_limit: None,
         ..Rules::OPENAI_STRICT
     };
 }

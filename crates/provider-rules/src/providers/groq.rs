@@ -20,6 +20,9 @@ impl Rules {
         // own properties (a name without a property is dropped, and said in the description).
         required_defined: true,
         // "Name pattern `^[a-zA-Z0-9_-]+$` [S-weak]": OpenAI's rule, inherited.
+        // No documented maximum of tools per request found (OpenAI's 128 is not this
+        // provider's).
+        tool_limit: None,
         ..Rules::OPENAI
     };
 
@@ -34,6 +37,9 @@ impl Rules {
             .without(&[K::MinItems, K::MaxItems]),
         // "All fields must be `required` and objects must set `additionalProperties: false`"
         // (console.groq.com/docs/structured-outputs): inherited from OpenAI strict.
+        // No documented maximum of tools per request found (OpenAI's 128 is not this
+        // provider's).
+        tool_limit: None,
         ..Rules::OPENAI_STRICT
     };
 }

@@ -23,6 +23,9 @@ impl Rules {
         draft_2020: true,
         tuples: Tuples::PrefixItems,
         // "Tool name rules undocumented here → assume OpenAI's [I]": inherited.
+        // No documented maximum of tools per request found (OpenAI's 128 is not this
+        // provider's).
+        tool_limit: None,
         ..Rules::OPENAI
     };
 }
