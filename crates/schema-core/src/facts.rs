@@ -83,7 +83,7 @@ impl SchemaObject {
     /// at least one known keyword (`type`, `description`, `enum`, `properties`, `$ref`...) or
     /// itself a bare property map (`{"data": {"parent": {"type": "object", ...}}}`,
     /// CLIProxyAPI's malformed-MCP cases), read as an object of those properties in its turn
-    /// (at most [`MAX_NESTED_BARE_MAPS`] deep). Each member is parsed one schema level below
+    /// (at most `MAX_NESTED_BARE_MAPS`, 8, deep). Each member is parsed one schema level below
     /// the default depth limit, as it would have been under `properties`.
     ///
     /// ```
@@ -101,7 +101,7 @@ impl SchemaObject {
 
 /// How many bare property maps may nest in one another (`{"data": {"parent": {...}}}`) and
 /// still be read as objects.
-pub const MAX_NESTED_BARE_MAPS: usize = 8;
+const MAX_NESTED_BARE_MAPS: usize = 8;
 
 fn bare_members(
     o: &SchemaObject,
