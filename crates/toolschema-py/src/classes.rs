@@ -32,17 +32,6 @@ impl From<&provider_rules::Change> for Change {
     }
 }
 
-impl From<&tower_toolschema::report::Change> for Change {
-    fn from(c: &tower_toolschema::report::Change) -> Change {
-        Change {
-            pointer: c.pointer.clone(),
-            rule: c.rule.to_owned(),
-            message: c.message.clone(),
-            lossy: c.lossy,
-        }
-    }
-}
-
 #[pymethods]
 impl Change {
     fn __repr__(&self) -> String {

@@ -141,9 +141,9 @@ fn rules<'py>(
     let chosen = profile::chosen(Some(name), "gemini")?;
     let r = chosen.rules();
     match format {
-        "dict" => from_json::to_python(py, &r.to_json()),
-        "toml" => Ok(PyString::new(py, &r.to_toml()).into_any()),
-        "json" => Ok(PyString::new(py, &r.to_json()).into_any()),
+        "dict" => from_json::to_python(py, &profile::written(r.to_json())?),
+        "toml" => Ok(PyString::new(py, &profile::written(r.to_toml())?).into_any()),
+        "json" => Ok(PyString::new(py, &profile::written(r.to_json())?).into_any()),
         other => Err(pyo3::exceptions::PyValueError::new_err(format!(
             "unknown format {other:?}: \"dict\", \"toml\" or \"json\""
         ))),

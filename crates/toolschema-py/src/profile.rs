@@ -65,18 +65,18 @@ impl Profile {
     }
 
     /// The profile as TOML text (loadable with `Profile.from_toml`).
-    fn to_toml(&self) -> String {
-        self.chosen.rules().to_toml()
+    fn to_toml(&self) -> PyResult<String> {
+        written(self.chosen.rules().to_toml())
     }
 
     /// The profile as JSON text.
-    fn to_json(&self) -> String {
-        self.chosen.rules().to_json()
+    fn to_json(&self) -> PyResult<String> {
+        written(self.chosen.rules().to_json())
     }
 
     /// The profile's fields as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_python(py, &self.chosen.rules().to_json())
+        to_python(py, &written(self.chosen.rules().to_json())?)
     }
 
     fn __repr__(&self) -> String {
@@ -122,4 +122,9 @@ pub fn slot(name: &str) -> PyResult<provider_rules::Slot> {
             "unknown slot {other:?}: \"parameters\" (a tool's input schema) or \"schema\" (a tool's output or a response format)"
         ))),
     }
+}
+
+/// A profile written as text, or the reason it cannot be (a [`ProfileError`]).
+pub(crate) fn written(text: Result<String, provider_rules::RulesError>) -> PyResult<String> {
+    text.map_err(|e| ProfileError::new_err(e.to_string()))
 }
