@@ -1,4 +1,8 @@
-"""Every ```python block of the package README and the root README runs (from the repository root)."""
+"""Every ```python block of the package README and the root README runs (from the repository root).
+
+Snippets that need a network and an API key (the gateway's base-URL examples) are fenced ```py
+instead, so they are shown but not run.
+"""
 
 import os
 import pathlib
