@@ -29,6 +29,10 @@ fn tools_list_entry_without_input_schema_is_said_and_counted() {
     expect_code(&o, 0);
     let m: Value = serde_json::from_str(&stdout(&o)).expect("json");
     assert_eq!(m["tools"].as_array().map(Vec::len), Some(3), "{m}");
+    let o = run(&["matrix", "--providers", "openai", s(&f)]);
+    let table = stdout(&o);
+    assert!(table.contains("ping (no input schema)"), "{table}");
+    assert!(!table.contains("ok (no input schema)"), "{table}");
     // The non-object schema is replaced by an empty object schema in the output.
     let o = run(&["sanitize", "--provider", "openai", s(&f)]);
     let out: Value = serde_json::from_str(&stdout(&o)).expect("json");

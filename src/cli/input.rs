@@ -240,6 +240,10 @@ fn mcp_tools(raw: &RawValue) -> Option<(&'static str, Vec<&RawValue>)> {
     Some(("/result", array(t)?))
 }
 
+/// The slot label of a tools/list entry without an object `inputSchema` (issue 19): shown
+/// beside the tool's name in `matrix`.
+pub const NO_INPUT_SCHEMA: &str = "no input schema";
+
 fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<Item>, CliError> {
     let mut items = Vec::new();
     let mut any_tool = tools.is_empty();
@@ -267,7 +271,7 @@ fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<
                     items.push(Item {
                         tool: Some(tool_name),
                         tool_index: i,
-                        label: "no input schema".to_owned(),
+                        label: NO_INPUT_SCHEMA.to_owned(),
                         pointer: format!("{base}/{i}/{key}"),
                         slot,
                         range: found.map_or(end..end, |v| span(&source.text, v)),

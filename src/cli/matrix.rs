@@ -67,6 +67,22 @@ struct Row {
     evals: Vec<Vec<(String, Eval)>>,
 }
 
+impl Row {
+    /// The tool's name as the table shows it: with `(no input schema)` where the tools/list
+    /// entry had none (issue 19: said, not silently counted).
+    fn shown(&self) -> String {
+        let no_input = self.evals.first().is_some_and(|e| {
+            e.iter()
+                .any(|(label, _)| label == super::input::NO_INPUT_SCHEMA)
+        });
+        if no_input {
+            format!("{} ({})", self.tool, super::input::NO_INPUT_SCHEMA)
+        } else {
+            self.tool.clone()
+        }
+    }
+}
+
 /// A tool × profile verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Status {
@@ -304,7 +320,7 @@ fn text(
         rows: rows
             .iter()
             .map(|row| {
-                std::iter::once(Cell::plain(row.tool.clone()))
+                std::iter::once(Cell::plain(row.shown()))
                     .chain(row.evals.iter().map(|e| cell(&tally(e))))
                     .collect()
             })
