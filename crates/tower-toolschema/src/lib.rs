@@ -82,24 +82,20 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod body;
-pub mod cache;
 mod config;
-mod future;
-mod layer;
-pub mod locate;
 mod log;
-pub mod plan;
-pub mod policy;
 pub mod profile;
 mod rename;
 pub mod report;
+mod request;
 pub mod restore;
-mod rewrite;
 pub mod sanitizer;
-mod service;
-pub mod shapes;
-pub mod shapes_response;
+mod slots;
+
+pub use request::policy;
+pub(crate) use request::{body, future, layer, service};
+pub(crate) use slots::rewrite;
+pub use slots::{cache, locate, plan, shapes, shapes_response};
 
 #[cfg(feature = "reqwest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "reqwest")))]
