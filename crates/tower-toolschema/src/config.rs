@@ -6,7 +6,7 @@ use std::sync::Arc;
 use http::{HeaderMap, Method, Uri, header};
 
 use crate::cache::{CacheConfig, SlotCache};
-use crate::profile::{Profiles, family_provider};
+use crate::profile::Profiles;
 use crate::report::SkipReason;
 use crate::sanitizer::{RulesSanitizer, SlotSanitizer};
 use crate::shapes::{Api, ApiShape};
@@ -85,6 +85,37 @@ impl Config {
         }
     }
 
+    /// The target.
+    ///
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// assert_eq!(ToolSchemaLayer::auto().config().target(), &Target::Auto);
+    /// ```
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// The body limit in bytes.
+    ///
+    /// ```
+    /// assert_eq!(tower_toolschema::ToolSchemaLayer::auto().config().body_limit(), 16 << 20);
+    /// ```
+    pub fn body_limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Whether refused tool names are renamed
+    /// ([`ToolSchemaLayer::rename_tools`](crate::ToolSchemaLayer::rename_tools)).
+    ///
+    /// ```
+    /// use tower_toolschema::ToolSchemaLayer;
+    /// assert!(ToolSchemaLayer::openai().config().renames_tools());
+    /// assert!(!ToolSchemaLayer::openai().rename_tools(false).config().renames_tools());
+    /// ```
+    pub fn renames_tools(&self) -> bool {
+        self.rename_tools
+    }
+
     pub(crate) fn set_cache(&mut self, config: CacheConfig) {
         self.cache_config = config;
         self.cache = Arc::new(SlotCache::new(config));
@@ -160,14 +191,60 @@ pub(crate) struct RequestCtx {
 }
 
 /// The provider whose profiles an API's requests take by default: the one whose
-/// [`apis`](Provider::apis) lists it (else the shape table's family).
+/// [`apis`](Provider::apis) lists it. Every API has one, checked when the crate compiles
+/// (`EVERY_API_HAS_ONE_PROVIDER`); the portable provider stands in only to keep this total.
 pub(crate) fn api_provider(api: Api) -> &'static Provider {
-    PROVIDERS
-        .iter()
-        .copied()
-        .find(|p| p.apis.contains(&api.name()))
-        .unwrap_or_else(|| family_provider(api.shape().family))
+    providers_of(api).0.unwrap_or(&Provider::PORTABLE)
 }
+
+/// The first provider of the registry that lists `api`, and how many do.
+const fn providers_of(api: Api) -> (Option<&'static Provider>, usize) {
+    let (mut first, mut count, mut i) = (None, 0, 0);
+    while i < PROVIDERS.len() {
+        let p = PROVIDERS[i];
+        let mut j = 0;
+        while j < p.apis.len() {
+            if str_eq(p.apis[j], api.name()) {
+                if first.is_none() {
+                    first = Some(p);
+                }
+                count += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    (first, count)
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The registry claims every API of the shape table exactly once: an API no provider lists
+/// (or two list) fails to compile.
+const EVERY_API_HAS_ONE_PROVIDER: () = {
+    let mut i = 0;
+    while i < Api::ALL.len() {
+        assert!(
+            providers_of(Api::ALL[i]).1 == 1,
+            "an API of the shape table is not listed by exactly one provider's `apis`"
+        );
+        i += 1;
+    }
+};
+const _: () = EVERY_API_HAS_ONE_PROVIDER;
 
 /// [`Target::Auto`]'s choice: the provider for a request to `api`, refined by the host and
 /// the body's `model` where the API's provider [carries](Provider::carries) other providers'

@@ -31,15 +31,6 @@ impl<P> ToolSchemaLayer<P> {
     }
 }
 
-impl crate::Config {
-    /// Whether refused tool names are renamed ([`ToolSchemaLayer::rename_tools`]).
-    ///
-    /// See [`ToolSchemaLayer::rename_tools`] for an example.
-    pub fn renames_tools(&self) -> bool {
-        self.rename_tools
-    }
-}
-
 /// The declared tool names of `body`, in order, with their places.
 fn declared<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Vec<(String, &'a RawValue)> {
     let mut out = Vec::new();

@@ -224,24 +224,6 @@ impl<P> ToolSchemaLayer<P> {
     }
 }
 
-impl Config {
-    /// The target.
-    ///
-    /// See [`ToolSchemaLayer::config`] for an example.
-    pub fn target(&self) -> &Target {
-        &self.target
-    }
-
-    /// The body limit in bytes.
-    ///
-    /// ```
-    /// assert_eq!(tower_toolschema::ToolSchemaLayer::auto().config().body_limit(), 16 << 20);
-    /// ```
-    pub fn body_limit(&self) -> usize {
-        self.limit
-    }
-}
-
 impl<S, P: Clone> Layer<S> for ToolSchemaLayer<P> {
     type Service = ToolSchema<S, P>;
 

@@ -1,5 +1,6 @@
-//! The API-shape table: for each LLM API, the URL patterns that identify it and the JSON paths
-//! of the schema slots in its request body.
+//! The API-shape table: for each LLM API, the URL patterns that identify it, the JSON paths
+//! of the schema slots in its request body and, on the way back, where tool names and calls sit
+//! in its requests, responses and stream events ([`ApiShape::response`]).
 //!
 //! The table is data ([`SHAPES`]): one [`ApiShape`] entry per API, checked in order (the first
 //! entry with a matching URL pattern wins, so specific patterns come before generic ones).
@@ -20,6 +21,8 @@
 //! ```
 
 use std::fmt;
+
+use crate::shapes_response::{self as response, ResponseShape};
 
 /// An LLM HTTP API whose request bodies carry schema slots.
 ///
@@ -72,7 +75,7 @@ impl Api {
     /// ```
     /// assert_eq!(tower_toolschema::shapes::Api::BedrockConverse.name(), "bedrock-converse");
     /// ```
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Api::OpenAiChat => "openai-chat",
             Api::OpenAiResponses => "openai-responses",
@@ -164,9 +167,15 @@ impl fmt::Display for Api {
     }
 }
 
-/// Which provider family's rules an API's slots take by default.
+/// A provider family by name, for [`Profiles::for_family`](crate::Profiles::for_family).
 ///
-/// See the [module docs](crate::shapes) for an example.
+/// The shape table does not use it: which provider an API's slots take is the registry's
+/// [`Provider::apis`](provider_rules::Provider::apis) (see [`auto_provider`](crate::auto_provider)).
+///
+/// ```
+/// use tower_toolschema::{Profiles, shapes::Family};
+/// assert_eq!(Profiles::for_family(Family::Bedrock).native.name(), "bedrock");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Family {
@@ -284,8 +293,6 @@ pub struct SlotSpec {
 pub struct ApiShape {
     /// The API.
     pub api: Api,
-    /// The provider family whose profiles its slots take by default.
-    pub family: Family,
     /// The API whose body shape this one copies (a vendor hosting it, or a sibling endpoint
     /// taking the same body). A body recognised by its shape alone is named after the API it
     /// copies, not after the copy.
@@ -294,6 +301,9 @@ pub struct ApiShape {
     pub paths: &'static [&'static str],
     /// The schema slots of its request body.
     pub slots: &'static [SlotSpec],
+    /// The way back: where tool names sit in its requests besides the slots, where tool calls
+    /// sit in its responses and stream events.
+    pub response: ResponseShape,
 }
 
 impl ApiShape {
@@ -698,7 +708,6 @@ const BEDROCK_CONVERSE_SLOTS: [SlotSpec; 2] = [
 
 static CODE_ASSIST: ApiShape = ApiShape {
     api: Api::CodeAssist,
-    family: Family::CodeAssist,
     copy_of: None,
     paths: &[
         "**/v1internal:generateContent",
@@ -706,10 +715,10 @@ static CODE_ASSIST: ApiShape = ApiShape {
         "**/v1internal:countTokens",
     ],
     slots: &CODE_ASSIST_SLOTS,
+    response: response::CODE_ASSIST,
 };
 static VERTEX_ANTHROPIC: ApiShape = ApiShape {
     api: Api::VertexAnthropic,
-    family: Family::Anthropic,
     copy_of: Some(Api::AnthropicMessages),
     paths: &[
         "**/publishers/anthropic/models/*:rawPredict",
@@ -717,17 +726,17 @@ static VERTEX_ANTHROPIC: ApiShape = ApiShape {
         "**/publishers/anthropic/models/*:countTokens",
     ],
     slots: &ANTHROPIC_SLOTS,
+    response: response::ANTHROPIC,
 };
 static VERTEX_OPENAI_COMPAT: ApiShape = ApiShape {
     api: Api::VertexOpenAiCompat,
-    family: Family::Vertex,
     copy_of: Some(Api::OpenAiChat),
     paths: &["**/endpoints/openapi/chat/completions"],
     slots: &OPENAI_CHAT_SLOTS,
+    response: response::CHAT,
 };
 static VERTEX_GEMINI: ApiShape = ApiShape {
     api: Api::VertexGemini,
-    family: Family::Vertex,
     copy_of: Some(Api::Gemini),
     paths: &[
         "**/publishers/google/models/*:generateContent",
@@ -739,93 +748,94 @@ static VERTEX_GEMINI: ApiShape = ApiShape {
         "**/locations/*/cachedContents/*",
     ],
     slots: &GEMINI_SLOTS,
+    response: response::GEMINI,
 };
 static GEMINI_COUNT_TOKENS: ApiShape = ApiShape {
     api: Api::GeminiCountTokens,
-    family: Family::Gemini,
     copy_of: Some(Api::Gemini),
     paths: &["**/*:countTokens"],
     slots: &GEMINI_COUNT_TOKENS_SLOTS,
+    response: response::NOT_READ,
 };
 static GEMINI: ApiShape = ApiShape {
     api: Api::Gemini,
-    family: Family::Gemini,
     copy_of: None,
     paths: &["**/*:generateContent", "**/*:streamGenerateContent"],
     slots: &GEMINI_SLOTS,
+    response: response::GEMINI,
 };
 static GEMINI_CACHED_CONTENTS: ApiShape = ApiShape {
     api: Api::GeminiCachedContents,
-    family: Family::Gemini,
     copy_of: Some(Api::Gemini),
     paths: &["**/cachedContents", "**/cachedContents/*"],
     slots: &GEMINI_CACHED_SLOTS,
+    response: response::NOT_READ,
 };
 static GEMINI_OPENAI_COMPAT: ApiShape = ApiShape {
     api: Api::GeminiOpenAiCompat,
-    family: Family::Gemini,
     copy_of: Some(Api::OpenAiChat),
     paths: &["**/v1beta/openai/chat/completions"],
     slots: &OPENAI_CHAT_SLOTS,
+    response: response::CHAT,
 };
 static ANTHROPIC_BATCHES: ApiShape = ApiShape {
     api: Api::AnthropicBatches,
-    family: Family::Anthropic,
     copy_of: None,
     paths: &["**/v1/messages/batches"],
     slots: &ANTHROPIC_BATCH_SLOTS,
+    response: response::NOT_READ,
 };
 static ANTHROPIC_MESSAGES: ApiShape = ApiShape {
     api: Api::AnthropicMessages,
-    family: Family::Anthropic,
     copy_of: None,
     paths: &["**/v1/messages", "**/v1/messages/count_tokens"],
     slots: &ANTHROPIC_SLOTS,
+    response: response::ANTHROPIC,
 };
 static BEDROCK_CONVERSE: ApiShape = ApiShape {
     api: Api::BedrockConverse,
-    family: Family::Bedrock,
     copy_of: None,
     paths: &["**/model/*/converse", "**/model/*/converse-stream"],
     slots: &BEDROCK_CONVERSE_SLOTS,
+    response: response::BEDROCK_CONVERSE,
 };
 static BEDROCK_INVOKE: ApiShape = ApiShape {
     api: Api::BedrockInvoke,
-    family: Family::Anthropic,
     copy_of: Some(Api::AnthropicMessages),
     paths: &[
         "**/model/*/invoke",
         "**/model/*/invoke-with-response-stream",
     ],
     slots: &ANTHROPIC_SLOTS,
+    response: response::ANTHROPIC,
 };
 static OPENAI_RESPONSES: ApiShape = ApiShape {
     api: Api::OpenAiResponses,
-    family: Family::OpenAi,
     copy_of: None,
     paths: &["**/responses", "**/responses/input_tokens"],
     slots: &OPENAI_RESPONSES_SLOTS,
+    response: response::RESPONSES,
 };
 static OPENAI_CHAT: ApiShape = ApiShape {
     api: Api::OpenAiChat,
-    family: Family::OpenAi,
     copy_of: None,
     paths: &["**/chat/completions"],
     slots: &OPENAI_CHAT_SLOTS,
+    response: response::CHAT,
 };
 static OLLAMA_CHAT: ApiShape = ApiShape {
     api: Api::OllamaChat,
-    family: Family::OpenAi,
     copy_of: Some(Api::OpenAiChat),
     paths: &["**/api/chat"],
     slots: &OLLAMA_CHAT_SLOTS,
+    response: response::CHAT,
 };
 static COHERE_CHAT: ApiShape = ApiShape {
     api: Api::CohereChat,
-    family: Family::OpenAi,
     copy_of: Some(Api::OpenAiChat),
     paths: &["**/v2/chat"],
     slots: &COHERE_CHAT_SLOTS,
+    response: response::CHAT,
 };
 
 /// The API-shape table, in the order URL patterns are tried (the first match wins, so specific
@@ -855,6 +865,48 @@ pub static SHAPES: [&ApiShape; 16] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lists the variants in an exhaustive `match` with no wildcard (a new variant does not
+    /// compile until it is named here) and returns them in that order.
+    macro_rules! every_variant {
+        ($($v:ident),* $(,)?) => {{
+            fn named_here(api: Api) {
+                match api {
+                    $(Api::$v => {})*
+                }
+            }
+            let _ = named_here;
+            [$(Api::$v),*]
+        }};
+    }
+
+    #[test]
+    fn all_lists_every_variant_and_the_table_every_api() {
+        let variants = every_variant!(
+            OpenAiChat,
+            OpenAiResponses,
+            AnthropicMessages,
+            AnthropicBatches,
+            Gemini,
+            GeminiCountTokens,
+            GeminiCachedContents,
+            GeminiOpenAiCompat,
+            CodeAssist,
+            VertexGemini,
+            VertexAnthropic,
+            VertexOpenAiCompat,
+            BedrockConverse,
+            BedrockInvoke,
+            OllamaChat,
+            CohereChat,
+        );
+        assert_eq!(Api::ALL, variants, "Api::ALL misses or reorders a variant");
+        for api in variants {
+            let in_table: Vec<Api> = SHAPES.iter().map(|s| s.api).filter(|a| *a == api).collect();
+            assert_eq!(in_table, [api], "{api}: not in SHAPES exactly once");
+            assert_eq!(api.shape().api, api);
+        }
+    }
 
     #[test]
     fn every_api_has_one_entry_and_slots() {

@@ -1,6 +1,8 @@
-//! The way back's table: for each API, where tool names sit in its request bodies besides the
-//! declarations' slots (the conversation history, `tool_choice`, Gemini's
-//! `allowedFunctionNames`), and where tool calls sit in its responses and stream events.
+//! The response side of the [shape table](crate::shapes): for each API (its
+//! [`ApiShape::response`](crate::shapes::ApiShape::response)), where tool names sit in its
+//! request bodies besides the declarations' slots (the conversation history, `tool_choice`,
+//! Gemini's `allowedFunctionNames`), and where tool calls sit in its responses and stream
+//! events. This file holds the types and the building blocks; the table's entries pick them.
 //!
 //! Paths are dotted from the body's root; `name[]` steps into every element of the array
 //! `name`. A [`NamePath`] ends at a name (a string), or with `[]` at a list of names. A
@@ -78,8 +80,6 @@ pub enum Stream {
 /// See the [module docs](crate::shapes_response) for an example.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResponseShape {
-    /// The API.
-    pub api: Api,
     /// Where the request's body sits under an envelope (Code Assist: `request.`), or `""`.
     pub request_prefix: &'static str,
     /// Where a response's body sits under an envelope (Code Assist: `response.`), or `""`.
@@ -245,7 +245,6 @@ const BEDROCK_CALLS: &[CallPath] = &[CallPath {
 }];
 
 const fn shape(
-    api: Api,
     declarations: &'static [NamePath],
     history: &'static [NamePath],
     calls: &'static [CallPath],
@@ -258,7 +257,6 @@ const fn shape(
         Stream::ChatDeltas | Stream::NotRead => &[],
     };
     ResponseShape {
-        api,
         request_prefix: "",
         response_prefix: "",
         declarations,
@@ -269,108 +267,73 @@ const fn shape(
     }
 }
 
-const fn chat(api: Api) -> ResponseShape {
-    shape(
-        api,
-        CHAT_DECLARATIONS,
-        CHAT_HISTORY,
-        CHAT_CALLS,
-        Stream::ChatDeltas,
-    )
-}
+/// OpenAI Chat Completions and its copies (gateways, Ollama native, Cohere v2).
+pub(crate) const CHAT: ResponseShape = shape(
+    CHAT_DECLARATIONS,
+    CHAT_HISTORY,
+    CHAT_CALLS,
+    Stream::ChatDeltas,
+);
 
-const fn anthropic(api: Api) -> ResponseShape {
-    shape(
-        api,
-        ANTHROPIC_DECLARATIONS,
-        ANTHROPIC_HISTORY,
-        ANTHROPIC_CALLS,
-        Stream::AnthropicBlocks,
-    )
-}
-
-const fn gemini(api: Api) -> ResponseShape {
-    shape(
-        api,
-        GEMINI_DECLARATIONS,
-        GEMINI_HISTORY,
-        GEMINI_CALLS,
-        Stream::Chunks,
-    )
-}
-
-/// The shape of an API whose responses are not read (no tool calls come back in them).
-const fn none(api: Api) -> ResponseShape {
-    shape(api, &[], &[], &[], Stream::NotRead)
-}
-
-static OPENAI_CHAT: ResponseShape = chat(Api::OpenAiChat);
-static GEMINI_OPENAI_COMPAT: ResponseShape = chat(Api::GeminiOpenAiCompat);
-static VERTEX_OPENAI_COMPAT: ResponseShape = chat(Api::VertexOpenAiCompat);
-static OLLAMA_CHAT: ResponseShape = chat(Api::OllamaChat);
-static COHERE_CHAT: ResponseShape = chat(Api::CohereChat);
-static OPENAI_RESPONSES: ResponseShape = shape(
-    Api::OpenAiResponses,
+/// OpenAI Responses.
+pub(crate) const RESPONSES: ResponseShape = shape(
     RESPONSES_DECLARATIONS,
     RESPONSES_HISTORY,
     RESPONSES_CALLS,
     Stream::ResponsesEvents,
 );
-static ANTHROPIC_MESSAGES: ResponseShape = anthropic(Api::AnthropicMessages);
-static VERTEX_ANTHROPIC: ResponseShape = anthropic(Api::VertexAnthropic);
-static BEDROCK_INVOKE: ResponseShape = anthropic(Api::BedrockInvoke);
-static ANTHROPIC_BATCHES: ResponseShape = none(Api::AnthropicBatches);
-static GEMINI: ResponseShape = gemini(Api::Gemini);
-static VERTEX_GEMINI: ResponseShape = gemini(Api::VertexGemini);
-static GEMINI_COUNT_TOKENS: ResponseShape = none(Api::GeminiCountTokens);
-static GEMINI_CACHED_CONTENTS: ResponseShape = none(Api::GeminiCachedContents);
-static CODE_ASSIST: ResponseShape = ResponseShape {
+
+/// Anthropic Messages and its copies (Vertex rawPredict, Bedrock InvokeModel).
+pub(crate) const ANTHROPIC: ResponseShape = shape(
+    ANTHROPIC_DECLARATIONS,
+    ANTHROPIC_HISTORY,
+    ANTHROPIC_CALLS,
+    Stream::AnthropicBlocks,
+);
+
+/// Gemini `generateContent` and Vertex's.
+pub(crate) const GEMINI: ResponseShape = shape(
+    GEMINI_DECLARATIONS,
+    GEMINI_HISTORY,
+    GEMINI_CALLS,
+    Stream::Chunks,
+);
+
+/// Code Assist: the Gemini body under `request.`, the response under `response.`.
+pub(crate) const CODE_ASSIST: ResponseShape = ResponseShape {
     request_prefix: "request.",
     response_prefix: "response.",
-    ..gemini(Api::CodeAssist)
+    ..GEMINI
 };
-static BEDROCK_CONVERSE: ResponseShape = shape(
-    Api::BedrockConverse,
+
+/// Bedrock Converse (its stream is not read).
+pub(crate) const BEDROCK_CONVERSE: ResponseShape = shape(
     BEDROCK_DECLARATIONS,
     BEDROCK_HISTORY,
     BEDROCK_CALLS,
     Stream::NotRead,
 );
 
-/// The way back of `api` (every API has one: an exhaustive match).
+/// An API whose responses are not read (no tool calls come back in them: batches, token
+/// counts, cached contents).
+pub(crate) const NOT_READ: ResponseShape = shape(&[], &[], &[], Stream::NotRead);
+
+/// The response side of `api`'s entry in the [shape table](crate::shapes):
+/// `&api.shape().response`.
 ///
 /// See the [module docs](crate::shapes_response) for an example.
 pub fn response_shape(api: Api) -> &'static ResponseShape {
-    match api {
-        Api::OpenAiChat => &OPENAI_CHAT,
-        Api::OpenAiResponses => &OPENAI_RESPONSES,
-        Api::AnthropicMessages => &ANTHROPIC_MESSAGES,
-        Api::AnthropicBatches => &ANTHROPIC_BATCHES,
-        Api::Gemini => &GEMINI,
-        Api::GeminiCountTokens => &GEMINI_COUNT_TOKENS,
-        Api::GeminiCachedContents => &GEMINI_CACHED_CONTENTS,
-        Api::GeminiOpenAiCompat => &GEMINI_OPENAI_COMPAT,
-        Api::CodeAssist => &CODE_ASSIST,
-        Api::VertexGemini => &VERTEX_GEMINI,
-        Api::VertexAnthropic => &VERTEX_ANTHROPIC,
-        Api::VertexOpenAiCompat => &VERTEX_OPENAI_COMPAT,
-        Api::BedrockConverse => &BEDROCK_CONVERSE,
-        Api::BedrockInvoke => &BEDROCK_INVOKE,
-        Api::OllamaChat => &OLLAMA_CHAT,
-        Api::CohereChat => &COHERE_CHAT,
-    }
+    &api.shape().response
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shapes::SHAPES;
 
     #[test]
-    fn every_api_has_its_own_entry_and_paths_are_well_formed() {
-        for s in SHAPES {
-            let r = response_shape(s.api);
-            assert_eq!(r.api, s.api);
+    fn paths_are_well_formed() {
+        for api in Api::ALL {
+            let r = response_shape(api);
             for p in r.declarations.iter().chain(r.history) {
                 assert!(!p.path.is_empty() && !p.path.starts_with('.'), "{}", p.path);
             }
