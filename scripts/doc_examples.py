@@ -4,8 +4,8 @@
     scripts/doc_examples.py [--missing] CRATE_DIR...
 
 An item is a `pub` (not `pub(crate)` / `pub(super)` / `pub(in ..)`) `fn`, `struct`, `enum`,
-`trait`, `type`, `const`, `static` or `mod` declared in `CRATE_DIR/src` outside `#[cfg(test)]`
-modules; it has an example when its doc comment (the `///` lines and attributes right above
+`trait`, `type`, `const`, `static` or `mod` declared in `CRATE_DIR/src`, outside private inline
+modules (`mod tests { .. }`, `mod sealed { .. }`) and not `#[doc(hidden)]`; it has an example when its doc comment (the `///` lines and attributes right above
 it; for `pub mod x;`, the `//!` header of the module's file) holds a fenced block. Items
 inside private modules count too (they are reached through re-exports and methods); fields
 and variants do not. `--missing` lists the items without one.
@@ -19,6 +19,8 @@ ITEM = re.compile(
     r"^\s*pub\s+(?:const\s+fn|async\s+fn|unsafe\s+fn|fn|struct|enum|trait|type|const|static|mod)\s+(\w+)"
 )
 MOD_DECL = re.compile(r"^\s*pub\s+mod\s+(\w+)\s*;")
+# `mod tests {`, `mod sealed {`: what is inside is not public.
+PRIVATE_MOD = re.compile(r"^\s*mod\s+\w+\s*\{")
 
 
 def module_file(src: Path, name: str):
@@ -36,27 +38,20 @@ def has_fence(lines):
 def items(path: Path):
     lines = path.read_text().splitlines()
     out = []
-    test_depth = None  # brace depth at which a #[cfg(test)] module opened
+    skip_depth = None  # brace depth at which a private inline module (tests, sealed) opened
     depth = 0
-    pending_test = False
     for i, line in enumerate(lines):
-        stripped = line.strip()
-        if test_depth is None:
-            if stripped.startswith("#[cfg(test)]"):
-                pending_test = True
-            elif pending_test and re.match(r"(pub\s+)?mod\s+\w+\s*\{", stripped):
-                test_depth = depth
-                pending_test = False
-            elif pending_test and stripped and not stripped.startswith("#"):
-                pending_test = False
+        if skip_depth is None:
+            if PRIVATE_MOD.match(line):
+                skip_depth = depth
             m = ITEM.match(line)
             if m:
                 docs = []
                 j = i - 1
-                while j >= 0 and (lines[j].strip().startswith("///") or lines[j].strip().startswith("#[")
-                                  or lines[j].strip().startswith("#![")):
+                while j >= 0 and lines[j].strip().startswith(("///", "#[")):
                     docs.append(lines[j].strip())
                     j -= 1
+                hidden = any(d.startswith("#[doc(hidden)]") for d in docs)
                 ok = has_fence(docs)
                 d = MOD_DECL.match(line)
                 if d and not ok:
@@ -64,11 +59,12 @@ def items(path: Path):
                     if f:
                         header = [l for l in f.read_text().splitlines() if l.strip().startswith("//!")]
                         ok = has_fence(header)
-                out.append((f"{path}:{i + 1}", m.group(1), ok))
+                if not hidden:
+                    out.append((f"{path}:{i + 1}", m.group(1), ok))
         code = line.split("//")[0]
         depth += code.count("{") - code.count("}")
-        if test_depth is not None and depth <= test_depth:
-            test_depth = None
+        if skip_depth is not None and depth <= skip_depth:
+            skip_depth = None
     return out
 
 

@@ -37,7 +37,15 @@ type Predicate = dyn Fn(&Method, &Uri, &HeaderMap) -> bool + Send + Sync;
 /// The configuration of a [`ToolSchemaLayer`](crate::ToolSchemaLayer).
 ///
 /// Built with [`Config::new`] and the layer's builder methods.
-/// See [`Target`] for an example.
+///
+/// ```
+/// use tower_toolschema::{Config, Target, ToolSchemaLayer};
+///
+/// let layer = ToolSchemaLayer::new(Config::new(Target::Auto)).limit(1 << 20).rename_tools(false);
+/// let config: &Config = layer.config();
+/// assert_eq!(config.body_limit(), 1 << 20);
+/// assert!(!config.renames_tools());
+/// ```
 #[derive(Clone)]
 pub struct Config {
     pub(crate) target: Target,
@@ -64,13 +72,23 @@ impl fmt::Debug for Config {
 }
 
 /// The default body limit: 16 MiB.
+///
+/// ```
+/// use tower_toolschema::{Config, DEFAULT_LIMIT, Target};
+/// assert_eq!(Config::new(Target::Auto).body_limit(), DEFAULT_LIMIT);
+/// ```
 pub const DEFAULT_LIMIT: usize = 16 << 20;
 
 impl Config {
     /// A configuration for `target` with the defaults: 16 MiB body limit, the default cache, the
     /// `provider_rules` sanitizer, every request considered.
     ///
-    /// See [`Target`] for an example.
+    /// ```
+    /// use tower_toolschema::{Config, Profiles, Target};
+    /// let config = Config::new(Target::Fixed(Profiles::anthropic()));
+    /// assert_eq!(config.target(), &Target::Fixed(Profiles::anthropic()));
+    /// assert!(config.renames_tools());
+    /// ```
     pub fn new(target: Target) -> Config {
         let cache_config = CacheConfig::default();
         Config {

@@ -123,13 +123,33 @@ pub use validate::{
 };
 
 /// The error type of [`ToolSchemaBody`].
+///
+/// ```
+/// let error: tower_toolschema::BoxError = "the body stream failed".into();
+/// assert_eq!(error.to_string(), "the body stream failed");
+/// ```
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Sanitizes the schema slots of one request body, as the layer does: `api` names the shape
 /// (`None`: recognised by its shape). Returns the body to send (the very same `Bytes` when
 /// nothing changed) and the report.
 ///
-/// See the [crate docs](crate) for an example.
+/// ```
+/// use bytes::Bytes;
+/// use tower_toolschema::{ToolSchemaLayer, sanitize_body, shapes::Api};
+///
+/// // Gemini's Schema proto takes no `additionalProperties`: it goes (into the description).
+/// let body = br#"{"tools":[{"functionDeclarations":[{"name":"f","parameters":{"type":"object","additionalProperties":false}}]}]}"#;
+/// let (out, report) = sanitize_body(ToolSchemaLayer::gemini().config(), Some(Api::Gemini), Bytes::from_static(body));
+/// assert!(report.is_rewritten());
+/// assert!(!String::from_utf8_lossy(&out).contains("additionalProperties"));
+///
+/// // Nothing to change: the very same bytes go on.
+/// let same = Bytes::from_static(br#"{"contents":[],"tools":[]}"#);
+/// let (out, report) = sanitize_body(ToolSchemaLayer::gemini().config(), None, same.clone());
+/// assert_eq!(out.as_ptr(), same.as_ptr());
+/// assert!(!report.is_rewritten());
+/// ```
 pub fn sanitize_body(
     config: &Config,
     api: Option<shapes::Api>,

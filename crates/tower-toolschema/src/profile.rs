@@ -30,7 +30,15 @@ enum RulesRef {
 
 /// A profile: the rules of one provider dialect, with a name for reports.
 ///
-/// Cheap to clone. See the [module docs](crate::profile) for an example.
+/// Cheap to clone.
+///
+/// ```
+/// use tower_toolschema::Profile;
+/// let strict = Profile::builtin("anthropic-strict").unwrap();
+/// assert_eq!(strict.name(), "anthropic-strict");
+/// assert_eq!(strict.clone(), strict);
+/// assert_ne!(strict, Profile::builtin("anthropic").unwrap());
+/// ```
 #[derive(Clone)]
 pub struct Profile {
     name: Cow<'static, str>,
@@ -59,7 +67,11 @@ impl Profile {
     /// A built-in profile by name: one of [`provider_rules::PROFILES`] (`"gemini"`,
     /// `"openai-strict"`, `"groq"`, ...); `None` for any other name.
     ///
-    /// See the [module docs](crate::profile) for an example.
+    /// ```
+    /// use tower_toolschema::Profile;
+    /// assert_eq!(Profile::builtin("openai-strict").unwrap().rules().name(), "openai-strict");
+    /// assert!(Profile::builtin("gemnii").is_none());
+    /// ```
     pub fn builtin(name: &str) -> Option<Profile> {
         let idx = PROFILES.iter().position(|r| r.name() == name)?;
         Some(Profile::indexed(idx))
@@ -107,7 +119,10 @@ impl Profile {
 
     /// The profile's name.
     ///
-    /// See the [module docs](crate::profile) for an example.
+    /// ```
+    /// let corp = tower_toolschema::Profile::custom("corp", provider_rules::Rules::PORTABLE);
+    /// assert_eq!(corp.name(), "corp");
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -132,7 +147,12 @@ impl Profile {
 
 /// The profiles one target applies: per slot dialect, and for tools that ask for strict mode.
 ///
-/// See the [module docs](crate::profile) for an example.
+/// ```
+/// use tower_toolschema::Profiles;
+/// let set = Profiles::anthropic();
+/// assert_eq!(set.native.name(), "anthropic");
+/// assert_eq!(set.strict.as_ref().map(|p| p.name()), Some("anthropic-strict"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profiles {
     /// For the provider's own dialect (`parameters`, `input_schema`, `responseSchema`, ...).
@@ -217,41 +237,89 @@ impl Profiles {
     }
 
     /// Gemini API: `gemini` for Schema-proto slots, `gemini-jsonschema` for `*JsonSchema`.
+    ///
+    /// ```
+    /// let set = tower_toolschema::Profiles::gemini();
+    /// assert_eq!(set.native.name(), "gemini");
+    /// assert_eq!(set.json_schema.name(), "gemini-jsonschema");
+    /// ```
     pub fn gemini() -> Profiles {
         Profiles::of_provider(&Provider::GEMINI)
     }
 
     /// Gemini Code Assist / Antigravity (`v1internal`).
+    ///
+    /// ```
+    /// let set = tower_toolschema::Profiles::gemini_code_assist();
+    /// assert_eq!(set.native.name(), "gemini-code-assist");
+    /// assert_eq!(set.json_schema.name(), "gemini-jsonschema");
+    /// ```
     pub fn gemini_code_assist() -> Profiles {
         Profiles::of_provider(&Provider::GEMINI_CODE_ASSIST)
     }
 
     /// Vertex AI Gemini.
+    ///
+    /// ```
+    /// let set = tower_toolschema::Profiles::vertex();
+    /// assert_eq!(set.native.name(), "vertex");
+    /// assert!(set.strict.is_none());
+    /// ```
     pub fn vertex() -> Profiles {
         Profiles::of_provider(&Provider::VERTEX)
     }
 
     /// OpenAI: `openai`, `openai-strict` for strict tools.
+    ///
+    /// ```
+    /// let set = tower_toolschema::Profiles::openai();
+    /// assert_eq!(set.native.name(), "openai");
+    /// assert_eq!(set.strict.map(|p| p.name().to_owned()).as_deref(), Some("openai-strict"));
+    /// ```
     pub fn openai() -> Profiles {
         Profiles::of_provider(&Provider::OPENAI)
     }
 
     /// Anthropic: `anthropic`, `anthropic-strict` for strict tools.
+    ///
+    /// ```
+    /// let set = tower_toolschema::Profiles::anthropic();
+    /// assert_eq!(set.native.name(), "anthropic");
+    /// assert_eq!(set.json_schema.name(), "anthropic");
+    /// ```
     pub fn anthropic() -> Profiles {
         Profiles::of_provider(&Provider::ANTHROPIC)
     }
 
     /// xAI (always strict-like; one profile).
+    ///
+    /// ```
+    /// let set = tower_toolschema::Profiles::xai();
+    /// assert_eq!(set.native.name(), "xai");
+    /// assert!(set.strict.is_none());
+    /// ```
     pub fn xai() -> Profiles {
         Profiles::of_provider(&Provider::XAI)
     }
 
     /// Amazon Bedrock.
+    ///
+    /// ```
+    /// let set = tower_toolschema::Profiles::bedrock();
+    /// assert_eq!(set.native.name(), "bedrock");
+    /// assert!(set.strict.is_none());
+    /// ```
     pub fn bedrock() -> Profiles {
         Profiles::of_provider(&Provider::BEDROCK)
     }
 
     /// The portable subset every provider accepts.
+    ///
+    /// ```
+    /// let set = tower_toolschema::Profiles::portable();
+    /// assert_eq!(set.native.name(), "portable");
+    /// assert_eq!(set.json_schema.name(), "portable");
+    /// ```
     pub fn portable() -> Profiles {
         Profiles::of_provider(&Provider::PORTABLE)
     }
@@ -301,6 +369,11 @@ pub struct UnknownProvider(String);
 
 impl UnknownProvider {
     /// The name asked for.
+    ///
+    /// ```
+    /// use tower_toolschema::Profiles;
+    /// assert_eq!(Profiles::for_provider("gemnii").unwrap_err().name(), "gemnii");
+    /// ```
     pub fn name(&self) -> &str {
         &self.0
     }

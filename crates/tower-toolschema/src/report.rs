@@ -26,7 +26,17 @@ pub use provider_rules::Change;
 
 /// What happened to one schema slot.
 ///
-/// See the [module docs](crate::report) for an example.
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, sanitize_body, shapes::SlotRole};
+///
+/// let body = br#"{"contents":[],"tools":[{"functionDeclarations":[{"name":"lookup","parameters":{"type":"object","additionalProperties":false}}]}]}"#;
+/// let (_, report) = sanitize_body(ToolSchemaLayer::gemini().config(), None, bytes::Bytes::from_static(body));
+/// let slot = &report.slots[0];
+/// assert_eq!(slot.pointer, "/tools/0/functionDeclarations/0/parameters");
+/// assert_eq!((slot.tool.as_deref(), slot.role), (Some("lookup"), SlotRole::ToolParameters));
+/// assert_eq!(slot.profile, "gemini");
+/// assert!(!slot.changes.is_empty() && !slot.cached && slot.error.is_none());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SlotReport {
@@ -73,7 +83,12 @@ pub struct SlotReport {
 impl SlotReport {
     /// Whether any change lost information.
     ///
-    /// See the [module docs](crate::report) for an example.
+    /// ```
+    /// use tower_toolschema::{ToolSchemaLayer, sanitize_body};
+    /// let body = br#"{"messages":[],"tools":[{"name":"f","input_schema":{"type":"object"}}]}"#;
+    /// let (_, report) = sanitize_body(ToolSchemaLayer::anthropic().config(), None, bytes::Bytes::from_static(body));
+    /// assert!(report.slots[0].changes.is_empty() && !report.slots[0].lossy());
+    /// ```
     pub fn lossy(&self) -> bool {
         self.changes.iter().any(|c| c.lossy)
     }
@@ -81,7 +96,14 @@ impl SlotReport {
 
 /// Why a body was not inspected or not rewritten.
 ///
-/// See the [module docs](crate::report) for an example.
+/// ```
+/// use tower_toolschema::report::{Outcome, SkipReason};
+/// use tower_toolschema::{ToolSchemaLayer, sanitize_body};
+///
+/// let (_, report) = sanitize_body(ToolSchemaLayer::openai().config(), None, bytes::Bytes::from_static(b"{\"tools\": ["));
+/// assert!(matches!(report.outcome, Outcome::Skipped(SkipReason::InvalidJson(_))));
+/// assert_eq!(SkipReason::TooLarge { limit: 10 }.to_string(), "the body is larger than the limit of 10 bytes");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SkipReason {
@@ -126,7 +148,13 @@ impl fmt::Display for SkipReason {
 
 /// The overall result for a request.
 ///
-/// See the [module docs](crate::report) for an example.
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, report::Outcome, sanitize_body};
+///
+/// let body = br#"{"messages":[],"tools":[{"name":"f","input_schema":{"type":"object"}}]}"#;
+/// let (_, report) = sanitize_body(ToolSchemaLayer::anthropic().config(), None, bytes::Bytes::from_static(body));
+/// assert_eq!(report.outcome, Outcome::Unchanged);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Outcome {
@@ -145,7 +173,14 @@ pub enum Outcome {
 
 /// What the layer did to one request, in the request's extensions.
 ///
-/// See the [module docs](crate::report) for an example.
+/// ```
+/// use tower_toolschema::{SanitizeReport, ToolSchemaLayer, sanitize_body, shapes::Api};
+///
+/// let body = br#"{"generationConfig":{"responseSchema":{"type":"object","additionalProperties":false}}}"#;
+/// let (_, report): (_, SanitizeReport) = sanitize_body(ToolSchemaLayer::gemini().config(), Some(Api::Gemini), bytes::Bytes::from_static(body));
+/// assert_eq!(report.api, Some(Api::Gemini));
+/// assert!(report.is_rewritten() && report.change_count() >= 1);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SanitizeReport {

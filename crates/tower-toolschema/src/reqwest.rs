@@ -30,7 +30,12 @@ use reqwest::ResponseBuilderExt;
 
 /// The middleware. Cheap to clone; clones share the configuration and the cache.
 ///
-/// See the [module docs](crate::reqwest) for an example.
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, reqwest::ToolSchemaMiddleware};
+/// let middleware = ToolSchemaMiddleware::new(ToolSchemaLayer::auto());
+/// let shared = middleware.clone();
+/// # let _ = (middleware, shared);
+/// ```
 #[derive(Debug, Clone)]
 pub struct ToolSchemaMiddleware {
     config: Arc<Config>,
@@ -40,7 +45,15 @@ impl ToolSchemaMiddleware {
     /// A middleware with the configuration of `layer` (its fail-open policy: a request is
     /// never answered by the middleware).
     ///
-    /// See the [module docs](crate::reqwest) for an example.
+    /// ```
+    /// use tower_toolschema::{ToolSchemaLayer, reqwest::ToolSchemaMiddleware};
+    ///
+    /// let mw = ToolSchemaMiddleware::new(ToolSchemaLayer::gemini());
+    /// let url = "http://localhost/v1beta/models/m:generateContent".parse().unwrap();
+    /// let mut req = reqwest::Request::new(reqwest::Method::POST, url);
+    /// *req.body_mut() = Some(r#"{"tools":[{"functionDeclarations":[{"name":"h","parameters":{"type":"object","additionalProperties":false}}]}]}"#.into());
+    /// assert!(mw.rewrite(&mut req).unwrap().is_rewritten());
+    /// ```
     pub fn new<P>(layer: ToolSchemaLayer<P>) -> Self {
         ToolSchemaMiddleware {
             config: layer.config,

@@ -39,7 +39,12 @@ pub use provider_rules::Slot as SchemaSlot;
 
 /// The result of sanitizing one slot.
 ///
-/// See the [module docs](crate::sanitizer) for an example.
+/// ```
+/// use tower_toolschema::sanitizer::SlotOutcome;
+/// let o = SlotOutcome::rewritten(br#"{"type":"object"}"#.to_vec(), vec![]);
+/// assert_eq!(o.json.as_deref(), Some(&br#"{"type":"object"}"#[..]));
+/// assert!(o.strict_compatible && o.unfixable.is_empty() && o.decoder.is_identity());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SlotOutcome {
@@ -65,7 +70,10 @@ pub struct SlotOutcome {
 impl SlotOutcome {
     /// Nothing changed.
     ///
-    /// See the [module docs](crate::sanitizer) for an example.
+    /// ```
+    /// let o = tower_toolschema::sanitizer::SlotOutcome::unchanged();
+    /// assert!(o.json.is_none() && o.changes.is_empty());
+    /// ```
     pub fn unchanged() -> Self {
         SlotOutcome {
             json: None,
@@ -79,7 +87,10 @@ impl SlotOutcome {
 
     /// The schema was rewritten to `json`.
     ///
-    /// See the [module docs](crate::sanitizer) for an example.
+    /// ```
+    /// let o = tower_toolschema::sanitizer::SlotOutcome::rewritten(b"{}".to_vec(), vec![]);
+    /// assert_eq!(o.json, Some(b"{}".to_vec()));
+    /// ```
     pub fn rewritten(json: Vec<u8>, changes: Vec<Change>) -> Self {
         SlotOutcome {
             json: Some(json),
@@ -144,7 +155,18 @@ impl SlotOutcome {
 /// Rewrites one schema slot for one profile.
 ///
 /// Implementations must be deterministic (results are cached by input bytes and profile) and
-/// must never panic. See the [module docs](crate::sanitizer) for an example.
+/// must never panic.
+///
+/// ```
+/// use tower_toolschema::Profile;
+/// use tower_toolschema::sanitizer::{RulesSanitizer, SchemaSlot, SlotSanitizer};
+///
+/// let gemini = Profile::builtin("gemini").unwrap();
+/// let engine: &dyn SlotSanitizer = &RulesSanitizer;
+/// let out = engine.sanitize(br#"{"type":"object","additionalProperties":false}"#, &gemini, SchemaSlot::Parameters).unwrap();
+/// assert!(out.json.is_some());
+/// assert!(engine.check_tool_name("get weather", &gemini).is_some());
+/// ```
 pub trait SlotSanitizer: Send + Sync + 'static {
     /// Sanitizes the schema whose JSON text is `schema`. `Err` leaves the slot untouched and is
     /// reported.
@@ -164,7 +186,14 @@ pub trait SlotSanitizer: Send + Sync + 'static {
 
 /// The default sanitizer: `schema_core` parsing plus a `provider_rules` profile.
 ///
-/// See the [module docs](crate::sanitizer) for an example.
+/// ```
+/// use tower_toolschema::Profile;
+/// use tower_toolschema::sanitizer::{RulesSanitizer, SchemaSlot, SlotSanitizer};
+///
+/// let openai = Profile::builtin("openai").unwrap();
+/// let out = RulesSanitizer.sanitize(br#"{"type":"string"}"#, &openai, SchemaSlot::Schema).unwrap();
+/// assert!(out.json.is_none(), "nothing to change");
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RulesSanitizer;
 

@@ -63,7 +63,11 @@ impl<B> fmt::Debug for ToolSchemaBody<B> {
 impl<B> ToolSchemaBody<B> {
     /// Wraps a body that goes on untouched.
     ///
-    /// See the [type docs](ToolSchemaBody) for an example.
+    /// ```
+    /// use http_body::Body;
+    /// let body = tower_toolschema::ToolSchemaBody::new(String::from("{}"));
+    /// assert_eq!(body.size_hint().exact(), Some(2));
+    /// ```
     pub fn new(body: B) -> Self {
         ToolSchemaBody {
             inner: Inner::Passthrough { body },

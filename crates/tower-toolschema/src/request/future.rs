@@ -24,7 +24,22 @@ pin_project! {
     /// the limit), rewrites its schema slots, then calls the inner service. Requests that are
     /// not inspected go straight to the inner service's future.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use std::convert::Infallible;
+    /// use tower::{Layer, Service, ServiceExt};
+    /// use tower_toolschema::{ResponseFuture, ToolSchemaBody, ToolSchemaLayer};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
+    /// let echo = tower::service_fn(|req: http::Request<ToolSchemaBody<String>>| async move {
+    ///     Ok::<_, Infallible>(http::Response::new(req.into_body()))
+    /// });
+    /// let mut svc = ToolSchemaLayer::auto().layer(echo);
+    /// let req = http::Request::post("/v1/chat/completions").body(String::from(r#"{"messages":[]}"#)).unwrap();
+    /// let future: ResponseFuture<_, String, _> = svc.ready().await.unwrap().call(req);
+    /// let res = future.await.unwrap();
+    /// assert_eq!(http_body::Body::size_hint(res.body()).exact(), Some(15));
+    /// # }
+    /// ```
     pub struct ResponseFuture<S, B, P>
     where
         S: Service<Request<ToolSchemaBody<B>>>,

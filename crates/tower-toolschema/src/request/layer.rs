@@ -17,7 +17,16 @@ use crate::shapes::Api;
 /// target provider.
 ///
 /// Cheap to clone; clones share one configuration and one sanitized-slot cache.
-/// See the [crate docs](crate) for an example.
+///
+/// ```
+/// use tower::Layer;
+/// use tower_toolschema::ToolSchemaLayer;
+///
+/// let layer = ToolSchemaLayer::openai().limit(4 << 20);
+/// let a = layer.layer("one upstream");
+/// let b = layer.clone().layer("another");
+/// assert_eq!((*a.get_ref(), *b.get_ref()), ("one upstream", "another"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct ToolSchemaLayer<P = FailOpen> {
     pub(crate) config: Arc<Config>,
@@ -48,7 +57,12 @@ impl ToolSchemaLayer {
     /// Picks the profile per request from the path, the host and the body's `model`; requests
     /// to unknown paths pass through without buffering.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower_toolschema::{ToolSchemaLayer, sanitize_body};
+    /// let body = br#"{"model":"claude-sonnet-4","messages":[],"tools":[{"name":"f","input_schema":{"type":"object"}}]}"#;
+    /// let (_, report) = sanitize_body(ToolSchemaLayer::auto().config(), None, bytes::Bytes::from_static(body));
+    /// assert_eq!(report.slots[0].profile, "anthropic");
+    /// ```
     pub fn auto() -> Self {
         Self::new(Config::new(Target::Auto))
     }
@@ -82,56 +96,88 @@ impl ToolSchemaLayer {
 
     /// Gemini API rules (`gemini`; `gemini-jsonschema` for `*JsonSchema` slots).
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::gemini();
+    /// assert!(matches!(layer.config().target(), Target::Fixed(p) if p.native.name() == "gemini"));
+    /// ```
     pub fn gemini() -> Self {
         Self::fixed(Profiles::gemini())
     }
 
     /// Gemini Code Assist / Antigravity rules.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::gemini_code_assist();
+    /// assert!(matches!(layer.config().target(), Target::Fixed(p) if p.native.name() == "gemini-code-assist"));
+    /// ```
     pub fn gemini_code_assist() -> Self {
         Self::fixed(Profiles::gemini_code_assist())
     }
 
     /// Vertex AI (Gemini) rules.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::vertex();
+    /// assert!(matches!(layer.config().target(), Target::Fixed(p) if p.native.name() == "vertex"));
+    /// ```
     pub fn vertex() -> Self {
         Self::fixed(Profiles::vertex())
     }
 
     /// OpenAI rules (`openai-strict` for tools marked `strict: true`).
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::openai();
+    /// assert!(matches!(layer.config().target(), Target::Fixed(p) if p.native.name() == "openai"));
+    /// ```
     pub fn openai() -> Self {
         Self::fixed(Profiles::openai())
     }
 
     /// Anthropic rules (`anthropic-strict` for tools marked `strict: true`).
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::anthropic();
+    /// assert!(matches!(layer.config().target(), Target::Fixed(p) if p.native.name() == "anthropic"));
+    /// ```
     pub fn anthropic() -> Self {
         Self::fixed(Profiles::anthropic())
     }
 
     /// xAI rules.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::xai();
+    /// assert!(matches!(layer.config().target(), Target::Fixed(p) if p.native.name() == "xai"));
+    /// ```
     pub fn xai() -> Self {
         Self::fixed(Profiles::xai())
     }
 
     /// Amazon Bedrock rules.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::bedrock();
+    /// assert!(matches!(layer.config().target(), Target::Fixed(p) if p.native.name() == "bedrock"));
+    /// ```
     pub fn bedrock() -> Self {
         Self::fixed(Profiles::bedrock())
     }
 
     /// The portable subset every provider accepts.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower_toolschema::{Target, ToolSchemaLayer};
+    /// let layer = ToolSchemaLayer::portable();
+    /// assert!(matches!(layer.config().target(), Target::Fixed(p) if p.native.name() == "portable"));
+    /// ```
     pub fn portable() -> Self {
         Self::fixed(Profiles::portable())
     }
@@ -140,7 +186,11 @@ impl ToolSchemaLayer {
     /// ambiguous duplicate key, a failed body) with a clear JSON 413/415/400 instead of
     /// forwarding them untouched. Needs a response body type with `From<Bytes>` (axum's has).
     ///
-    /// See the [policy docs](crate::policy) for an example.
+    /// ```
+    /// use tower_toolschema::{ToolSchemaLayer, policy::Reject};
+    /// let layer: ToolSchemaLayer<Reject> = ToolSchemaLayer::openai().reject_invalid();
+    /// # let _ = layer;
+    /// ```
     pub fn reject_invalid(self) -> ToolSchemaLayer<Reject> {
         ToolSchemaLayer {
             config: self.config,
@@ -158,7 +208,10 @@ impl<P> ToolSchemaLayer<P> {
     /// (or are answered 413 with [`reject_invalid`](ToolSchemaLayer::reject_invalid)); a body
     /// declared larger is never read.
     ///
-    /// See [`ToolSchemaLayer::new`] for an example.
+    /// ```
+    /// let layer = tower_toolschema::ToolSchemaLayer::auto().limit(1024);
+    /// assert_eq!(layer.config().body_limit(), 1024);
+    /// ```
     pub fn limit(mut self, bytes: usize) -> Self {
         self.config_mut().limit = bytes;
         self
@@ -196,7 +249,15 @@ impl<P> ToolSchemaLayer<P> {
 
     /// Bounds of the sanitized-slot cache (a fresh cache, shared by the clones made after).
     ///
-    /// See the [cache docs](crate::cache) for an example.
+    /// ```
+    /// use tower_toolschema::{CacheConfig, ToolSchemaLayer, sanitize_body};
+    ///
+    /// let layer = ToolSchemaLayer::anthropic().cache(CacheConfig::new().max_entries(8));
+    /// let body = bytes::Bytes::from_static(br#"{"messages":[],"tools":[{"name":"f","input_schema":{"type":"object","properties":{"u":{"type":"string","format":"uri"}}}}]}"#);
+    /// let (_, first) = sanitize_body(layer.config(), None, body.clone());
+    /// let (_, again) = sanitize_body(layer.config(), None, body);
+    /// assert!(!first.slots[0].cached && again.slots[0].cached);
+    /// ```
     pub fn cache(mut self, config: CacheConfig) -> Self {
         self.config_mut().set_cache(config);
         self
@@ -204,7 +265,23 @@ impl<P> ToolSchemaLayer<P> {
 
     /// Replaces the schema engine (the default is `provider_rules`).
     ///
-    /// See the [sanitizer docs](crate::sanitizer) for an example.
+    /// ```
+    /// use tower_toolschema::sanitizer::{SchemaSlot, SlotOutcome, SlotSanitizer};
+    /// use tower_toolschema::{Profile, ToolSchemaLayer, sanitize_body};
+    ///
+    /// /// Leaves every schema as it is.
+    /// struct Untouched;
+    /// impl SlotSanitizer for Untouched {
+    ///     fn sanitize(&self, _: &[u8], _: &Profile, _: SchemaSlot) -> Result<SlotOutcome, String> {
+    ///         Ok(SlotOutcome::unchanged())
+    ///     }
+    /// }
+    /// let layer = ToolSchemaLayer::gemini().sanitizer(Untouched);
+    /// let body = bytes::Bytes::from_static(br#"{"tools":[{"functionDeclarations":[{"name":"g","parameters":{"type":"object","additionalProperties":true}}]}]}"#);
+    /// let (out, report) = sanitize_body(layer.config(), None, body.clone());
+    /// assert_eq!(out, body);
+    /// assert!(!report.is_rewritten());
+    /// ```
     pub fn sanitizer(mut self, sanitizer: impl SlotSanitizer) -> Self {
         let cfg = self.config_mut();
         cfg.sanitizer = Arc::new(sanitizer);

@@ -18,7 +18,16 @@ use crate::report::SkipReason;
 
 /// Decides whether a skipped request is answered instead of forwarded.
 ///
-/// See the [module docs](crate::policy) for an example.
+/// ```
+/// use tower_toolschema::policy::{FailOpen, Policy, Reject};
+/// use tower_toolschema::report::SkipReason;
+///
+/// let reason = SkipReason::Compressed("gzip".into());
+/// let forwarded: Option<http::Response<bytes::Bytes>> = FailOpen.on_skip(&reason);
+/// assert!(forwarded.is_none());
+/// let answered: http::Response<bytes::Bytes> = Reject.on_skip(&reason).unwrap();
+/// assert_eq!(answered.status(), http::StatusCode::UNSUPPORTED_MEDIA_TYPE);
+/// ```
 pub trait Policy<Res>: Clone {
     /// A response answering the request instead of forwarding it, or `None` to forward it
     /// untouched.
@@ -27,7 +36,11 @@ pub trait Policy<Res>: Clone {
 
 /// Forward every request, untouched when it cannot be inspected (the default).
 ///
-/// See the [module docs](crate::policy) for an example.
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, policy::FailOpen};
+/// let layer: ToolSchemaLayer<FailOpen> = ToolSchemaLayer::auto();
+/// # let _ = layer;
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FailOpen;
 
@@ -41,7 +54,16 @@ impl<Res> Policy<Res> for FailOpen {
 /// 413 over the limit, 415 compressed, 400 invalid JSON, an ambiguous duplicate key or a
 /// failed body stream. Bodies with trailers still go on.
 ///
-/// See the [module docs](crate::policy) for an example.
+/// ```
+/// use tower_toolschema::policy::{Policy, Reject};
+/// use tower_toolschema::report::SkipReason;
+///
+/// let res: http::Response<bytes::Bytes> = Reject.on_skip(&SkipReason::TooLarge { limit: 1024 }).unwrap();
+/// assert_eq!(res.status(), http::StatusCode::PAYLOAD_TOO_LARGE);
+/// assert!(String::from_utf8_lossy(res.body()).contains("body_too_large"));
+/// // A body with trailers still goes on.
+/// assert!(Policy::<http::Response<bytes::Bytes>>::on_skip(&Reject, &SkipReason::Trailers).is_none());
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Reject;
 

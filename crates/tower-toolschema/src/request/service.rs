@@ -20,7 +20,19 @@ use crate::restore::RestoreResponse;
 
 /// Rewrites the tool schemas in the bodies of LLM API requests, then calls the inner service.
 ///
-/// Built by [`ToolSchemaLayer`]; see the [crate docs](crate) for an example.
+/// Built by [`ToolSchemaLayer`].
+///
+/// ```
+/// use std::convert::Infallible;
+/// use tower::Layer;
+/// use tower_toolschema::{ToolSchema, ToolSchemaBody, ToolSchemaLayer};
+///
+/// let upstream = tower::service_fn(|_req: http::Request<ToolSchemaBody<String>>| async {
+///     Ok::<_, Infallible>(http::Response::new(String::new()))
+/// });
+/// let svc: ToolSchema<_> = ToolSchemaLayer::anthropic().layer(upstream);
+/// # let _ = svc;
+/// ```
 #[derive(Clone)]
 pub struct ToolSchema<S, P = FailOpen> {
     pub(crate) inner: S,
@@ -70,21 +82,34 @@ impl<S> ToolSchema<S> {
 impl<S, P> ToolSchema<S, P> {
     /// The inner service.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower::Layer;
+    /// let svc = tower_toolschema::ToolSchemaLayer::openai().layer("the inner service");
+    /// assert_eq!(*svc.get_ref(), "the inner service");
+    /// ```
     pub fn get_ref(&self) -> &S {
         &self.inner
     }
 
     /// The inner service, mutably.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower::Layer;
+    /// let mut svc = tower_toolschema::ToolSchemaLayer::openai().layer(0_u32);
+    /// *svc.get_mut() += 1;
+    /// assert_eq!(*svc.get_ref(), 1);
+    /// ```
     pub fn get_mut(&mut self) -> &mut S {
         &mut self.inner
     }
 
     /// Unwraps the inner service.
     ///
-    /// See the [crate docs](crate) for an example.
+    /// ```
+    /// use tower::Layer;
+    /// let svc = tower_toolschema::ToolSchemaLayer::openai().layer(vec!["inner"]);
+    /// assert_eq!(svc.into_inner(), ["inner"]);
+    /// ```
     pub fn into_inner(self) -> S {
         self.inner
     }

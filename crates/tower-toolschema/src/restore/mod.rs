@@ -113,21 +113,36 @@ impl RestorePlan {
 
     /// The API whose responses this plan reads.
     ///
-    /// See [`RestorePlan::is_empty`] for an example.
+    /// ```
+    /// use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// assert_eq!(RestorePlan::new(Api::CodeAssist, Default::default(), []).api(), Api::CodeAssist);
+    /// ```
     pub fn api(&self) -> Api {
         self.api
     }
 
     /// The renamed tool names.
     ///
-    /// See the [module docs](crate::restore) for an example.
+    /// ```
+    /// use provider_rules::{NameMap, Rules};
+    /// use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// let names = NameMap::new(&Rules::ANTHROPIC.tool_names, ["read file"]);
+    /// let plan = RestorePlan::new(Api::AnthropicMessages, names, []);
+    /// assert_eq!(plan.names().sent("read file"), "read_file");
+    /// ```
     pub fn names(&self) -> &NameMap {
         &self.names
     }
 
     /// The original name of a name the provider sent, when it was renamed.
     ///
-    /// See the [module docs](crate::restore) for an example.
+    /// ```
+    /// use provider_rules::{NameMap, Rules};
+    /// use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// let plan = RestorePlan::new(Api::AnthropicMessages, NameMap::new(&Rules::ANTHROPIC.tool_names, ["read file"]), []);
+    /// assert_eq!(plan.original("read_file"), Some("read file"));
+    /// assert_eq!(plan.original("write_file"), None);
+    /// ```
     pub fn original(&self, sent: &str) -> Option<&str> {
         self.names.original(sent)
     }

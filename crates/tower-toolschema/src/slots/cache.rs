@@ -25,7 +25,11 @@ use crate::sanitizer::SchemaSlot;
 
 /// Bounds of the sanitized-slot cache.
 ///
-/// See the [module docs](crate::cache) for an example.
+/// ```
+/// use tower_toolschema::CacheConfig;
+/// assert_eq!(CacheConfig::new(), CacheConfig::default());
+/// assert_ne!(CacheConfig::new().max_entries(16), CacheConfig::new());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CacheConfig {
     max_entries: usize,
@@ -44,14 +48,25 @@ impl Default for CacheConfig {
 impl CacheConfig {
     /// The default bounds: 4096 entries, 32 MiB (input plus output bytes).
     ///
-    /// See the [module docs](crate::cache) for an example.
+    /// ```
+    /// use tower_toolschema::CacheConfig;
+    /// assert_eq!(CacheConfig::new(), CacheConfig::new().max_entries(4096).max_bytes(32 << 20));
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// No caching.
     ///
-    /// See the [module docs](crate::cache) for an example.
+    /// ```
+    /// use tower_toolschema::{CacheConfig, ToolSchemaLayer, sanitize_body};
+    ///
+    /// let layer = ToolSchemaLayer::anthropic().cache(CacheConfig::disabled());
+    /// let body = bytes::Bytes::from_static(br#"{"messages":[],"tools":[{"name":"t","input_schema":{"type":"object","properties":{"d":{"type":"string","format":"date"}}}}]}"#);
+    /// let (_, first) = sanitize_body(layer.config(), None, body.clone());
+    /// let (_, again) = sanitize_body(layer.config(), None, body);
+    /// assert!(!first.slots[0].cached && !again.slots[0].cached);
+    /// ```
     pub fn disabled() -> Self {
         CacheConfig {
             max_entries: 0,
@@ -61,7 +76,10 @@ impl CacheConfig {
 
     /// At most this many entries (0 disables the cache).
     ///
-    /// See the [module docs](crate::cache) for an example.
+    /// ```
+    /// use tower_toolschema::CacheConfig;
+    /// assert_eq!(CacheConfig::new().max_entries(0).max_bytes(0), CacheConfig::disabled());
+    /// ```
     pub fn max_entries(mut self, n: usize) -> Self {
         self.max_entries = n;
         self
@@ -69,7 +87,10 @@ impl CacheConfig {
 
     /// At most this many bytes of stored input and output (0 disables the cache).
     ///
-    /// See the [module docs](crate::cache) for an example.
+    /// ```
+    /// let layer = tower_toolschema::ToolSchemaLayer::openai().cache(tower_toolschema::CacheConfig::new().max_bytes(1 << 20));
+    /// # let _ = layer;
+    /// ```
     pub fn max_bytes(mut self, n: usize) -> Self {
         self.max_bytes = n;
         self

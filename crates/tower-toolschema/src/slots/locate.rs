@@ -39,7 +39,14 @@ use crate::shapes::{Api, Encoding, SlotRole, SlotSpec};
 
 /// Why a body could not be searched for slots.
 ///
-/// See the [module docs](mod@crate::locate) for an example.
+/// ```
+/// use tower_toolschema::locate::{LocateError, locate};
+/// use tower_toolschema::shapes::Api;
+///
+/// let twice = br#"{"messages":[],"tools":[{"name":"a","input_schema":{},"input_schema":{}}]}"#;
+/// assert!(matches!(locate(twice, Some(Api::AnthropicMessages)), Err(LocateError::Duplicate(_))));
+/// assert!(matches!(locate(b"{\"tools\":", None), Err(LocateError::Invalid(_))));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LocateError {
@@ -66,7 +73,17 @@ impl std::error::Error for LocateError {}
 
 /// A slot found in a body.
 ///
-/// See the [module docs](mod@crate::locate) for an example.
+/// ```
+/// use tower_toolschema::{locate::locate, shapes::Api};
+///
+/// let body = br#"{"messages":[],"tools":[{"name":"search","input_schema":{"type":"object"}}]}"#;
+/// let located = locate(body, None).unwrap();
+/// let found = &located.slots[0];
+/// assert_eq!(found.api, Api::AnthropicMessages);
+/// assert_eq!(found.pointer, "/tools/0/input_schema");
+/// assert_eq!(found.raw.get(), r#"{"type":"object"}"#);
+/// assert_eq!(found.spec.path, "tools[].input_schema");
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Found<'a> {
@@ -89,14 +106,23 @@ pub struct Found<'a> {
 impl<'a> Found<'a> {
     /// The slot's byte range in `body` (the body it was located in).
     ///
-    /// See the [module docs](mod@crate::locate) for an example.
+    /// ```
+    /// let body = br#"{"messages":[],"tools":[{"name":"a","input_schema":{"type":"object"}}]}"#;
+    /// let located = tower_toolschema::locate::locate(body, None).unwrap();
+    /// let range = located.slots[0].range(body).unwrap();
+    /// assert_eq!(&body[range], br#"{"type":"object"}"#);
+    /// ```
     pub fn range(&self, body: &[u8]) -> Option<Range<usize>> {
         range_in(body, self.raw)
     }
 
     /// The tool's (or response format's) name, when it is a string.
     ///
-    /// See the [module docs](mod@crate::locate) for an example.
+    /// ```
+    /// let body = br#"{"messages":[],"tools":[{"type":"function","function":{"name":"get_time","parameters":{}}}]}"#;
+    /// let located = tower_toolschema::locate::locate(body, None).unwrap();
+    /// assert_eq!(located.slots[0].tool().as_deref(), Some("get_time"));
+    /// ```
     pub fn tool(&self) -> Option<String> {
         self.name
             .and_then(|n| serde_json::from_str::<String>(n.get()).ok())
@@ -132,7 +158,12 @@ impl<'a> Found<'a> {
 
 /// What [`locate`] found.
 ///
-/// See the [module docs](mod@crate::locate) for an example.
+/// ```
+/// let body = br#"{"model":"claude-sonnet-4","messages":[],"tools":[{"name":"a","input_schema":{}},{"name":"b","input_schema":{}}]}"#;
+/// let located = tower_toolschema::locate::locate(body, None).unwrap();
+/// assert_eq!(located.model.as_deref(), Some("claude-sonnet-4"));
+/// assert_eq!(located.slots.len(), 2);
+/// ```
 #[derive(Debug, Default, Clone)]
 #[non_exhaustive]
 pub struct Located<'a> {
@@ -329,7 +360,12 @@ fn max_children(node: &Node) -> usize {
 /// is skipped with `IgnoredAny`, and a slot itself is captured as a borrowed [`RawValue`] (one
 /// scan of its bytes). No key or value off the slot paths is allocated.
 ///
-/// See the [module docs](mod@crate::locate) for an example.
+/// ```
+/// use tower_toolschema::{locate::locate, shapes::Api};
+/// // No tools: no slots (the conversation is skipped, never built into a tree).
+/// let body = br#"{"messages":[{"role":"user","content":"hi"}]}"#;
+/// assert!(locate(body, Some(Api::OpenAiChat)).unwrap().slots.is_empty());
+/// ```
 pub fn locate(body: &[u8], api: Option<Api>) -> Result<Located<'_>, LocateError> {
     locate_with(body, api, false)
 }

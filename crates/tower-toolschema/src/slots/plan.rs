@@ -28,7 +28,17 @@ use crate::config::Config;
 use crate::locate::{Found, Located};
 use crate::profile::{Profile, Profiles};
 
-/// What one slot takes: see the [module docs](mod@crate::plan).
+/// What one slot takes (see the [module docs](mod@crate::plan) for how it is decided).
+///
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, locate::locate, plan::plan};
+///
+/// let body = br#"{"model":"claude-sonnet-4","messages":[],"tools":[{"name":"f","strict":true,"input_schema":{}}]}"#;
+/// let plans = plan(ToolSchemaLayer::anthropic().config(), &locate(body, None).unwrap(), None);
+/// assert_eq!(plans[0].profile.name(), "anthropic-strict");
+/// assert!(plans[0].strict);
+/// assert_eq!(plans[0].profiles.native.name(), "anthropic");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SlotPlan {
@@ -46,7 +56,14 @@ pub struct SlotPlan {
 /// The plan of every slot of `located`, in order (`host`: the request's host, for `auto`).
 /// O(slots); nothing is parsed or sanitized.
 ///
-/// See the [module docs](mod@crate::plan) for an example.
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, locate::locate, plan::plan};
+///
+/// // With `auto`, an OpenAI-compatible body goes by its host.
+/// let body = br#"{"model":"llama-3.3-70b","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":{}}}]}"#;
+/// let plans = plan(ToolSchemaLayer::auto().config(), &locate(body, None).unwrap(), Some("api.groq.com"));
+/// assert_eq!(plans[0].profile.name(), "groq");
+/// ```
 pub fn plan(config: &Config, located: &Located<'_>, host: Option<&str>) -> Vec<SlotPlan> {
     located
         .slots

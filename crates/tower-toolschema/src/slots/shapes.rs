@@ -26,7 +26,12 @@ use crate::shapes_response::{self as response, ResponseShape};
 
 /// An LLM HTTP API whose request bodies carry schema slots.
 ///
-/// See the [module docs](crate::shapes) for an example.
+/// ```
+/// use tower_toolschema::shapes::{Api, ApiShape};
+/// let api = ApiShape::for_path("/v1/messages").unwrap().api;
+/// assert_eq!(api, Api::AnthropicMessages);
+/// assert_eq!(api.to_string(), "anthropic-messages");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Api {
@@ -197,7 +202,11 @@ pub enum Family {
 
 /// What a schema slot holds.
 ///
-/// See the [module docs](crate::shapes) for an example.
+/// ```
+/// use tower_toolschema::shapes::{Api, SlotRole};
+/// let roles: Vec<SlotRole> = Api::OpenAiChat.shape().slots.iter().map(|s| s.role).collect();
+/// assert_eq!(roles, [SlotRole::ToolParameters, SlotRole::ToolParameters, SlotRole::Output]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SlotRole {
@@ -227,7 +236,12 @@ impl SlotRole {
 
 /// Which schema language a slot speaks.
 ///
-/// See the [module docs](crate::shapes) for an example.
+/// ```
+/// use tower_toolschema::shapes::{Api, Dialect};
+/// let dialect = |path: &str| Api::Gemini.shape().slots.iter().find(|s| s.path == path).map(|s| s.dialect);
+/// assert_eq!(dialect("tools[].functionDeclarations[].parameters"), Some(Dialect::Native));
+/// assert_eq!(dialect("tools[].functionDeclarations[].parametersJsonSchema"), Some(Dialect::JsonSchema));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Dialect {
@@ -240,7 +254,13 @@ pub enum Dialect {
 
 /// How the schema is stored in its slot.
 ///
-/// See the [module docs](crate::shapes) for an example.
+/// ```
+/// use tower_toolschema::shapes::{Api, Encoding};
+/// let slots = Api::BedrockConverse.shape().slots;
+/// let structured = slots.iter().find(|s| s.path.ends_with("jsonSchema.schema")).unwrap();
+/// assert_eq!(structured.encoding, Encoding::JsonString);
+/// assert_eq!(slots[0].encoding, Encoding::Json);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Encoding {
@@ -264,7 +284,15 @@ pub enum Encoding {
 /// One schema slot of an API body.
 ///
 /// `path` is a dotted path from the body's root; `name[]` steps into every element of the
-/// array `name`. See the [module docs](crate::shapes) for an example.
+/// array `name`.
+///
+/// ```
+/// use tower_toolschema::shapes::Api;
+/// let spec = &Api::OpenAiChat.shape().slots[0];
+/// assert_eq!(spec.path, "tools[].function.parameters");
+/// assert_eq!(spec.name, Some("tools[].function.name"));
+/// assert_eq!(spec.strict, Some("tools[].function.strict"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SlotSpec {
     /// The slot's path, e.g. `tools[].function.parameters`.
@@ -288,7 +316,15 @@ pub struct SlotSpec {
 ///
 /// URL patterns are matched on the path, segment by segment: a leading `**` matches any prefix,
 /// `*` any one segment, `*:name` a segment ending in `:name`; anything else literally.
-/// See the [module docs](crate::shapes) for an example.
+///
+/// ```
+/// use tower_toolschema::shapes::{Api, ApiShape};
+/// let path = "/v1/projects/p/locations/l/publishers/anthropic/models/claude:rawPredict";
+/// let shape = ApiShape::for_path(path).unwrap();
+/// assert_eq!(shape.api, Api::VertexAnthropic);
+/// assert_eq!(shape.copy_of, Some(Api::AnthropicMessages));
+/// assert!(shape.response.renames());
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct ApiShape {
     /// The API.
@@ -842,7 +878,13 @@ static COHERE_CHAT: ApiShape = ApiShape {
 /// patterns come before generic ones). Every [`Api`] is in it once (a test walks [`Api::ALL`]);
 /// fuzz seeds and the CLI name APIs by [`Api::name`], never by a position here.
 ///
-/// See the [module docs](crate::shapes) for an example.
+/// ```
+/// use tower_toolschema::shapes::{Api, SHAPES};
+/// assert_eq!(SHAPES.len(), Api::ALL.len());
+/// // Specific patterns first: Vertex's Claude endpoint before Anthropic Messages.
+/// let at = |api| SHAPES.iter().position(|s| s.api == api);
+/// assert!(at(Api::VertexAnthropic) < at(Api::AnthropicMessages));
+/// ```
 pub static SHAPES: [&ApiShape; 16] = [
     &CODE_ASSIST,
     &VERTEX_ANTHROPIC,

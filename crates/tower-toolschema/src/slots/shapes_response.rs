@@ -25,7 +25,11 @@ use crate::shapes::Api;
 
 /// Where names sit in a request body.
 ///
-/// See the [module docs](crate::shapes_response) for an example.
+/// ```
+/// use tower_toolschema::shapes::Api;
+/// let history = Api::AnthropicMessages.shape().response.history;
+/// assert!(history.iter().any(|p| p.path == "messages[].content[].name" && p.when == Some(("type", "tool_use"))));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NamePath {
     /// The path to the name (or, ending in `[]`, to each name of a list).
@@ -36,7 +40,12 @@ pub struct NamePath {
 
 /// Where tool calls sit in a response body (or in one stream event).
 ///
-/// See the [module docs](crate::shapes_response) for an example.
+/// ```
+/// use tower_toolschema::shapes::Api;
+/// let call = &Api::OpenAiResponses.shape().response.calls[0];
+/// assert_eq!((call.at, call.name, call.args), ("output[]", "name", "arguments"));
+/// assert_eq!(call.when, Some(("type", "function_call")));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallPath {
     /// The path to each call object.
@@ -52,7 +61,11 @@ pub struct CallPath {
 
 /// How an API streams its responses.
 ///
-/// See the [module docs](crate::shapes_response) for an example.
+/// ```
+/// use tower_toolschema::{shapes::Api, shapes_response::Stream};
+/// assert_eq!(Api::AnthropicMessages.shape().response.stream, Stream::AnthropicBlocks);
+/// assert_eq!(Api::OpenAiChat.shape().response.stream, Stream::ChatDeltas);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Stream {
@@ -77,7 +90,11 @@ pub enum Stream {
 
 /// The way back for one API.
 ///
-/// See the [module docs](crate::shapes_response) for an example.
+/// ```
+/// use tower_toolschema::shapes::Api;
+/// let way_back = Api::CodeAssist.shape().response;
+/// assert_eq!((way_back.request_prefix, way_back.response_prefix), ("request.", "response."));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResponseShape {
     /// Where the request's body sits under an envelope (Code Assist: `request.`), or `""`.
@@ -321,7 +338,10 @@ pub(crate) const NOT_READ: ResponseShape = shape(&[], &[], &[], Stream::NotRead)
 /// The response side of `api`'s entry in the [shape table](crate::shapes):
 /// `&api.shape().response`.
 ///
-/// See the [module docs](crate::shapes_response) for an example.
+/// ```
+/// use tower_toolschema::{shapes::Api, shapes_response::response_shape};
+/// assert!(std::ptr::eq(response_shape(Api::Gemini), &Api::Gemini.shape().response));
+/// ```
 pub fn response_shape(api: Api) -> &'static ResponseShape {
     &api.shape().response
 }

@@ -45,7 +45,11 @@ impl<B> fmt::Debug for ToolCallsBody<B> {
 impl<B> ToolCallsBody<B> {
     /// Wraps a body that goes on untouched (not inspected).
     ///
-    /// See the [type docs](ToolCallsBody) for an example.
+    /// ```
+    /// use http_body::Body;
+    /// let body = tower_toolschema::ToolCallsBody::new(String::from("{}"));
+    /// assert_eq!(body.size_hint().exact(), Some(2));
+    /// ```
     pub fn new(body: B) -> Self {
         ToolCallsBody {
             inner: ToolSchemaBody::new(body),

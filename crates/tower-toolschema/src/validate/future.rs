@@ -21,7 +21,21 @@ pin_project! {
     /// service's future, then (for an inspectable response) the reading of its body; resolves to
     /// the response with [`ToolCallFindings`] in its extensions and a [`ToolCallsBody`].
     ///
-    /// See the [module docs](crate::validate) for an example.
+    /// ```
+    /// use std::convert::Infallible;
+    /// use tower::{Service, ServiceExt};
+    /// use tower_toolschema::{ValidateResponseFuture, ValidateToolCalls, validate::ToolCallFindings};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
+    /// let upstream = tower::service_fn(|_req: http::Request<String>| async {
+    ///     Ok::<_, Infallible>(http::Response::builder().header("content-type", "application/json").body(String::from("{}")).unwrap())
+    /// });
+    /// let mut svc = ValidateToolCalls::new(upstream, 1024);
+    /// let future: ValidateResponseFuture<_, _> = svc.ready().await.unwrap().call(http::Request::new(String::new()));
+    /// let res = future.await.unwrap();
+    /// assert!(res.extensions().get::<ToolCallFindings>().is_some());
+    /// # }
+    /// ```
     pub struct ValidateResponseFuture<F, B> {
         #[pin]
         state: State<F, B>,

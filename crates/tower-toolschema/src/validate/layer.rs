@@ -21,7 +21,15 @@ use crate::{BoxError, ToolCallsBody, ToolSchemaLayer};
 /// [`ToolSchemaLayer`] (limit, profiles, policy) before turning validation on; the response
 /// side uses the same body limit.
 ///
-/// See the [module docs](crate::validate) for an example.
+/// ```
+/// use tower::Layer;
+/// use tower_toolschema::{ToolSchemaLayer, ValidateToolCallsLayer};
+///
+/// let layer: ValidateToolCallsLayer = ToolSchemaLayer::auto().validate_tool_calls(true);
+/// let svc = layer.layer("upstream");
+/// // A `ValidateToolCalls` around the `ToolSchema` around the upstream.
+/// assert_eq!(*svc.get_ref().get_ref(), "upstream");
+/// ```
 #[derive(Debug, Clone)]
 pub struct ValidateToolCallsLayer<P = FailOpen> {
     layer: ToolSchemaLayer<P>,
@@ -43,7 +51,10 @@ impl<P> ValidateToolCallsLayer<P> {
 
     /// Whether responses are validated.
     ///
-    /// See [`ValidateToolCallsLayer::tool_schema_layer`] for an example.
+    /// ```
+    /// use tower_toolschema::ToolSchemaLayer;
+    /// assert!(!ToolSchemaLayer::auto().validate_tool_calls(false).is_on());
+    /// ```
     pub fn is_on(&self) -> bool {
         self.on
     }
@@ -56,7 +67,18 @@ impl<P> ToolSchemaLayer<P> {
     /// the response bytes are never changed. With `false`, responses go on as they are (in a
     /// [`ToolCallsBody`]) with no findings. Call it last: it wraps this layer.
     ///
-    /// See the [module docs](crate::validate) for an example.
+    /// ```
+    /// use std::convert::Infallible;
+    /// use tower_toolschema::{ToolSchemaBody, ToolSchemaLayer};
+    ///
+    /// let upstream = tower::service_fn(|_req: http::Request<ToolSchemaBody<String>>| async {
+    ///     Ok::<_, Infallible>(http::Response::new(String::new()))
+    /// });
+    /// let svc = tower::ServiceBuilder::new()
+    ///     .layer(ToolSchemaLayer::anthropic().validate_tool_calls(true))
+    ///     .service(upstream);
+    /// # let _ = svc;
+    /// ```
     pub fn validate_tool_calls(self, on: bool) -> ValidateToolCallsLayer<P> {
         ValidateToolCallsLayer { layer: self, on }
     }
@@ -99,7 +121,10 @@ pub struct ValidateToolCalls<S> {
 impl<S> ValidateToolCalls<S> {
     /// Validates the responses of `inner`, reading bodies up to `limit` bytes.
     ///
-    /// See the [type docs](ValidateToolCalls) for an example.
+    /// ```
+    /// let svc = tower_toolschema::ValidateToolCalls::new("inner", 4096);
+    /// assert_eq!(*svc.get_ref(), "inner");
+    /// ```
     pub fn new(inner: S, limit: usize) -> Self {
         ValidateToolCalls {
             inner,
@@ -120,14 +145,21 @@ impl<S> ValidateToolCalls<S> {
 
     /// The inner service, mutably.
     ///
-    /// See [`ValidateToolCalls::get_ref`] for an example.
+    /// ```
+    /// let mut svc = tower_toolschema::ValidateToolCalls::new(1_u8, 1024);
+    /// *svc.get_mut() += 1;
+    /// assert_eq!(*svc.get_ref(), 2);
+    /// ```
     pub fn get_mut(&mut self) -> &mut S {
         &mut self.inner
     }
 
     /// Unwraps the inner service.
     ///
-    /// See [`ValidateToolCalls::get_ref`] for an example.
+    /// ```
+    /// let svc = tower_toolschema::ValidateToolCalls::new(vec![1], 64);
+    /// assert_eq!(svc.into_inner(), [1]);
+    /// ```
     pub fn into_inner(self) -> S {
         self.inner
     }

@@ -78,7 +78,23 @@ use crate::rewrite::OriginalTool;
 
 /// What the response-side hook found, in the response's extensions.
 ///
-/// See the [module docs](crate::validate) for an example.
+/// ```
+/// use std::convert::Infallible;
+/// use tower::ServiceExt;
+/// use tower_toolschema::ValidateToolCalls;
+/// use tower_toolschema::validate::{Inspection, NotInspected, ToolCallFindings};
+///
+/// # #[tokio::main(flavor = "current_thread")] async fn main() {
+/// // Around a service that is not a `ToolSchema`, the request's schemas are unknown.
+/// let upstream = tower::service_fn(|_req: http::Request<String>| async {
+///     Ok::<_, Infallible>(http::Response::builder().header("content-type", "application/json").body(String::from("{}")).unwrap())
+/// });
+/// let res = ValidateToolCalls::new(upstream, 1024).oneshot(http::Request::new(String::new())).await.unwrap();
+/// let findings: &ToolCallFindings = res.extensions().get().unwrap();
+/// assert_eq!(findings.inspection, Inspection::NotInspected(NotInspected::RequestNotInspected));
+/// assert!(findings.calls.is_empty() && !findings.is_inspected());
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCallFindings {
@@ -119,7 +135,11 @@ impl ToolCallFindings {
 
 /// Whether a response was read.
 ///
-/// See the [module docs](crate::validate) for an example.
+/// ```
+/// use tower_toolschema::validate::{Inspection, NotInspected};
+/// let why = Inspection::NotInspected(NotInspected::NoTools);
+/// assert!(matches!(why, Inspection::NotInspected(r) if r.to_string() == "not inspected: the request declared no tools"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Inspection {
@@ -187,7 +207,15 @@ impl fmt::Display for NotInspected {
 
 /// One tool call of a response.
 ///
-/// See the [module docs](crate::validate) for an example.
+/// ```
+/// use tower_toolschema::validate::{ToolCallFinding, ToolCallFindings};
+///
+/// /// What to send back to the model: one tool result per call that is not valid.
+/// fn tool_results(findings: &ToolCallFindings) -> Vec<(String, String)> {
+///     findings.problems().map(|c: &ToolCallFinding| (c.tool.clone(), c.outcome.to_string())).collect()
+/// }
+/// # let _ = tool_results;
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCallFinding {
@@ -231,7 +259,11 @@ pub enum CallOutcome {
 impl CallOutcome {
     /// Whether the call is valid (or could not be checked).
     ///
-    /// See the [type docs](CallOutcome) for an example.
+    /// ```
+    /// use tower_toolschema::validate::CallOutcome;
+    /// assert!(!CallOutcome::MalformedArguments("EOF while parsing".into()).is_valid());
+    /// assert!(CallOutcome::NotChecked("unreadable schema".into()).is_valid());
+    /// ```
     pub fn is_valid(&self) -> bool {
         matches!(self, CallOutcome::Valid | CallOutcome::NotChecked(_))
     }
