@@ -1,0 +1,201 @@
+//! Which API a URL path is: the table's URL patterns, matched segment by segment.
+
+use super::{ApiShape, SHAPES};
+
+impl ApiShape {
+    /// The first table entry one of whose patterns matches `path` (a URL path, no query).
+    ///
+    /// ```
+    /// use tower_toolschema::shapes::{Api, ApiShape};
+    /// let s = ApiShape::for_path("/model/anthropic.claude-sonnet-4/converse").unwrap();
+    /// assert_eq!(s.api, Api::BedrockConverse);
+    /// ```
+    ///
+    /// The patterns are split once per process; a call splits `path` once (on the stack) and
+    /// compares segments, without allocating: O(patterns × segments).
+    pub fn for_path(path: &str) -> Option<&'static ApiShape> {
+        let path = path.split('?').next().unwrap_or(path);
+        const MAX: usize = 16;
+        let mut segs = [""; MAX];
+        let mut n = 0;
+        for seg in path.rsplit('/').filter(|s| !s.is_empty()) {
+            if n == MAX {
+                // An unusually deep path: the plain matcher.
+                return SHAPES
+                    .iter()
+                    .copied()
+                    .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)));
+            }
+            segs[n] = seg;
+            n += 1;
+        }
+        let segs = &segs[..n];
+        compiled_patterns()
+            .iter()
+            .find(|p| {
+                let len_ok = if p.anchored {
+                    p.segs_rev.len() == n
+                } else {
+                    p.segs_rev.len() <= n
+                };
+                len_ok
+                    && p.segs_rev
+                        .iter()
+                        .zip(segs)
+                        .all(|(p, s)| segment_matches(p, s))
+            })
+            .map(|p| p.shape)
+    }
+}
+
+/// A URL pattern split into its segments, last first.
+struct CompiledPattern {
+    shape: &'static ApiShape,
+    anchored: bool,
+    segs_rev: Vec<&'static str>,
+}
+
+/// Every pattern of the table, in table order.
+fn compiled_patterns() -> &'static [CompiledPattern] {
+    static PATTERNS: std::sync::OnceLock<Vec<CompiledPattern>> = std::sync::OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        SHAPES
+            .iter()
+            .flat_map(|&shape| {
+                shape.paths.iter().map(move |p| {
+                    let (anchored, rest) = match p.strip_prefix("**") {
+                        Some(rest) => (false, rest),
+                        None => (true, *p),
+                    };
+                    CompiledPattern {
+                        shape,
+                        anchored,
+                        segs_rev: rest.rsplit('/').filter(|s| !s.is_empty()).collect(),
+                    }
+                })
+            })
+            .collect()
+    })
+}
+
+/// Matches one URL pattern (see [`ApiShape`]) against a path: segments are compared from the
+/// end, without allocating. O(segments).
+fn path_matches(pattern: &str, path: &str) -> bool {
+    let path = path.strip_suffix('/').unwrap_or(path);
+    let (anchored, pattern) = match pattern.strip_prefix("**") {
+        Some(rest) => (false, rest),
+        None => (true, pattern),
+    };
+    let mut pat = pattern.rsplit('/').filter(|s| !s.is_empty());
+    let mut segs = path.rsplit('/').filter(|s| !s.is_empty());
+    loop {
+        match (pat.next(), segs.next()) {
+            (None, None) => return true,
+            (None, Some(_)) => return !anchored,
+            (Some(_), None) => return false,
+            (Some(p), Some(s)) => {
+                if !segment_matches(p, s) {
+                    return false;
+                }
+            }
+        }
+    }
+}
+
+fn segment_matches(pattern: &str, segment: &str) -> bool {
+    if pattern == "*" {
+        return true;
+    }
+    if let Some(suffix) = pattern.strip_prefix('*') {
+        return segment.len() > suffix.len() && segment.ends_with(suffix);
+    }
+    pattern == segment
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shapes::Api;
+
+    #[test]
+    fn paths_identify_apis() {
+        let cases = [
+            ("/v1/chat/completions", Api::OpenAiChat),
+            ("/openai/deployments/gpt4/chat/completions", Api::OpenAiChat),
+            ("/api/v1/chat/completions", Api::OpenAiChat),
+            ("/chat/completions", Api::OpenAiChat),
+            ("/api/chat", Api::OllamaChat),
+            ("/v2/chat", Api::CohereChat),
+            ("/cohere/v2/chat", Api::CohereChat),
+            ("/v1/responses", Api::OpenAiResponses),
+            ("/v1/responses/input_tokens", Api::OpenAiResponses),
+            ("/v1/messages", Api::AnthropicMessages),
+            ("/v1/messages/count_tokens", Api::AnthropicMessages),
+            ("/v1/messages/batches", Api::AnthropicBatches),
+            ("/v1beta/models/gemini-2.5-pro:generateContent", Api::Gemini),
+            (
+                "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+                Api::Gemini,
+            ),
+            ("/v1beta/tunedModels/x:generateContent", Api::Gemini),
+            (
+                "/v1beta/models/gemini-2.5-pro:countTokens",
+                Api::GeminiCountTokens,
+            ),
+            ("/v1beta/cachedContents", Api::GeminiCachedContents),
+            ("/v1beta/openai/chat/completions", Api::GeminiOpenAiCompat),
+            ("/v1internal:generateContent", Api::CodeAssist),
+            ("/v1internal:streamGenerateContent", Api::CodeAssist),
+            (
+                "/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent",
+                Api::VertexGemini,
+            ),
+            (
+                "/v1/projects/p/locations/l/endpoints/123:generateContent",
+                Api::VertexGemini,
+            ),
+            (
+                "/v1/projects/p/locations/l/publishers/anthropic/models/claude-sonnet-4:rawPredict",
+                Api::VertexAnthropic,
+            ),
+            (
+                "/v1/projects/p/locations/l/endpoints/openapi/chat/completions",
+                Api::VertexOpenAiCompat,
+            ),
+            (
+                "/model/anthropic.claude-3-haiku/converse-stream",
+                Api::BedrockConverse,
+            ),
+            ("/model/anthropic.claude-3-haiku/invoke", Api::BedrockInvoke),
+        ];
+        let plain = |path: &str| {
+            let path = path.split('?').next().unwrap_or(path);
+            SHAPES
+                .iter()
+                .copied()
+                .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)))
+                .map(|s| s.api)
+        };
+        for (path, api) in cases {
+            assert_eq!(ApiShape::for_path(path).map(|s| s.api), Some(api), "{path}");
+            assert_eq!(plain(path), Some(api), "{path}");
+        }
+        let deep = format!("{}/v1/chat/completions/", "/a".repeat(40));
+        assert_eq!(
+            ApiShape::for_path(&deep).map(|s| s.api),
+            Some(Api::OpenAiChat)
+        );
+        for path in [
+            "/",
+            "",
+            "/v1/embeddings",
+            "/v1/models",
+            "/v1/chat",
+            "/v2/chat/x",
+            "/:generateContent",
+            "/health",
+        ] {
+            assert!(ApiShape::for_path(path).is_none(), "{path}");
+        }
+    }
+}
