@@ -92,6 +92,9 @@ pub mod restore;
 pub mod sanitizer;
 mod slots;
 
+// `request/` (the middleware) and `slots/` (no HTTP) are private folders: their public modules
+// keep the paths users call (`tower_toolschema::shapes::Api`, `tower_toolschema::policy`, ...),
+// and the crate reaches the private ones by the same short paths.
 pub use request::policy;
 pub(crate) use request::{body, future, layer, service};
 pub(crate) use slots::rewrite;
