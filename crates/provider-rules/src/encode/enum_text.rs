@@ -98,15 +98,26 @@ pub(crate) fn decode_value(v: &mut serde_json::Value) -> bool {
 /// string that reads as JSON quoted, anything else as it is.
 pub(crate) fn encode_value(v: &serde_json::Value) -> serde_json::Value {
     match v {
-        serde_json::Value::Number(_) | serde_json::Value::Bool(_) => {
-            serde_json::Value::String(v.to_string())
-        }
+        serde_json::Value::Number(n) => serde_json::Value::String(number_text(n)),
+        serde_json::Value::Bool(_) => serde_json::Value::String(v.to_string()),
         serde_json::Value::String(s)
             if serde_json::from_str::<serde::de::IgnoredAny>(s).is_ok() =>
         {
             serde_json::Value::String(v.to_string())
         }
         other => other.clone(),
+    }
+}
+
+/// The one text of a number, whatever its spelling: JSON Schema compares numbers by value
+/// (`1.0` is `1`), so an integral number is written as an integer.
+fn number_text(n: &serde_json::Number) -> String {
+    match n.as_f64() {
+        Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() <= 9.007_199_254_740_992e15 => {
+            // Integral and exactly representable: the integer's text.
+            format!("{f:.0}")
+        }
+        _ => n.to_string(),
     }
 }
 
@@ -132,6 +143,10 @@ mod tests {
         assert_eq!(
             rewritten(r#"{"enum":["a","1",1,null]}"#).as_deref(),
             Some(r#"{"type":["string","null"],"enum":["a","\"1\"","1",null]}"#)
+        );
+        assert_eq!(
+            rewritten(r#"{"enum":[1.0,-2.0,2.5]}"#).as_deref(),
+            Some(r#"{"type":"string","enum":["1","-2","2.5"]}"#)
         );
         assert_eq!(rewritten(r#"{"enum":["a","b"]}"#), None);
         assert_eq!(rewritten(r#"{"enum":[1,[2]]}"#), None);

@@ -80,10 +80,12 @@ impl Encodings {
     };
 
     /// What Gemini's Schema proto needs: no `additionalProperties`, no tuples, string enums
-    /// only, and no type for "any value".
+    /// only, and no type for "any value". A bare `{"type": "object"}` stays: the proto writes
+    /// a closed object so too (`additionalProperties: false` is dropped), and a second run must
+    /// not read it as a map.
     pub const SCHEMA_PROTO: Encodings = Encodings {
         maps: true,
-        open_objects: true,
+        open_objects: false,
         any_value: true,
         enum_text: true,
         tuples: true,

@@ -75,6 +75,7 @@ pub(crate) fn rewrite(s: &mut Schema, rest: Option<Schema>) -> Vec<String> {
     let max = o
         .number(Keyword::MaxItems)
         .and_then(serde_json::Number::as_u64);
+    let has_rest = rest.is_some();
     let mut props = SchemaMap::new();
     for (name, p) in names.iter().zip(positions) {
         props.insert(name.clone(), p);
@@ -106,6 +107,12 @@ pub(crate) fn rewrite(s: &mut Schema, rest: Option<Schema>) -> Vec<String> {
         Keyword::Required,
         Value::Strings(names.iter().take(min).cloned().collect()),
     );
+    // Where objects cannot be closed (Gemini's proto has no `additionalProperties`), the count
+    // still bounds the members: no more than the positions (and the rest).
+    out.insert(
+        Keyword::MaxProperties,
+        Value::Number((n as u64 + u64::from(has_rest)).into()),
+    );
     let description = match o.description() {
         Some(d) => format!("{d} {HINT}"),
         None => HINT.to_owned(),
@@ -130,6 +137,18 @@ pub(crate) fn decode_text(
         out.extend_from_slice(&s[i..end]);
         return Some((end, false));
     };
+    if let Some(m) = members
+        .iter()
+        .find(|m| m.0 != REST && !names.contains(&m.0))
+    {
+        // Not a tuple as encoded (a value of another type the original also took): kept.
+        notes.push(format!(
+            "a tuple has no position {:?}: kept as it came",
+            m.0
+        ));
+        out.extend_from_slice(&s[i..end]);
+        return Some((end, false));
+    }
     let mut parts: Vec<Vec<u8>> = Vec::new();
     let mut gap = false;
     for (k, name) in names.iter().enumerate() {
@@ -158,11 +177,6 @@ pub(crate) fn decode_text(
             _ => notes.push("a tuple's rest items could not be placed: left out".to_owned()),
         }
     }
-    for m in &members {
-        if m.0 != REST && !names.contains(&m.0) {
-            notes.push(format!("a tuple has no position {:?}: left out", m.0));
-        }
-    }
     out.push(b'[');
     out.extend_from_slice(&parts.join(&b','));
     out.push(b']');
@@ -180,6 +194,10 @@ pub(crate) fn decode_value(
     let serde_json::Value::Object(o) = v else {
         return false;
     };
+    if let Some(k) = o.keys().find(|k| *k != REST && !names.contains(k)) {
+        notes.push(format!("a tuple has no position {k:?}: kept as it came"));
+        return false;
+    }
     let mut list = Vec::new();
     for (k, name) in names.iter().enumerate() {
         match o.get(name) {
@@ -254,7 +272,7 @@ mod tests {
         assert_eq!(
             s.to_json_string(),
             format!(
-                r#"{{"type":"object","properties":{{"0":{{"type":"string"}},"1":{{"type":"integer"}},"rest":{{"type":"array","items":{{"type":"boolean"}},"maxItems":1}}}},"required":["0"],"description":"{}"}}"#,
+                r#"{{"type":"object","properties":{{"0":{{"type":"string"}},"1":{{"type":"integer"}},"rest":{{"type":"array","items":{{"type":"boolean"}},"maxItems":1}}}},"required":["0"],"maxProperties":3,"description":"{}"}}"#,
                 HINT.replace('"', "\\\"")
             )
         );

@@ -17,7 +17,10 @@ pub(crate) struct Encoded {
 }
 
 /// Encodes `schema` in place with the profile's [`Encodings`]; `None` when none is on.
-pub(crate) fn run(schema: &mut Schema, rules: &Rules) -> Option<Encoded> {
+/// The root of a shaped slot (a tool's parameters) keeps its shape, and so does a strict
+/// profile's (whose engine makes a root of dropped keywords typeless after this pass); another
+/// root is encoded as any node is.
+pub(crate) fn run(schema: &mut Schema, rules: &Rules, slot: crate::Slot) -> Option<Encoded> {
     if !rules.encodings.any() {
         return None;
     }
@@ -25,7 +28,12 @@ pub(crate) fn run(schema: &mut Schema, rules: &Rules) -> Option<Encoded> {
         on: rules.encodings,
         changes: Vec::new(),
     };
-    let decoder = w.node(schema, &mut String::new(), 0, Place::Root);
+    let place = if rules.root_shaped(slot) || rules.strict {
+        Place::Root
+    } else {
+        Place::Value
+    };
+    let decoder = w.node(schema, &mut String::new(), 0, place);
     Some(Encoded {
         decoder,
         changes: w.changes,
@@ -42,6 +50,10 @@ enum Place {
     /// A branch of a union, or the extra members of an object with properties: no any-value
     /// encoding (the union or the object already says what it takes).
     Inner,
+    /// A part of its parent (an `allOf` member, `then`/`else`, a dependent schema): the
+    /// engine merges it into the parent, so only its children are encoded and their
+    /// decoders join the parent's.
+    Part,
 }
 
 struct Walk {
@@ -92,7 +104,7 @@ impl Walk {
         let Schema::Object(o) = s else {
             return d;
         };
-        if place != Place::Root {
+        if !matches!(place, Place::Root | Place::Part) {
             if self.on.tuples && tuple::is_tuple(o) {
                 return self.tuple(s, at, depth);
             }
@@ -114,6 +126,17 @@ impl Walk {
         let Schema::Object(o) = s else {
             return d;
         };
+        // An array that says nothing of its items takes any items (the engine would give it
+        // `items: {}`): they are JSON text.
+        if self.on.any_value
+            && o.types()
+                .is_some_and(|t| t.as_slice() == [schema_core::InstanceType::Array])
+            && !o.contains(Keyword::Items)
+            && !o.contains(Keyword::PrefixItems)
+            && !o.contains(Keyword::Contains)
+        {
+            o.insert(Keyword::Items, Value::Schema(Box::new(Schema::Bool(true))));
+        }
         let len = at.len();
         if let Some(props) = o.properties_mut() {
             pointer::push(at, "properties");
@@ -142,13 +165,39 @@ impl Walk {
             d.prefix_items = self.list(list, at, depth);
             at.truncate(len);
         }
-        if let Some(Value::Schema(c)) = o.get_mut(Keyword::AdditionalItems) {
+        let tuple_items = matches!(o.get(Keyword::Items), Some(Value::Schemas(_)));
+        if let (true, Some(Value::Schema(c))) = (tuple_items, o.get_mut(Keyword::AdditionalItems)) {
             let cd = self.child(c, at, "additionalItems", depth, Place::Value);
             d.items = (!cd.is_identity()).then(|| Box::new(cd));
         }
         if let Some(Value::Schema(c)) = o.get_mut(Keyword::AdditionalProperties) {
             let cd = self.child(c, at, "additionalProperties", depth, Place::Inner);
             d.additional_properties = (!cd.is_identity()).then(|| Box::new(cd));
+        }
+        // Parts of this node: the engine merges them in, their decoders join this one's.
+        for kw in [Keyword::AllOf] {
+            if let Some(list) = o.schemas_mut(kw) {
+                pointer::push(at, kw.as_str());
+                for (i, part) in list.iter_mut().enumerate() {
+                    let pd = self.child(part, at, &i.to_string(), depth, Place::Part);
+                    join(&mut d, pd);
+                }
+                at.truncate(len);
+            }
+        }
+        for kw in [Keyword::Then, Keyword::Else] {
+            if let Some(Value::Schema(part)) = o.get_mut(kw) {
+                let pd = self.child(part, at, kw.as_str(), depth, Place::Part);
+                join(&mut d, pd);
+            }
+        }
+        if let Some(map) = o.schema_map_mut(Keyword::DependentSchemas) {
+            pointer::push(at, "dependentSchemas");
+            for (name, part) in map.iter_mut() {
+                let pd = self.child(part, at, name, depth, Place::Part);
+                join(&mut d, pd);
+            }
+            at.truncate(len);
         }
         for kw in [Keyword::AnyOf, Keyword::OneOf] {
             let Some(list) = o.schemas_mut(kw) else {
@@ -265,6 +314,25 @@ impl Walk {
             }),
             ..Decoder::default()
         }
+    }
+}
+
+/// Adds what `part` decodes to `d` (where `d` has nothing for it yet).
+fn join(d: &mut Decoder, part: Decoder) {
+    for (name, pd) in part.properties {
+        d.properties.entry(name).or_insert(pd);
+    }
+    if d.items.is_none() {
+        d.items = part.items;
+    }
+    if d.prefix_items.is_empty() {
+        d.prefix_items = part.prefix_items;
+    }
+    if d.additional_properties.is_none() {
+        d.additional_properties = part.additional_properties;
+    }
+    if d.any_of.is_empty() {
+        d.any_of = part.any_of;
     }
 }
 

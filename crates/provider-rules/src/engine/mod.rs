@@ -145,7 +145,7 @@ pub(crate) fn run_with(
     // The encodings (issue 16): one call, on the tree with its references resolved.
     let encoded = options
         .encode
-        .then(|| crate::encode::run(&mut out, rules))
+        .then(|| crate::encode::run(&mut out, rules, slot))
         .flatten();
     if let Some(e) = &encoded {
         cx.record(&e.changes);
