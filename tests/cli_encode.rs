@@ -160,3 +160,32 @@ fn ndjson_turns_each_line_and_bad_lines_say_where() {
     expect_code(&o, 2);
     assert!(stderr(&o).contains("<stdin>:2"), "{}", stderr(&o));
 }
+
+#[test]
+fn sanitize_encode_uses_the_encodings_and_plain_sanitize_does_not() {
+    let dir = tempdir("cli_encode_sanitize");
+    let schema = write(&dir, "tool.json", TOOL);
+    let o = run(&[
+        "sanitize",
+        "--provider",
+        "openai-strict",
+        "--encode",
+        "--report",
+        "-",
+        s(&schema),
+    ]);
+    expect_code(&o, 0);
+    let out: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(out["properties"]["env"]["type"], json!("array"));
+    assert_eq!(out["properties"]["data"]["type"], json!("string"));
+    let err = stderr(&o);
+    assert!(
+        err.contains("encode-map") && err.contains("encode-any-value"),
+        "{err}"
+    );
+    let o = run(&["sanitize", "--provider", "openai-strict", s(&schema)]);
+    expect_code(&o, 0);
+    let out: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_ne!(out["properties"]["env"]["type"], json!("array"));
+    assert!(!stdout(&o).contains("key/value entries"));
+}

@@ -54,14 +54,33 @@ pub fn sanitize_item(
     item: &Item,
     rules: &Rules,
 ) -> Result<(provider_rules::Sanitized, Option<String>), String> {
-    let out = sanitize_slice(item.schema.as_bytes(), rules, item.slot)
-        .map_err(|e| format!("not a readable schema: {e}"))?;
+    sanitize_item_with(item, rules, &provider_rules::SanitizeOptions::default())
+}
+
+/// [`sanitize_item`] with options (`sanitize --encode`: the profile's encodings).
+pub fn sanitize_item_with(
+    item: &Item,
+    rules: &Rules,
+    options: &provider_rules::SanitizeOptions,
+) -> Result<(provider_rules::Sanitized, Option<String>), String> {
+    let out =
+        provider_rules::sanitize_slice_with(item.schema.as_bytes(), rules, item.slot, options)
+            .map_err(|e| format!("not a readable schema: {e}"))?;
     let after = (!out.report.is_empty()).then(|| out.schema.to_json_string());
     Ok((out, after))
 }
 
 /// Sanitizes every slot of `doc` with `choice`.
 pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
+    apply_with(doc, choice, &provider_rules::SanitizeOptions::default())
+}
+
+/// [`apply`] with options (`sanitize --encode`); a request body takes the layer's options.
+pub fn apply_with(
+    doc: &Document,
+    choice: &Choice,
+    options: &provider_rules::SanitizeOptions,
+) -> Result<Applied, CliError> {
     if doc.kind == Kind::Body {
         return body::apply(doc, choice);
     }
@@ -79,7 +98,7 @@ pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
             error: None,
             strict_downgraded: false,
         };
-        match sanitize_item(item, rules) {
+        match sanitize_item_with(item, rules, options) {
             Err(e) => result.error = Some(e),
             Ok((out, after)) => {
                 result.changes = out.report.changes.clone();

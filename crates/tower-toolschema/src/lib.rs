@@ -85,6 +85,7 @@
 mod body;
 pub mod cache;
 mod config;
+pub mod encoding;
 mod future;
 mod layer;
 pub mod locate;
