@@ -27,7 +27,7 @@ fn tools() -> Vec<Value> {
             "point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "items": false, "minItems": 2},
             "name": {"type": "string"}},
           "required": ["env", "data", "point", "level"]}),
-        json!({"type": "object", "properties": {
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {
             "rows": {"type": "array", "items": {"type": "object", "properties": {
                 "cells": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}}},
                 "tag": {"enum": ["a", 1, false]}},

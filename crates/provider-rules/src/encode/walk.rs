@@ -175,15 +175,13 @@ impl Walk {
             d.additional_properties = (!cd.is_identity()).then(|| Box::new(cd));
         }
         // Parts of this node: the engine merges them in, their decoders join this one's.
-        for kw in [Keyword::AllOf] {
-            if let Some(list) = o.schemas_mut(kw) {
-                pointer::push(at, kw.as_str());
-                for (i, part) in list.iter_mut().enumerate() {
-                    let pd = self.child(part, at, &i.to_string(), depth, Place::Part);
-                    join(&mut d, pd);
-                }
-                at.truncate(len);
+        if let Some(list) = o.schemas_mut(Keyword::AllOf) {
+            pointer::push(at, "allOf");
+            for (i, part) in list.iter_mut().enumerate() {
+                let pd = self.child(part, at, &i.to_string(), depth, Place::Part);
+                join(&mut d, pd);
             }
+            at.truncate(len);
         }
         for kw in [Keyword::Then, Keyword::Else] {
             if let Some(Value::Schema(part)) = o.get_mut(kw) {
