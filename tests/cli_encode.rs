@@ -57,7 +57,7 @@ fn encode_then_decode_gives_the_value_back_for_strict_and_gemini() {
             s(&sent),
         ]);
         expect_code(&o, 0);
-        assert_eq!(lines(&o), [value.clone()], "{provider}");
+        assert_eq!(lines(&o), std::slice::from_ref(&value), "{provider}");
     }
     // Gemini's proto: the enum member is its text, a strict one keeps the number.
     let o = run(&[

@@ -7,7 +7,7 @@ use super::error::CliError;
 use super::input::{Document, Item, Kind, render_like, splice};
 use super::profile::Choice;
 use provider_rules::{
-    Change, Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice,
+    Change, Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice_with,
 };
 use tower_toolschema::{Config, Target};
 
@@ -63,9 +63,8 @@ pub fn sanitize_item_with(
     rules: &Rules,
     options: &provider_rules::SanitizeOptions,
 ) -> Result<(provider_rules::Sanitized, Option<String>), String> {
-    let out =
-        provider_rules::sanitize_slice_with(item.schema.as_bytes(), rules, item.slot, options)
-            .map_err(|e| format!("not a readable schema: {e}"))?;
+    let out = sanitize_slice_with(item.schema.as_bytes(), rules, item.slot, options)
+        .map_err(|e| format!("not a readable schema: {e}"))?;
     let after = (!out.report.is_empty()).then(|| out.schema.to_json_string());
     Ok((out, after))
 }

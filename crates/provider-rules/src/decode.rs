@@ -292,10 +292,9 @@ impl Decoder {
                 &b.from_types
             };
             admits(types, t)
-        }) {
-            if !b.decoder.is_identity() {
-                return self.encode_members(b.decoder.encode_value(&v));
-            }
+        }) && !b.decoder.is_identity()
+        {
+            return self.encode_members(b.decoder.encode_value(&v));
         }
         self.encode_members(v)
     }

@@ -324,3 +324,30 @@ fn sanitized_values_decode_to_original_ones() {
         }
     }
 }
+
+proptest! {
+    /// Whatever text a model sends, the decoders of every profile never panic, and what they
+    /// return is JSON.
+    #[test]
+    fn decoding_any_text_never_panics_and_returns_json(
+        text in prop_oneof![
+            "[\\[\\]{}\",:0-9a-z \\\\tnulfe.-]{0,40}",
+            any_value(3).prop_map(|v| v.to_string()),
+        ],
+        tool in 0usize..2,
+    ) {
+        let tool = &tools()[tool];
+        for rules in profiles() {
+            let out = sanitize_with(&Schema::from_value(tool), rules, Slot::Parameters, &SanitizeOptions::ENCODE);
+            if let Ok(d) = out.decoder.decode_json_noted(&text)
+                && let Some(t) = d.text
+            {
+                prop_assert!(serde_json::from_str::<Value>(&t).is_ok(), "{}: {text} gave {t}", rules.name());
+            }
+            if let Ok(mut v) = serde_json::from_str::<Value>(&text) {
+                out.decoder.decode_value(&mut v);
+                let _ = out.decoder.encode_value(&v);
+            }
+        }
+    }
+}

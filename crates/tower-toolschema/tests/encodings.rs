@@ -127,12 +127,11 @@ async fn openai_chat_stream_arguments_are_decoded_when_the_call_is_complete() {
     let text = String::from_utf8(body.to_vec()).expect("utf-8");
     let mut args = String::new();
     for line in text.lines().filter_map(|l| l.strip_prefix("data: ")) {
-        if let Ok(v) = serde_json::from_str::<Value>(line) {
-            if let Some(s) =
+        if let Ok(v) = serde_json::from_str::<Value>(line)
+            && let Some(s) =
                 v["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"].as_str()
-            {
-                args.push_str(s);
-            }
+        {
+            args.push_str(s);
         }
     }
     assert_eq!(args, DECODED, "{text}");

@@ -56,13 +56,13 @@ pub(crate) fn rewrite(s: &mut Schema) -> bool {
         Keyword::Type,
         Value::Type(TypeSet::Single(InstanceType::String)),
     );
-    let mut description = HINT.to_owned();
+    let mut description = super::described(None, HINT);
     if let Schema::Object(old) = s {
         if let Some(t) = old.string(Keyword::Title) {
             o.insert(Keyword::Title, Value::String(t.to_owned()));
         }
         if let Some(d) = old.description() {
-            description = format!("{d} {HINT}");
+            description = super::described(Some(d), HINT);
         }
         if let Some(d) = old.instance(Keyword::Default) {
             o.insert(
@@ -84,17 +84,16 @@ pub(crate) fn decode_text(
     notes: &mut Vec<String>,
 ) -> Option<(usize, bool)> {
     let end = crate::decode::skip(s, i)?;
-    if s.get(i) == Some(&b'"') {
-        if let Ok(inner) = serde_json::from_slice::<String>(&s[i..end]) {
-            if serde_json::from_str::<serde::de::IgnoredAny>(&inner).is_ok() {
-                out.extend_from_slice(inner.trim().as_bytes());
-                return Some((end, true));
-            }
-            notes.push(format!("not JSON text, kept as a string: {inner:?}"));
+    if s.get(i) == Some(&b'"')
+        && let Ok(inner) = serde_json::from_slice::<String>(&s[i..end])
+    {
+        if serde_json::from_str::<serde::de::IgnoredAny>(&inner).is_ok() {
+            out.extend_from_slice(inner.trim().as_bytes());
+            return Some((end, true));
         }
+        notes.push(format!("not JSON text, kept as a string: {inner:?}"));
     }
-    out.extend_from_slice(&s[i..end]);
-    Some((end, false))
+    super::text::copy(s, i, out)
 }
 
 /// See [`Encoding::decode_value`](super::Encoding).

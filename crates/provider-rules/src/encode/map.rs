@@ -66,14 +66,14 @@ pub(crate) fn rewrite(s: &mut Schema, value: Schema) -> Vec<String> {
         Some(Value::Schema(k)) if k.as_object().is_some() => *k,
         _ => Schema::Object(SchemaObject::new()),
     };
-    if let Some(k) = key.as_object_mut() {
-        if k.types().is_none() {
-            k.insert_at(
-                0,
-                Keyword::Type,
-                Value::Type(TypeSet::Single(InstanceType::String)),
-            );
-        }
+    if let Some(k) = key.as_object_mut()
+        && k.types().is_none()
+    {
+        k.insert_at(
+            0,
+            Keyword::Type,
+            Value::Type(TypeSet::Single(InstanceType::String)),
+        );
     }
     let mut entry = SchemaObject::new();
     entry.insert(
@@ -123,10 +123,7 @@ pub(crate) fn rewrite(s: &mut Schema, value: Schema) -> Vec<String> {
             other => lost.push(other.to_owned()),
         }
     }
-    let description = match o.description() {
-        Some(d) => format!("{d} {HINT}"),
-        None => HINT.to_owned(),
-    };
+    let description = super::described(o.description(), HINT);
     out.insert(Keyword::Description, Value::String(description));
     *s = Schema::Object(out);
     lost
@@ -145,8 +142,7 @@ pub(crate) fn decode_text(
         if s.get(i) == Some(&b'[') {
             notes.push("a map's entries are not key/value objects: kept as they are".to_owned());
         }
-        out.extend_from_slice(&s[i..end]);
-        return Some((end, false));
+        return text::copy(s, i, out);
     };
     out.push(b'{');
     for (k, (name, v)) in entries.iter().enumerate() {

@@ -110,6 +110,14 @@ impl Encodings {
     }
 }
 
+/// An encoded node's description: its own, then what the encoding says.
+pub(crate) fn described(own: Option<&str>, hint: &str) -> String {
+    match own {
+        Some(d) => format!("{d} {hint}"),
+        None => hint.to_owned(),
+    }
+}
+
 /// How [`sanitize_with`](crate::sanitize_with) runs.
 ///
 /// ```

@@ -67,6 +67,13 @@ pub(crate) fn push_key(out: &mut Vec<u8>, name: &str) {
     );
 }
 
+/// Copies the value at `s[i..]` into `out` unchanged: its end, and `false` (nothing changed).
+pub(crate) fn copy(s: &[u8], i: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+    let end = skip(s, i)?;
+    out.extend_from_slice(&s[i..end]);
+    Some((end, false))
+}
+
 /// Decodes the value at `s[i..]` with `d` (identity: copied) into `out`.
 pub(crate) fn value(
     d: &crate::decode::Decoder,
@@ -76,9 +83,7 @@ pub(crate) fn value(
     notes: &mut Vec<String>,
 ) -> Option<(usize, bool)> {
     if d.is_identity() {
-        let end = skip(s, i)?;
-        out.extend_from_slice(&s[i..end]);
-        return Some((end, false));
+        return copy(s, i, out);
     }
     d.value(s, i, out, notes)
 }

@@ -113,10 +113,7 @@ pub(crate) fn rewrite(s: &mut Schema, rest: Option<Schema>) -> Vec<String> {
         Keyword::MaxProperties,
         Value::Number((n as u64 + u64::from(has_rest)).into()),
     );
-    let description = match o.description() {
-        Some(d) => format!("{d} {HINT}"),
-        None => HINT.to_owned(),
-    };
+    let description = super::described(o.description(), HINT);
     out.insert(Keyword::Description, Value::String(description));
     *s = Schema::Object(out);
     names
@@ -134,8 +131,7 @@ pub(crate) fn decode_text(
 ) -> Option<(usize, bool)> {
     let end = crate::decode::skip(s, i)?;
     let Some((members, _)) = text::members(s, i) else {
-        out.extend_from_slice(&s[i..end]);
-        return Some((end, false));
+        return text::copy(s, i, out);
     };
     if let Some(m) = members
         .iter()
@@ -146,8 +142,7 @@ pub(crate) fn decode_text(
             "a tuple has no position {:?}: kept as it came",
             m.0
         ));
-        out.extend_from_slice(&s[i..end]);
-        return Some((end, false));
+        return text::copy(s, i, out);
     }
     let mut parts: Vec<Vec<u8>> = Vec::new();
     let mut gap = false;
