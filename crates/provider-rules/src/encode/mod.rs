@@ -6,7 +6,7 @@
 //! - [`any_value`]: a node that accepts any value → a string holding JSON text;
 //! - [`enum_text`]: a numeric or boolean `enum`/`const` where only string enums exist → a string
 //!   enum of their JSON texts;
-//! - [`tuple`]: `prefixItems` (draft-07 `items: [...]`) where the dialect has no tuples → an
+//! - [`tuple`](mod@tuple): `prefixItems` (draft-07 `items: [...]`) where the dialect has no tuples → an
 //!   object with one property per position (`"0"`, `"1"`, ...).
 //!
 //! Which encodings a profile uses is data ([`Rules::encodings`](crate::Rules::encodings)); they
