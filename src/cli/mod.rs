@@ -3,7 +3,9 @@
 pub mod body;
 pub mod check;
 pub mod color;
+pub mod decode;
 pub mod diff;
+pub mod encode;
 pub mod error;
 pub mod input;
 pub mod input_args;
@@ -88,6 +90,10 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Restore a provider's response (JSON or SSE) as the layer does for its request.
     Restore(restore::RestoreArgs),
+    /// A value in the tool's terms as the sanitized schema (with encodings) expects it.
+    Encode(encode::CodecArgs),
+    /// A model's arguments back in the tool's terms (encodings undone, strict nulls removed).
+    Decode(encode::CodecArgs),
 }
 
 /// Which profile to apply.
@@ -127,5 +133,7 @@ pub fn run(cli: Cli) -> CliResult {
         #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(&a),
         Command::Restore(a) => restore::run(&a),
+        Command::Encode(a) => encode::run(&a),
+        Command::Decode(a) => decode::run(&a),
     }
 }

@@ -6,7 +6,7 @@ use super::input::Document;
 use super::output::emit;
 use super::output::emit_bytes;
 use super::profile::Choice;
-use super::slots::{Applied, apply, body_config};
+use super::slots::{Applied, apply_with, body_config};
 
 use super::read::read_bytes;
 use super::{InputArgs, ProfileArgs};
@@ -31,6 +31,11 @@ pub struct SanitizeArgs {
     /// strict_compatible) as JSON to this file (`-`: standard error).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// Use the profile's lossless encodings (maps as key/value entries, any values as JSON
+    /// text, numeric enums as strings, tuples as objects): only for a caller that decodes the
+    /// model's values (`toolschema decode`, the layer). Schemas and tool lists only.
+    #[arg(long)]
+    pub encode: bool,
 }
 
 /// Runs `toolschema sanitize`.
@@ -40,10 +45,23 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
         && let Some(api) = args.input.hints()?.api
         && let Some(file) = args.input.single_file()
     {
+        if args.encode {
+            return Err(CliError::usage(
+                "--encode applies to schemas and tool lists, not to request bodies",
+            ));
+        }
         return run_body(file, &choice, api);
     }
     let doc = args.input.load_one("sanitize")?;
-    let applied = apply(&doc, &choice)?;
+    if args.encode && doc.kind == super::input::Kind::Body {
+        return Err(CliError::usage(
+            "--encode applies to schemas and tool lists, not to request bodies",
+        ));
+    }
+    let options = provider_rules::SanitizeOptions {
+        encode: args.encode,
+    };
+    let applied = apply_with(&doc, &choice, &options)?;
     if let Some(path) = &args.report {
         let text = serde_json::to_string_pretty(&report_json(&doc, &applied, choice.name()))
             .unwrap_or_default();

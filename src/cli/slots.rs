@@ -7,7 +7,7 @@ use super::error::CliError;
 use super::input::{Document, Item, Kind, render_like, splice};
 use super::profile::Choice;
 use provider_rules::{
-    Change, Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice,
+    Change, Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice_with,
 };
 use tower_toolschema::{Config, Target};
 
@@ -54,7 +54,16 @@ pub fn sanitize_item(
     item: &Item,
     rules: &Rules,
 ) -> Result<(provider_rules::Sanitized, Option<String>), String> {
-    let out = sanitize_slice(item.schema.as_bytes(), rules, item.slot)
+    sanitize_item_with(item, rules, &provider_rules::SanitizeOptions::default())
+}
+
+/// [`sanitize_item`] with options (`sanitize --encode`: the profile's encodings).
+pub fn sanitize_item_with(
+    item: &Item,
+    rules: &Rules,
+    options: &provider_rules::SanitizeOptions,
+) -> Result<(provider_rules::Sanitized, Option<String>), String> {
+    let out = sanitize_slice_with(item.schema.as_bytes(), rules, item.slot, options)
         .map_err(|e| format!("not a readable schema: {e}"))?;
     let after = (!out.report.is_empty()).then(|| out.schema.to_json_string());
     Ok((out, after))
@@ -62,6 +71,15 @@ pub fn sanitize_item(
 
 /// Sanitizes every slot of `doc` with `choice`.
 pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
+    apply_with(doc, choice, &provider_rules::SanitizeOptions::default())
+}
+
+/// [`apply`] with options (`sanitize --encode`); a request body takes the layer's options.
+pub fn apply_with(
+    doc: &Document,
+    choice: &Choice,
+    options: &provider_rules::SanitizeOptions,
+) -> Result<Applied, CliError> {
     if doc.kind == Kind::Body {
         return body::apply(doc, choice);
     }
@@ -79,7 +97,7 @@ pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
             error: None,
             strict_downgraded: false,
         };
-        match sanitize_item(item, rules) {
+        match sanitize_item_with(item, rules, options) {
             Err(e) => result.error = Some(e),
             Ok((out, after)) => {
                 result.changes = out.report.changes.clone();

@@ -32,6 +32,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::encode::Encoding;
 use schema_core::{InstanceType, Keyword, Schema, pointer};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -62,13 +63,41 @@ pub struct Decoder {
     /// The branches of this value's `anyOf`: the first whose types admit the value decodes it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub any_of: Vec<Branch>,
+    /// How this value was encoded ([`crate::encode`]): decoded by it, in place of the fields
+    /// above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<Encoding>,
+    /// A decoder applied to this value after this one (at the root: the encodings' tree, after
+    /// the strict nulls are removed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<Box<Decoder>>,
+}
+
+/// What [`Decoder::decode_json_noted`] made: the decoded text (`None`: unchanged) and what the
+/// decoding could not do as asked (duplicate map keys, strings that are not JSON text...).
+///
+/// ```
+/// use provider_rules::decode::Decoder;
+/// use provider_rules::encode::Encoding;
+/// let d = Decoder { encoding: Some(Encoding::Json), ..Decoder::default() };
+/// let out = d.decode_json_noted(r#""not json""#)?;
+/// assert_eq!(out.text, None);
+/// assert_eq!(out.notes.len(), 1);
+/// # Ok::<(), provider_rules::decode::DecodeError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Decoded {
+    /// The decoded text; `None` when nothing changed.
+    pub text: Option<String>,
+    /// What was kept as it came, and why.
+    pub notes: Vec<String>,
 }
 
 /// One `anyOf` branch of a [`Decoder`].
 ///
 /// ```
 /// use provider_rules::decode::{Branch, Decoder};
-/// let b = Branch { types: vec!["object".into()], decoder: Decoder::default() };
+/// let b = Branch { types: vec!["object".into()], ..Branch::default() };
 /// assert_eq!(serde_json::to_string(&b).unwrap(), r#"{"types":["object"]}"#);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,6 +106,10 @@ pub struct Branch {
     /// The JSON types the branch admits (its `type`; empty: any type).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<String>,
+    /// The types the branch admitted before it was encoded, where they differ (used when
+    /// encoding a value in the tool's terms; empty: the same as `types`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from_types: Vec<String>,
     /// How a value this branch takes is decoded.
     #[serde(default, skip_serializing_if = "Decoder::is_identity")]
     pub decoder: Decoder,
@@ -103,12 +136,7 @@ impl Decoder {
     /// assert!(provider_rules::decode::Decoder::default().is_identity());
     /// ```
     pub fn is_identity(&self) -> bool {
-        self.drop_null.is_empty()
-            && self.properties.is_empty()
-            && self.items.is_none()
-            && self.prefix_items.is_empty()
-            && self.additional_properties.is_none()
-            && self.any_of.iter().all(|b| b.decoder.is_identity())
+        self.is_identity_here() && self.then.as_deref().is_none_or(Decoder::is_identity)
     }
 
     /// Decodes JSON text: `Ok(None)` when nothing changes (every byte kept), `Ok(Some(text))`
@@ -117,7 +145,34 @@ impl Decoder {
     ///
     /// See the [module docs](crate::decode) for an example.
     pub fn decode_json(&self, text: &str) -> Result<Option<String>, DecodeError> {
-        if self.is_identity() {
+        self.decode_json_noted(text).map(|d| d.text)
+    }
+
+    /// [`decode_json`](Decoder::decode_json), with what the decoding kept as it came.
+    ///
+    /// See [`Decoded`] for an example.
+    pub fn decode_json_noted(&self, text: &str) -> Result<Decoded, DecodeError> {
+        let mut notes = Vec::new();
+        let first = self.decode_own(text, &mut notes)?;
+        let text = match self.then.as_deref() {
+            Some(t) if !t.is_identity() => {
+                let base = first.as_deref().unwrap_or(text);
+                t.decode_json_noted(base).map(|mut d| {
+                    notes.append(&mut d.notes);
+                    d.text.or(first)
+                })?
+            }
+            _ => first,
+        };
+        Ok(Decoded { text, notes })
+    }
+
+    fn decode_own(
+        &self,
+        text: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<Option<String>, DecodeError> {
+        if self.is_identity_here() {
             return Ok(None);
         }
         serde_json::from_str::<serde::de::IgnoredAny>(text)
@@ -126,7 +181,7 @@ impl Decoder {
         let start = ws(s, 0);
         let mut out = Vec::with_capacity(s.len());
         out.extend_from_slice(&s[..start]);
-        let changed = match self.value(s, start, &mut out) {
+        let changed = match self.value(s, start, &mut out, notes) {
             Some((end, changed)) => {
                 out.extend_from_slice(&s[end..]);
                 changed
@@ -152,9 +207,34 @@ impl Decoder {
     /// assert_eq!(v, serde_json::json!({"b": null}));
     /// ```
     pub fn decode_value(&self, v: &mut serde_json::Value) -> usize {
+        self.decode_value_noted(v, &mut Vec::new())
+    }
+
+    /// [`decode_value`](Decoder::decode_value), adding to `notes` what was kept as it came.
+    ///
+    /// ```
+    /// use provider_rules::decode::Decoder;
+    /// use provider_rules::encode::Encoding;
+    /// let d = Decoder { encoding: Some(Encoding::EnumText), ..Decoder::default() };
+    /// let mut v = serde_json::json!("3");
+    /// assert_eq!(d.decode_value_noted(&mut v, &mut Vec::new()), 1);
+    /// assert_eq!(v, serde_json::json!(3));
+    /// ```
+    pub fn decode_value_noted(&self, v: &mut serde_json::Value, notes: &mut Vec<String>) -> usize {
+        let mut n = self.decode_value_own(v, notes);
+        if let Some(t) = self.then.as_deref() {
+            n += t.decode_value_noted(v, notes);
+        }
+        n
+    }
+
+    fn decode_value_own(&self, v: &mut serde_json::Value, notes: &mut Vec<String>) -> usize {
+        if let Some(e) = &self.encoding {
+            return usize::from(e.decode_value(v, notes));
+        }
         let mut n = 0;
         if let Some(b) = self.branch_for(json_type(v)) {
-            n += b.decode_value(v);
+            n += b.decode_value_noted(v, notes);
         }
         match v {
             serde_json::Value::Object(map) => {
@@ -166,20 +246,95 @@ impl Decoder {
                 }
                 for (k, child) in map.iter_mut() {
                     if let Some(d) = self.member(k) {
-                        n += d.decode_value(child);
+                        n += d.decode_value_noted(child, notes);
                     }
                 }
             }
             serde_json::Value::Array(list) => {
                 for (i, item) in list.iter_mut().enumerate() {
                     if let Some(d) = self.item(i) {
-                        n += d.decode_value(item);
+                        n += d.decode_value_noted(item, notes);
                     }
                 }
             }
             _ => {}
         }
         n
+    }
+
+    /// Encodes a value in the tool's terms into what the sanitized schema expects (the inverse
+    /// of decoding: maps to entries, values to JSON text, ...; strict nulls for the members
+    /// left out). For earlier tool calls in a conversation's history, and tests.
+    ///
+    /// ```
+    /// use provider_rules::decode::Decoder;
+    /// use provider_rules::encode::Encoding;
+    /// let d = Decoder { encoding: Some(Encoding::Json), ..Decoder::default() };
+    /// assert_eq!(d.encode_value(&serde_json::json!([1])), serde_json::json!("[1]"));
+    /// ```
+    pub fn encode_value(&self, v: &serde_json::Value) -> serde_json::Value {
+        let inner = match self.then.as_deref() {
+            Some(t) => t.encode_value(v),
+            None => v.clone(),
+        };
+        self.encode_own(inner)
+    }
+
+    fn encode_own(&self, v: serde_json::Value) -> serde_json::Value {
+        if let Some(e) = &self.encoding {
+            return e.encode_value(&v);
+        }
+        let t = json_type(&v);
+        if let Some(b) = self.any_of.iter().find(|b| {
+            let types = if b.from_types.is_empty() {
+                &b.types
+            } else {
+                &b.from_types
+            };
+            admits(types, t)
+        }) && !b.decoder.is_identity()
+        {
+            return self.encode_members(b.decoder.encode_value(&v));
+        }
+        self.encode_members(v)
+    }
+
+    fn encode_members(&self, v: serde_json::Value) -> serde_json::Value {
+        match v {
+            serde_json::Value::Object(mut map) => {
+                for (k, child) in map.iter_mut() {
+                    if let Some(d) = self.member(k) {
+                        *child = d.encode_value(child);
+                    }
+                }
+                for name in &self.drop_null {
+                    if !map.contains_key(name) {
+                        map.insert(name.clone(), serde_json::Value::Null);
+                    }
+                }
+                serde_json::Value::Object(map)
+            }
+            serde_json::Value::Array(mut list) => {
+                for (i, item) in list.iter_mut().enumerate() {
+                    if let Some(d) = self.item(i) {
+                        *item = d.encode_value(item);
+                    }
+                }
+                serde_json::Value::Array(list)
+            }
+            other => other,
+        }
+    }
+
+    /// Whether this node itself (without [`then`](Decoder::then)) changes nothing.
+    fn is_identity_here(&self) -> bool {
+        self.drop_null.is_empty()
+            && self.properties.is_empty()
+            && self.items.is_none()
+            && self.prefix_items.is_empty()
+            && self.additional_properties.is_none()
+            && self.any_of.iter().all(|b| b.decoder.is_identity())
+            && self.encoding.is_none()
     }
 
     fn member(&self, name: &str) -> Option<&Decoder> {
@@ -199,13 +354,7 @@ impl Decoder {
     fn branch_for(&self, t: InstanceType) -> Option<&Decoder> {
         self.any_of
             .iter()
-            .find(|b| {
-                b.types.is_empty()
-                    || b.types.iter().any(|n| {
-                        n == t.as_str()
-                            || (t == InstanceType::Integer && n == InstanceType::Number.as_str())
-                    })
-            })
+            .find(|b| admits(&b.types, t))
             .map(|b| &b.decoder)
             .filter(|d| !d.is_identity())
     }
@@ -218,28 +367,45 @@ impl Decoder {
 
     /// Transcribes the value at `s[i..]` into `out`, decoded; returns its end and whether
     /// anything changed. `None`: not JSON where a value was expected.
-    fn value(&self, s: &[u8], i: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+    pub(crate) fn value(
+        &self,
+        s: &[u8],
+        i: usize,
+        out: &mut Vec<u8>,
+        notes: &mut Vec<String>,
+    ) -> Option<(usize, bool)> {
+        if let Some(e) = &self.encoding {
+            return e.decode_text(s, i, out, notes);
+        }
         let t = token_type(s, i)?;
         if let Some(b) = self.branch_for(t) {
             // A branch decodes the value first; this node's own members then apply to its
             // output (both rarely: a branch is usually the only decoder).
             if !self.is_object_decoder() && self.items.is_none() && self.prefix_items.is_empty() {
-                return b.value(s, i, out);
+                return b.value(s, i, out, notes);
             }
             let mut tmp = Vec::new();
-            let (end, c1) = b.value(s, i, &mut tmp)?;
+            let (end, c1) = b.value(s, i, &mut tmp, notes)?;
             let mut again = Vec::with_capacity(tmp.len());
-            let (_, c2) = self.own(&tmp, 0, &mut again)?;
+            let (_, c2) = self.own(&tmp, 0, &mut again, notes)?;
             out.extend_from_slice(&again);
             return Some((end, c1 || c2));
         }
-        self.own(s, i, out)
+        self.own(s, i, out, notes)
     }
 
-    fn own(&self, s: &[u8], i: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+    fn own(
+        &self,
+        s: &[u8],
+        i: usize,
+        out: &mut Vec<u8>,
+        notes: &mut Vec<String>,
+    ) -> Option<(usize, bool)> {
         match s.get(i)? {
-            b'{' if self.is_object_decoder() => self.object(s, i, out),
-            b'[' if self.items.is_some() || !self.prefix_items.is_empty() => self.array(s, i, out),
+            b'{' if self.is_object_decoder() => self.object(s, i, out, notes),
+            b'[' if self.items.is_some() || !self.prefix_items.is_empty() => {
+                self.array(s, i, out, notes)
+            }
             _ => {
                 let end = skip(s, i)?;
                 out.extend_from_slice(&s[i..end]);
@@ -248,7 +414,13 @@ impl Decoder {
         }
     }
 
-    fn object(&self, s: &[u8], open: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+    fn object(
+        &self,
+        s: &[u8],
+        open: usize,
+        out: &mut Vec<u8>,
+        notes: &mut Vec<String>,
+    ) -> Option<(usize, bool)> {
         // Members as transcribed text, each with the separator that followed it.
         let mut kept: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
         let mut changed = false;
@@ -272,7 +444,7 @@ impl Decoder {
             let (end, drop) = if self.drop_null.contains(&key) && s[v..].starts_with(b"null") {
                 (v + 4, true)
             } else if let Some(d) = self.member(&key) {
-                let (end, c) = d.value(s, v, &mut member)?;
+                let (end, c) = d.value(s, v, &mut member, notes)?;
                 changed |= c;
                 (end, false)
             } else {
@@ -325,7 +497,13 @@ impl Decoder {
         Some((i + 1, changed))
     }
 
-    fn array(&self, s: &[u8], open: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+    fn array(
+        &self,
+        s: &[u8],
+        open: usize,
+        out: &mut Vec<u8>,
+        notes: &mut Vec<String>,
+    ) -> Option<(usize, bool)> {
         let mut i = ws(s, open + 1);
         out.extend_from_slice(&s[open..i]);
         let mut changed = false;
@@ -337,7 +515,7 @@ impl Decoder {
         loop {
             let end = match self.item(index) {
                 Some(d) => {
-                    let (end, c) = d.value(s, i, out)?;
+                    let (end, c) = d.value(s, i, out, notes)?;
                     changed |= c;
                     end
                 }
@@ -363,6 +541,14 @@ impl Decoder {
             }
         }
     }
+}
+
+/// Whether a branch of `types` (empty: any) admits a value of type `t`.
+fn admits(types: &[String], t: InstanceType) -> bool {
+    types.is_empty()
+        || types.iter().any(|n| {
+            n == t.as_str() || (t == InstanceType::Integer && n == InstanceType::Number.as_str())
+        })
 }
 
 fn json_type(v: &serde_json::Value) -> InstanceType {
@@ -397,7 +583,7 @@ fn token_type(s: &[u8], i: usize) -> Option<InstanceType> {
     })
 }
 
-fn ws(s: &[u8], mut i: usize) -> usize {
+pub(crate) fn ws(s: &[u8], mut i: usize) -> usize {
     while s
         .get(i)
         .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
@@ -418,7 +604,7 @@ fn number_end(s: &[u8], mut i: usize) -> usize {
 }
 
 /// The end of the string starting at `s[i]` (a `"`).
-fn skip_string(s: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn skip_string(s: &[u8], i: usize) -> Option<usize> {
     if s.get(i) != Some(&b'"') {
         return None;
     }
@@ -433,7 +619,7 @@ fn skip_string(s: &[u8], i: usize) -> Option<usize> {
 }
 
 /// The end of the value starting at `s[i]`, without recursion.
-fn skip(s: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn skip(s: &[u8], i: usize) -> Option<usize> {
     match s.get(i)? {
         b'"' => skip_string(s, i),
         b'{' | b'[' => {
@@ -466,7 +652,7 @@ fn skip(s: &[u8], i: usize) -> Option<usize> {
     }
 }
 
-fn key_text(raw: &[u8]) -> Option<String> {
+pub(crate) fn key_text(raw: &[u8]) -> Option<String> {
     if raw.contains(&b'\\') {
         serde_json::from_slice(raw).ok()
     } else {
@@ -533,7 +719,7 @@ fn node_at<'d>(root: &'d mut Decoder, schema: &Schema, at: &str) -> Option<&'d m
                         .iter()
                         .map(|b| Branch {
                             types: types_of(b),
-                            decoder: Decoder::default(),
+                            ..Branch::default()
                         })
                         .collect();
                 }
@@ -600,10 +786,11 @@ mod tests {
                             Branch {
                                 types: vec!["object".into()],
                                 decoder: inner,
+                                ..Branch::default()
                             },
                             Branch {
                                 types: vec!["null".into()],
-                                decoder: Decoder::default(),
+                                ..Branch::default()
                             },
                         ],
                         ..Decoder::default()

@@ -17,6 +17,7 @@
 //! So the output has no object subschema past the limit: `check` finds no `depth` in it, and a
 //! second run parses it whole and changes nothing.
 
+use crate::encode::SanitizeOptions;
 use crate::engine;
 use crate::hints;
 use crate::report::{Change, Sanitized};
@@ -45,7 +46,17 @@ pub(crate) fn hint(limit: usize) -> String {
 
 /// [`crate::sanitize`]: the engine's passes, then the [`cap`] on what they made too deep.
 pub(crate) fn sanitize(schema: &schema_core::Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    let mut out = engine::run(schema, rules, slot);
+    sanitize_with(schema, rules, slot, &SanitizeOptions::default())
+}
+
+/// [`sanitize`] with options ([`crate::sanitize_with`]).
+pub(crate) fn sanitize_with(
+    schema: &schema_core::Schema,
+    rules: &Rules,
+    slot: Slot,
+    options: &SanitizeOptions,
+) -> Sanitized {
+    let mut out = engine::run_with(schema, rules, slot, options);
     cap(&mut out, rules, slot);
     out
 }
@@ -53,6 +64,16 @@ pub(crate) fn sanitize(schema: &schema_core::Schema, rules: &Rules, slot: Slot) 
 /// See [`crate::sanitize_slice`]: sanitizes a parsed schema, reporting the subtrees its parser
 /// cut at the depth limit.
 pub(crate) fn sanitize_parsed(parsed: Parsed, rules: &Rules, slot: Slot) -> Sanitized {
+    sanitize_parsed_with(parsed, rules, slot, &SanitizeOptions::default())
+}
+
+/// [`sanitize_parsed`] with options.
+pub(crate) fn sanitize_parsed_with(
+    parsed: Parsed,
+    rules: &Rules,
+    slot: Slot,
+    options: &SanitizeOptions,
+) -> Sanitized {
     // A root that is not a schema (`[1]`, `"x"`) was read as `{}`: the result replaces it,
     // and says so (otherwise an empty report would send the non-schema on, which the
     // provider refuses: `check` names it).
@@ -79,7 +100,7 @@ pub(crate) fn sanitize_parsed(parsed: Parsed, rules: &Rules, slot: Slot) -> Sani
             cuts: cuts.iter().map(|(p, l)| (p.as_str(), *l)).collect(),
         });
     }
-    let mut out = sanitize(&schema, rules, slot);
+    let mut out = sanitize_with(&schema, rules, slot, options);
     if let Some(c) = not_a_schema {
         out.report.changes.insert(0, c);
     }

@@ -76,6 +76,7 @@ mod config;
 mod cost;
 pub mod decode;
 mod depth;
+pub mod encode;
 mod engine;
 mod hints;
 mod keys;
@@ -91,6 +92,7 @@ pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
 pub use decode::Decoder;
+pub use encode::{Encodings, SanitizeOptions};
 pub use names::{NameMap, ToolNames, check_tool_name};
 pub use providers::{
     Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names,
@@ -128,6 +130,51 @@ use schema_core::{ParseOptions, Schema, SchemaError};
 /// ```
 pub fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     depth::sanitize(schema, rules, slot)
+}
+
+/// [`sanitize`] with options: with [`SanitizeOptions::encode`], the profile's lossless
+/// [`Encodings`] say what its dialect cannot (maps, any values, numeric enums, tuples) another
+/// way, and [`Sanitized::decoder`] brings the model's values back (see [`encode`]). Only for a
+/// caller that decodes; `sanitize` is `sanitize_with` and the default options.
+///
+/// ```
+/// use provider_rules::{sanitize, sanitize_with, Rules, SanitizeOptions, Slot};
+/// let tool = schema_core::Schema::from_str(r#"{"type":"object","properties":{"meta":{"type":"object"}},"required":["meta"]}"#)?;
+/// // Without encodings, an open object makes the schema not strict-compatible ...
+/// assert!(!sanitize(&tool, &Rules::OPENAI_STRICT, Slot::Parameters).report.strict_compatible);
+/// // ... with them, it stays strict, and the decoder brings the object back.
+/// let out = sanitize_with(&tool, &Rules::OPENAI_STRICT, Slot::Parameters, &SanitizeOptions::ENCODE);
+/// assert!(out.report.strict_compatible);
+/// let sent = r#"{"meta":[{"key":"n","value":"7"}]}"#;
+/// assert_eq!(out.decoder.decode_json(sent)?.as_deref(), Some(r#"{"meta":{"n":7}}"#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn sanitize_with(
+    schema: &Schema,
+    rules: &Rules,
+    slot: Slot,
+    options: &SanitizeOptions,
+) -> Sanitized {
+    depth::sanitize_with(schema, rules, slot, options)
+}
+
+/// [`sanitize_slice`] with options (see [`sanitize_with`]).
+///
+/// ```
+/// use provider_rules::{sanitize_slice_with, Rules, SanitizeOptions, Slot};
+/// let out = sanitize_slice_with(br#"{"type":"object","properties":{"n":{"enum":[1,2]}}}"#,
+///     &Rules::GEMINI, Slot::Parameters, &SanitizeOptions::ENCODE)?;
+/// assert!(out.report.changes.iter().any(|c| c.rule == "encode-enum-text"));
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+pub fn sanitize_slice_with(
+    bytes: &[u8],
+    rules: &Rules,
+    slot: Slot,
+    options: &SanitizeOptions,
+) -> Result<Sanitized, SchemaError> {
+    let parsed = Schema::parse(bytes, &ParseOptions::default())?;
+    Ok(depth::sanitize_parsed_with(parsed, rules, slot, options))
 }
 
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive

@@ -472,6 +472,10 @@ pub struct Rules {
     /// mode keeps optional properties. Defaults to `true`.
     #[serde(default = "yes")]
     pub all_required: bool,
+    /// The lossless encodings used when the caller decodes ([`crate::encode`],
+    /// [`SanitizeOptions::encode`](crate::SanitizeOptions)). Defaults to none.
+    #[serde(default)]
+    pub encodings: crate::encode::Encodings,
     /// Size limits.
     pub limits: Limits,
     /// Limits over all the strict schemas of one request.

@@ -83,6 +83,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod config;
+pub mod encoding;
 mod log;
 pub mod profile;
 mod rename;

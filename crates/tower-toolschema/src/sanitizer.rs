@@ -204,9 +204,30 @@ impl SlotSanitizer for RulesSanitizer {
         profile: &Profile,
         slot: SchemaSlot,
     ) -> Result<SlotOutcome, String> {
+        rules_outcome(
+            schema,
+            profile,
+            slot,
+            &provider_rules::SanitizeOptions::default(),
+        )
+    }
+
+    fn check_tool_name(&self, name: &str, profile: &Profile) -> Option<String> {
+        provider_rules::check_tool_name(name, profile.rules()).map(|v| v.to_string())
+    }
+}
+
+/// [`RulesSanitizer`]'s outcome with `options` (the encodings: [`crate::encoding`]).
+pub(crate) fn rules_outcome(
+    schema: &[u8],
+    profile: &Profile,
+    slot: SchemaSlot,
+    options: &provider_rules::SanitizeOptions,
+) -> Result<SlotOutcome, String> {
+    {
         // Parsed and sanitized in one step, so what the parser cut at its depth limit is
         // reported.
-        let out = provider_rules::sanitize_slice(schema, profile.rules(), slot)
+        let out = provider_rules::sanitize_slice_with(schema, profile.rules(), slot, options)
             .map_err(|e| e.to_string())?;
         let strict_compatible = out.report.strict_compatible;
         let unfixable: Vec<String> = out.report.unfixable.iter().map(|v| v.to_string()).collect();
@@ -226,9 +247,5 @@ impl SlotSanitizer for RulesSanitizer {
             .unfixable(unfixable)
             .strict_cost(cost)
             .decoder(decoder))
-    }
-
-    fn check_tool_name(&self, name: &str, profile: &Profile) -> Option<String> {
-        provider_rules::check_tool_name(name, profile.rules()).map(|v| v.to_string())
     }
 }

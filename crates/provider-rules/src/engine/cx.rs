@@ -104,6 +104,11 @@ impl<'r> Cx<'r> {
         });
     }
 
+    /// Records changes made outside the walk (the encodings).
+    pub(crate) fn record(&mut self, changes: &[Change]) {
+        self.report.changes.extend_from_slice(changes);
+    }
+
     /// Records a change that loses meaning, and the hint that keeps it in the description.
     pub(crate) fn lost(
         &mut self,

@@ -125,6 +125,16 @@ impl Transform for Pipeline<'_, '_> {
 
 /// Rewrites `schema` into what `rules` accepts. See [`crate::sanitize`].
 pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
+    run_with(schema, rules, slot, &crate::SanitizeOptions::default())
+}
+
+/// [`run`] with options ([`crate::sanitize_with`]).
+pub(crate) fn run_with(
+    schema: &Schema,
+    rules: &Rules,
+    slot: Slot,
+    options: &crate::SanitizeOptions,
+) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
     let mut out = schema.clone();
     types::read_type_names(&mut out, &mut cx);
@@ -132,12 +142,23 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     property_maps::repair(&mut out, &mut cx);
     objects::boolean_required(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);
+    // The encodings (issue 16): one call, on the tree with its references resolved.
+    let encoded = options
+        .encode
+        .then(|| crate::encode::run(&mut out, rules, slot))
+        .flatten();
+    if let Some(e) = &encoded {
+        cx.record(&e.changes);
+    }
     out.transform(&mut Pipeline { cx: &mut cx });
     draft::declare_2020(&mut out, &mut cx);
     strict::limits(&out, &mut cx);
     let strict_nulls = std::mem::take(&mut cx.strict_nulls);
     let mut report = cx.into_report();
-    let (decoder, unreachable) = crate::decode::build(&out, &strict_nulls);
+    let (mut decoder, unreachable) = crate::decode::build(&out, &strict_nulls);
+    if let Some(e) = encoded.filter(|e| !e.decoder.is_identity()) {
+        decoder.then = Some(Box::new(e.decoder));
+    }
     for at in unreachable {
         report.changes.push(Change {
             pointer: at,

@@ -46,6 +46,17 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let required: Vec<String> = o.required().map(<[String]>::to_vec).unwrap_or_default();
     let all_required = cx.rules.all_required;
     if all_required && names.iter().all(|n| required.contains(n)) && required.len() == names.len() {
+        // Every object gets `required`, `[]` too where it has no properties (issue 16:
+        // openai-agents always writes it; a 400 for its absence is reported against
+        // api.openai.com).
+        if o.required().is_none() {
+            o.insert(Keyword::Required, Value::Strings(Vec::new()));
+            cx.change(
+                p,
+                "strict-required",
+                "an empty required list, as strict mode wants on every object",
+            );
+        }
         return;
     }
     let mut made_nullable = Vec::new();

@@ -102,6 +102,9 @@ impl Rules {
             ..Rules::PERMISSIVE.limits
         },
         strict: true,
+        // As OpenAI strict: maps, open objects, any-value nodes and tuples (strict mode says
+        // a tuple's positions in prose only) are encoded.
+        encodings: crate::encode::Encodings::STRICT,
         // Structured outputs (`output_config.format`) list `anyOf` among the supported features
         // with no rule for the root (platform.claude.com/docs/en/build-with-claude/
         // structured-outputs, "JSON Schema limitations"), and the SDK's `transform_schema` takes

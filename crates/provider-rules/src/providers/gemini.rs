@@ -141,6 +141,10 @@ impl Rules {
             optional_parameters: None,
             union_parameters: None,
         },
+        // With a decoder on the way back, what the proto cannot say is said another way:
+        // maps (no `additionalProperties`: `Unknown name "additionalProperties"`), tuples, numeric
+        // enums (`only allowed for STRING type`), any-value nodes (every node needs a type).
+        encodings: crate::encode::Encodings::SCHEMA_PROTO,
         limits: Rules::PERMISSIVE.limits,
         tool_names: GEMINI_TOOL_NAMES,
         hints: true,
@@ -215,6 +219,8 @@ impl Rules {
         root: Root::OBJECT,
         // JSON Schema spells type names lower-case.
         type_names_any_case: false,
+        // JSON Schema slots say maps, tuples and enums as JSON Schema does.
+        encodings: crate::encode::Encodings::NONE,
         ..Rules::GEMINI
     };
 }

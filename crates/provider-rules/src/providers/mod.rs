@@ -84,6 +84,7 @@ impl Rules {
         root: Root::ANY,
         strict: false,
         all_required: true,
+        encodings: crate::encode::Encodings::NONE,
         request_limits: RequestLimits {
             strict_tools: None,
             optional_parameters: None,

@@ -135,6 +135,10 @@ impl Rules {
         // properties.` (kevinwatt/mysql-mcp#5)
         required_defined: true,
         strict: true,
+        // Maps, open objects, any-value nodes and tuples cannot be said in strict mode
+        // (`additionalProperties` must be false, every node typed, no `prefixItems`); with a
+        // decoder they are encoded instead of giving strict up.
+        encodings: crate::encode::Encodings::STRICT,
         // "Root objects must not be `anyOf` and must be an object."
         root: Root {
             object: true,

@@ -23,6 +23,12 @@ impl Rules {
         null_type: false,
         // Vertex wants `ref`/`defs` without `$`; inlining avoids both spellings.
         refs: Refs::Inline,
+        // Vertex has `additional_properties`: maps stay maps.
+        encodings: crate::encode::Encodings {
+            maps: false,
+            open_objects: false,
+            ..crate::encode::Encodings::SCHEMA_PROTO
+        },
         tool_limit: Some(ToolLimit {
             max: 64,
             source: Cow::Borrowed(

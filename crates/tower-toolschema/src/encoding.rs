@@ -1,0 +1,42 @@
+//! The lossless encodings through the layer (issue 16): [`EncodingSanitizer`] sanitizes each
+//! slot with its profile's [`Encodings`](provider_rules::Encodings) (maps as key/value
+//! entries, any values as JSON text, numeric enums as strings, tuples as objects), so strict
+//! tools stay strict and Gemini's proto keeps what it cannot say. The decoders travel in the
+//! request's restore plan as the strict-null decoders do, so the tool calls of the response
+//! (JSON and SSE) reach the client in the tools' own terms.
+//!
+//! Not yet: the arguments of earlier tool calls in the conversation's history are sent as they
+//! are (in the tools' terms), not encoded; `Decoder::encode_value` is the encoder for that.
+//!
+//! ```
+//! use tower_toolschema::ToolSchemaLayer;
+//! use tower_toolschema::encoding::EncodingSanitizer;
+//! let layer = ToolSchemaLayer::for_provider("openai")?.sanitizer(EncodingSanitizer);
+//! # let _ = layer;
+//! # Ok::<(), tower_toolschema::UnknownProvider>(())
+//! ```
+
+use crate::profile::Profile;
+use crate::sanitizer::{RulesSanitizer, SlotOutcome, SlotSanitizer, rules_outcome};
+use provider_rules::SanitizeOptions;
+
+/// The default sanitizer with the profiles' encodings on (the layer decodes the responses).
+///
+/// See the [module docs](crate::encoding) for an example.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EncodingSanitizer;
+
+impl SlotSanitizer for EncodingSanitizer {
+    fn sanitize(
+        &self,
+        schema: &[u8],
+        profile: &Profile,
+        slot: provider_rules::Slot,
+    ) -> Result<SlotOutcome, String> {
+        rules_outcome(schema, profile, slot, &SanitizeOptions::ENCODE)
+    }
+
+    fn check_tool_name(&self, name: &str, profile: &Profile) -> Option<String> {
+        RulesSanitizer.check_tool_name(name, profile)
+    }
+}
