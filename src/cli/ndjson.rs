@@ -7,7 +7,7 @@
 //! large writes. One output buffer and one serialization buffer serve every line.
 
 use super::error::{CliError, CliResult, EXIT_OK};
-use provider_rules::{Rules, Slot, sanitize_slice};
+use provider_rules::{Rules, Slot, sanitize_into};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
@@ -27,14 +27,10 @@ pub fn sanitize_line(line: &[u8], rules: &Rules, slot: Slot, buf: &mut String) -
     if line.iter().all(u8::is_ascii_whitespace) {
         return LineResult::Refused("an empty line, not a schema".to_owned());
     }
-    match sanitize_slice(line, rules, slot) {
+    match sanitize_into(line, rules, slot, buf) {
         Err(e) => LineResult::Refused(format!("not a readable schema: {e}")),
-        Ok(out) if out.report.is_empty() => LineResult::Unchanged,
-        Ok(out) => {
-            buf.clear();
-            out.schema.write_json(buf);
-            LineResult::Changed
-        }
+        Ok(false) => LineResult::Unchanged,
+        Ok(true) => LineResult::Changed,
     }
 }
 

@@ -71,6 +71,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod batch;
 mod check;
 mod config;
 mod cost;
@@ -97,6 +98,7 @@ pub use providers::{
     provider, provider_names,
 };
 pub use report::{Change, Report, Sanitized, Violation};
+pub use batch::sanitize_into;
 pub use rules::*;
 pub use slot::Slot;
 pub use tool_input::{
