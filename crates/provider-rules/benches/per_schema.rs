@@ -5,7 +5,8 @@
 //! For each schema and method: the best of 3 rounds of `TS_BENCH_REPS` (default 20) back-to-back
 //! calls, the two methods interleaved round by round; the figure is the median over the schemas
 //! (the method of `crates/toolschema-py/bench/compare.py`, which times the Python peers).
-//! `cargo bench -p provider-rules --bench per_schema` prints the medians and `RATIO` lines.
+//! `cargo bench -p provider-rules --bench per_schema` prints the medians and `RATIO` lines;
+//! `TS_BENCH_PROFILE=NAME` runs one profile, `TS_BENCH_REPS=N` sets the calls per round.
 
 use provider_rules::{Rules, Slot, profile, sanitize_into};
 use std::hint::black_box;
@@ -66,7 +67,10 @@ fn main() {
         schemas.len()
     );
     let mut lines = Vec::new();
-    for name in ["gemini", "openai-strict", "openai", "anthropic"] {
+    // `TS_BENCH_PROFILE=gemini`: that profile only (for a profiler).
+    let only = std::env::var("TS_BENCH_PROFILE").ok();
+    let names = ["gemini", "openai-strict", "openai", "anthropic"];
+    for name in names.into_iter().filter(|n| only.as_deref().is_none_or(|o| o == *n)) {
         let rules: &Rules = profile(name).expect("built-in profile");
         let mut ours = Vec::new();
         let mut base = Vec::new();
