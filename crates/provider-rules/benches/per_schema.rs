@@ -70,7 +70,10 @@ fn main() {
     // `TS_BENCH_PROFILE=gemini`: that profile only (for a profiler).
     let only = std::env::var("TS_BENCH_PROFILE").ok();
     let names = ["gemini", "openai-strict", "openai", "anthropic"];
-    for name in names.into_iter().filter(|n| only.as_deref().is_none_or(|o| o == *n)) {
+    for name in names
+        .into_iter()
+        .filter(|n| only.as_deref().is_none_or(|o| o == *n))
+    {
         let rules: &Rules = profile(name).expect("built-in profile");
         let mut ours = Vec::new();
         let mut base = Vec::new();
@@ -112,7 +115,10 @@ fn main() {
             "RATIO per_schema_{name}_median_vs_value_roundtrip {:.3}",
             m / mb
         ));
-        lines.push(format!("RATIO per_schema_{name}_median_vs_3us {:.3}", m / 3e3));
+        lines.push(format!(
+            "RATIO per_schema_{name}_median_vs_3us {:.3}",
+            m / 3e3
+        ));
     }
     for l in lines {
         println!("{l}");

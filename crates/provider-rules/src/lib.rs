@@ -88,6 +88,7 @@ mod slot;
 mod tool_input;
 mod traits;
 
+pub use batch::sanitize_into;
 pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
@@ -98,7 +99,6 @@ pub use providers::{
     provider, provider_names,
 };
 pub use report::{Change, Report, Sanitized, Violation};
-pub use batch::sanitize_into;
 pub use rules::*;
 pub use slot::Slot;
 pub use tool_input::{

@@ -113,19 +113,15 @@ impl Schema {
             float_seen: false,
             recovered: 0,
         };
-        let mut de = serde_json::Deserializer::from_slice(bytes);
-        // Our own visitor bounds the recursion (max_depth schema levels, each a fixed number of
-        // frames); everything deeper is skipped iteratively. serde_json's fixed limit of 128
-        // JSON levels would otherwise refuse valid schemas whose `properties` maps double the
-        // JSON depth.
-        de.disable_recursion_limit();
-        let parsed = SchemaSeed {
-            ctx: &mut ctx,
-            depth: 0,
+        // UTF-8 is checked once, over the whole input: serde_json's reader of `&str` then
+        // neither re-checks each string nor each value captured as raw text (its reader of
+        // bytes does both). Input that is not UTF-8 goes through the reader of bytes, which
+        // says where it fails.
+        let parsed = match std::str::from_utf8(bytes) {
+            Ok(text) => run(&mut serde_json::Deserializer::from_str(text), &mut ctx),
+            Err(_) => run(&mut serde_json::Deserializer::from_slice(bytes), &mut ctx),
         }
-        .deserialize(&mut de)
         .map_err(SchemaError::from_json)?;
-        de.end().map_err(SchemaError::from_json)?;
         let schema = match parsed {
             Node::Schema(s) => s,
             Node::Other(raw) => {
@@ -143,6 +139,21 @@ impl Schema {
             diagnostics: ctx.diagnostics,
         })
     }
+}
+
+/// One parse: the root value, then the end of the input.
+fn run<'de, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+    ctx: &mut Ctx<'_>,
+) -> Result<Node, serde_json::Error> {
+    // Our own visitor bounds the recursion (max_depth schema levels, each a fixed number of
+    // frames); everything deeper is skipped iteratively. serde_json's fixed limit of 128 JSON
+    // levels would otherwise refuse valid schemas whose `properties` maps double the JSON
+    // depth.
+    de.disable_recursion_limit();
+    let node = SchemaSeed { ctx, depth: 0 }.deserialize(&mut *de)?;
+    de.end()?;
+    Ok(node)
 }
 
 struct Ctx<'i> {
