@@ -12,9 +12,10 @@ use schema_core::SchemaError;
 /// ```
 /// use provider_rules::{Rules, Slot, sanitize_into};
 /// let mut out = String::new();
-/// assert!(!sanitize_into(br#"{"type":"object"}"#, &Rules::OPENAI, Slot::Parameters, &mut out)?);
-/// assert!(sanitize_into(br#"{"type":"string"}"#, &Rules::OPENAI, Slot::Parameters, &mut out)?);
-/// assert!(out.starts_with(r#"{"type":"object""#));
+/// let same = br#"{"type":"object","properties":{}}"#;
+/// assert!(!sanitize_into(same, &Rules::OPENAI, Slot::Parameters, &mut out)?);
+/// assert!(sanitize_into(br#"{"type":"object"}"#, &Rules::OPENAI, Slot::Parameters, &mut out)?);
+/// assert_eq!(out, r#"{"type":"object","properties":{}}"#);
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize_into(

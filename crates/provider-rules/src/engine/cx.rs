@@ -157,13 +157,15 @@ impl<'r> Cx<'r> {
 /// profile with its own text adds one).
 const ANY_VALUE_CACHE: usize = 16;
 
+/// Each any-value text with its schema (`None`: the text is not a schema).
+type AnyValueCache = Vec<(Box<str>, Option<Rc<Schema>>)>;
+
 /// A profile's any-value schema, parsed from its text once per thread: parsing it for every
 /// schema sanitized was about a quarter of the engine's instructions on the corpus (gemini).
 /// The same text always gives the same schema, so the cache cannot change a result.
 fn any_value_of(text: &str) -> Option<Rc<Schema>> {
     thread_local! {
-        static PARSED: RefCell<Vec<(Box<str>, Option<Rc<Schema>>)>> =
-            const { RefCell::new(Vec::new()) };
+        static PARSED: RefCell<AnyValueCache> = const { RefCell::new(Vec::new()) };
     }
     let parse = || Schema::from_str(text).ok().map(Rc::new);
     PARSED

@@ -282,10 +282,22 @@ impl<'de> Visitor<'de> for SchemaSeed<'_, '_> {
         }
         let mut object = SchemaObject::default();
         while let Some(name) = map.next_key_seed(KeyName)? {
-            let mark = self.ctx.pointer.len();
-            pointer::push(&mut self.ctx.pointer, &name);
             let key = Key::from_name(&name);
             let value = match &key {
+                // The pointer only says where in a diagnostic: it is extended here only for
+                // keywords that hold subschemas; a keyword of another shape adds its name when
+                // it reports (see `KeywordSeed`), and an unknown keyword never reports.
+                Key::Known(kw) if kw.has_subschemas() => {
+                    let mark = self.ctx.pointer.len();
+                    push_keyword(&mut self.ctx.pointer, *kw);
+                    let value = map.next_value_seed(KeywordSeed {
+                        ctx: self.ctx,
+                        depth: self.depth,
+                        keyword: *kw,
+                    });
+                    self.ctx.pointer.truncate(mark);
+                    value?
+                }
                 Key::Known(kw) => map.next_value_seed(KeywordSeed {
                     ctx: self.ctx,
                     depth: self.depth,
@@ -295,7 +307,6 @@ impl<'de> Visitor<'de> for SchemaSeed<'_, '_> {
                     Value::Raw(Instance::from_borrowed(map.next_value::<&RawValue>()?))
                 }
             };
-            self.ctx.pointer.truncate(mark);
             // Duplicate keys: the last value wins, at the first position (as serde_json's
             // order-preserving map does).
             object.insert_key(key, value);
@@ -365,11 +376,20 @@ impl<'de> DeserializeSeed<'de> for KeywordSeed<'_, '_> {
             Some(v) => Ok(v),
             None => {
                 let raw = Instance::from_borrowed(raw);
+                let mark = self.ctx.pointer.len();
+                push_keyword(&mut self.ctx.pointer, self.keyword);
                 self.ctx.wrong_type(self.keyword.as_str(), shape, &raw);
+                self.ctx.pointer.truncate(mark);
                 Ok(Value::Raw(raw))
             }
         }
     }
+}
+
+/// Appends `/keyword` (a keyword's name holds no `~` or `/` to escape).
+fn push_keyword(pointer: &mut String, keyword: Keyword) {
+    pointer.push('/');
+    pointer.push_str(keyword.as_str());
 }
 
 /// Deserializes an object key, borrowing it from the input when it holds no escape.
