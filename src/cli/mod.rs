@@ -15,6 +15,7 @@ pub mod mcp;
 pub mod mcp_proxy;
 pub mod meta;
 pub mod names;
+pub mod ndjson;
 pub mod output;
 pub mod profile;
 pub mod progress;

@@ -36,11 +36,29 @@ pub struct SanitizeArgs {
     /// model's values (`toolschema decode`, the layer). Schemas and tool lists only.
     #[arg(long)]
     pub encode: bool,
+
+    /// Batch mode: one schema per input line, one result per output line, in order (`null`,
+    /// and a line on standard error, for a line that is not a readable schema).
+    #[arg(long, conflicts_with_all = ["report", "api", "encode"])]
+    pub ndjson: bool,
 }
 
 /// Runs `toolschema sanitize`.
 pub fn run(args: &SanitizeArgs) -> CliResult {
     let choice = args.profile.choice()?;
+    if args.ndjson {
+        let Some(file) = args.input.single_file() else {
+            return Err(CliError::usage(
+                "--ndjson reads one file or standard input, not several files or an MCP server",
+            ));
+        };
+        let slot = args
+            .input
+            .hints()?
+            .as_slot
+            .unwrap_or(provider_rules::Slot::Parameters);
+        return super::ndjson::run(file, choice.rules(), slot);
+    }
     if args.report.is_none()
         && let Some(api) = args.input.hints()?.api
         && let Some(file) = args.input.single_file()

@@ -71,6 +71,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod batch;
 mod check;
 mod config;
 mod cost;
@@ -88,6 +89,7 @@ mod slot;
 mod tool_input;
 mod traits;
 
+pub use batch::sanitize_into;
 pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};

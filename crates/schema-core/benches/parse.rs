@@ -3,7 +3,8 @@
 //! (`from_slice::<Value>` + `to_vec`) of the same bytes.
 //!
 //! `cargo bench -p schema-core --bench parse` runs divan's measurements, then times both in one
-//! interleaved loop and prints `RATIO schema_core_parse_serialize_vs_serde_value <x>`.
+//! interleaved loop and prints `RATIO schema_core_parse_serialize_vs_serde_value <x>`
+//! (`TS_BENCH_RATIOS_ONLY=1`: the loop and the `RATIO` line only).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -120,7 +121,10 @@ fn ratio() -> f64 {
 }
 
 fn main() {
-    divan::main();
+    // `TS_BENCH_RATIOS_ONLY=1` (as in the other crates' benches): only the `RATIO` line.
+    if std::env::var_os("TS_BENCH_RATIOS_ONLY").is_none() {
+        divan::main();
+    }
     println!(
         "RATIO schema_core_parse_serialize_vs_serde_value {:.2}",
         ratio()

@@ -16,6 +16,19 @@ impl Schema {
         out
     }
 
+    /// Appends the schema as compact JSON text to `out` (a buffer reused across schemas
+    /// allocates once for the largest).
+    ///
+    /// ```
+    /// let mut out = String::from("[");
+    /// schema_core::Schema::from_str(r#"{"type":"string"}"#)?.write_json(&mut out);
+    /// assert_eq!(out, r#"[{"type":"string"}"#);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn write_json(&self, out: &mut String) {
+        write_schema(out, self);
+    }
+
     /// The schema as compact JSON bytes.
     pub fn to_vec(&self) -> Vec<u8> {
         self.to_json_string().into_bytes()

@@ -36,14 +36,19 @@ impl Location<'_> {
 
     /// Appends this location's pointer segments.
     pub fn push_to(&self, p: &mut String) {
+        // A keyword's name holds no `~` or `/`: it needs no escaping scan.
+        let keyword = |p: &mut String, k: Keyword| {
+            p.push('/');
+            p.push_str(k.as_str());
+        };
         match *self {
-            Location::Keyword(k) => pointer::push(p, k.as_str()),
+            Location::Keyword(k) => keyword(p, k),
             Location::Index(k, i) => {
-                pointer::push(p, k.as_str());
+                keyword(p, k);
                 pointer::push_index(p, i);
             }
             Location::Name(k, n) => {
-                pointer::push(p, k.as_str());
+                keyword(p, k);
                 pointer::push(p, n);
             }
         }

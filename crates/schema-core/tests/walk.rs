@@ -256,3 +256,25 @@ fn boolean_schemas_are_leaves() {
         ["", "/items", "/not"]
     );
 }
+
+#[test]
+fn keyword_names_need_no_pointer_escaping() {
+    // The walk appends a keyword's name to a pointer without the escaping scan.
+    for k in schema_core::Keyword::ALL {
+        assert!(!k.as_str().contains(['~', '/']), "{}", k.as_str());
+    }
+    let s = schema_core::Schema::from_str(r#"{"properties":{"a/b~":{"items":[{}]}}}"#).unwrap();
+    struct P(Vec<String>);
+    impl schema_core::Visit for P {
+        fn enter(&mut self, p: &str, _: &schema_core::Schema) -> bool {
+            self.0.push(p.to_owned());
+            true
+        }
+    }
+    let mut v = P(Vec::new());
+    s.walk(&mut v);
+    assert_eq!(
+        v.0,
+        ["", "/properties/a~1b~0", "/properties/a~1b~0/items/0"]
+    );
+}

@@ -5,6 +5,8 @@ use crate::hints;
 use crate::report::{Change, Report};
 use crate::rules::Rules;
 use schema_core::{InstanceType, Keyword, Schema, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// What the steps share while one schema is sanitized.
 pub(crate) struct Cx<'r> {
@@ -13,8 +15,8 @@ pub(crate) struct Cx<'r> {
     report: Report,
     /// Hints of the nodes on the walk's path, innermost last.
     hints: Vec<Vec<String>>,
-    /// The profile's any-value schema, parsed once.
-    any_value: Option<Schema>,
+    /// The profile's any-value schema, parsed once per thread (see [`any_value_of`]).
+    any_value: Option<Rc<Schema>>,
     /// Whether that schema is one type only (no union can say "any value").
     any_value_lossy: bool,
     /// The types each node on the path spoke of when it was entered, innermost last (kept
@@ -29,13 +31,10 @@ pub(crate) struct Cx<'r> {
 
 impl<'r> Cx<'r> {
     pub(crate) fn new(rules: &'r Rules, slot: Slot) -> Cx<'r> {
-        let any_value = rules
-            .any_value
-            .as_deref()
-            .and_then(|t| Schema::from_str(t).ok());
+        let any_value = rules.any_value.as_deref().and_then(any_value_of);
         let any_value_lossy = any_value
             .as_ref()
-            .and_then(Schema::as_object)
+            .and_then(|s| s.as_object())
             .is_some_and(|o| !o.contains(Keyword::AnyOf));
         Cx {
             rules,
@@ -144,7 +143,7 @@ impl<'r> Cx<'r> {
 
     /// The profile's any-value schema.
     pub(crate) fn any_value(&self) -> Option<&Schema> {
-        self.any_value.as_ref()
+        self.any_value.as_deref()
     }
 
     pub(crate) fn into_report(self) -> Report {
@@ -157,6 +156,39 @@ impl<'r> Cx<'r> {
             .map(std::mem::take)
             .unwrap_or_default()
     }
+}
+
+/// How many any-value schemas each thread keeps parsed (one per profile in use; a custom
+/// profile with its own text adds one).
+const ANY_VALUE_CACHE: usize = 16;
+
+/// Each any-value text with its schema (`None`: the text is not a schema).
+type AnyValueCache = Vec<(Box<str>, Option<Rc<Schema>>)>;
+
+/// A profile's any-value schema, parsed from its text once per thread: parsing it for every
+/// schema sanitized was about a quarter of the engine's instructions on the corpus (gemini).
+/// The same text always gives the same schema, so the cache cannot change a result.
+fn any_value_of(text: &str) -> Option<Rc<Schema>> {
+    thread_local! {
+        static PARSED: RefCell<AnyValueCache> = const { RefCell::new(Vec::new()) };
+    }
+    let parse = || Schema::from_str(text).ok().map(Rc::new);
+    PARSED
+        .try_with(|cell| {
+            let Ok(mut cache) = cell.try_borrow_mut() else {
+                return parse();
+            };
+            if let Some((_, s)) = cache.iter().find(|(t, _)| **t == *text) {
+                return s.clone();
+            }
+            let s = parse();
+            if cache.len() >= ANY_VALUE_CACHE {
+                cache.remove(0);
+            }
+            cache.push((text.into(), s.clone()));
+            s
+        })
+        .unwrap_or_else(|_| parse())
 }
 
 /// Folds the node's pending hints into its `description`.

@@ -113,19 +113,15 @@ impl Schema {
             float_seen: false,
             recovered: 0,
         };
-        let mut de = serde_json::Deserializer::from_slice(bytes);
-        // Our own visitor bounds the recursion (max_depth schema levels, each a fixed number of
-        // frames); everything deeper is skipped iteratively. serde_json's fixed limit of 128
-        // JSON levels would otherwise refuse valid schemas whose `properties` maps double the
-        // JSON depth.
-        de.disable_recursion_limit();
-        let parsed = SchemaSeed {
-            ctx: &mut ctx,
-            depth: 0,
+        // UTF-8 is checked once, over the whole input: serde_json's reader of `&str` then
+        // neither re-checks each string nor each value captured as raw text (its reader of
+        // bytes does both). Input that is not UTF-8 goes through the reader of bytes, which
+        // says where it fails.
+        let parsed = match std::str::from_utf8(bytes) {
+            Ok(text) => run(&mut serde_json::Deserializer::from_str(text), &mut ctx),
+            Err(_) => run(&mut serde_json::Deserializer::from_slice(bytes), &mut ctx),
         }
-        .deserialize(&mut de)
         .map_err(SchemaError::from_json)?;
-        de.end().map_err(SchemaError::from_json)?;
         let schema = match parsed {
             Node::Schema(s) => s,
             Node::Other(raw) => {
@@ -143,6 +139,21 @@ impl Schema {
             diagnostics: ctx.diagnostics,
         })
     }
+}
+
+/// One parse: the root value, then the end of the input.
+fn run<'de, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+    ctx: &mut Ctx<'_>,
+) -> Result<Node, serde_json::Error> {
+    // Our own visitor bounds the recursion (max_depth schema levels, each a fixed number of
+    // frames); everything deeper is skipped iteratively. serde_json's fixed limit of 128 JSON
+    // levels would otherwise refuse valid schemas whose `properties` maps double the JSON
+    // depth.
+    de.disable_recursion_limit();
+    let node = SchemaSeed { ctx, depth: 0 }.deserialize(&mut *de)?;
+    de.end()?;
+    Ok(node)
 }
 
 struct Ctx<'i> {
@@ -271,10 +282,22 @@ impl<'de> Visitor<'de> for SchemaSeed<'_, '_> {
         }
         let mut object = SchemaObject::default();
         while let Some(name) = map.next_key_seed(KeyName)? {
-            let mark = self.ctx.pointer.len();
-            pointer::push(&mut self.ctx.pointer, &name);
             let key = Key::from_name(&name);
             let value = match &key {
+                // The pointer only says where in a diagnostic: it is extended here only for
+                // keywords that hold subschemas; a keyword of another shape adds its name when
+                // it reports (see `KeywordSeed`), and an unknown keyword never reports.
+                Key::Known(kw) if kw.has_subschemas() => {
+                    let mark = self.ctx.pointer.len();
+                    push_keyword(&mut self.ctx.pointer, *kw);
+                    let value = map.next_value_seed(KeywordSeed {
+                        ctx: self.ctx,
+                        depth: self.depth,
+                        keyword: *kw,
+                    });
+                    self.ctx.pointer.truncate(mark);
+                    value?
+                }
                 Key::Known(kw) => map.next_value_seed(KeywordSeed {
                     ctx: self.ctx,
                     depth: self.depth,
@@ -284,7 +307,6 @@ impl<'de> Visitor<'de> for SchemaSeed<'_, '_> {
                     Value::Raw(Instance::from_borrowed(map.next_value::<&RawValue>()?))
                 }
             };
-            self.ctx.pointer.truncate(mark);
             // Duplicate keys: the last value wins, at the first position (as serde_json's
             // order-preserving map does).
             object.insert_key(key, value);
@@ -354,11 +376,20 @@ impl<'de> DeserializeSeed<'de> for KeywordSeed<'_, '_> {
             Some(v) => Ok(v),
             None => {
                 let raw = Instance::from_borrowed(raw);
+                let mark = self.ctx.pointer.len();
+                push_keyword(&mut self.ctx.pointer, self.keyword);
                 self.ctx.wrong_type(self.keyword.as_str(), shape, &raw);
+                self.ctx.pointer.truncate(mark);
                 Ok(Value::Raw(raw))
             }
         }
     }
+}
+
+/// Appends `/keyword` (a keyword's name holds no `~` or `/` to escape).
+fn push_keyword(pointer: &mut String, keyword: Keyword) {
+    pointer.push('/');
+    pointer.push_str(keyword.as_str());
 }
 
 /// Deserializes an object key, borrowing it from the input when it holds no escape.

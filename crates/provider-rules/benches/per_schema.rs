@@ -1,0 +1,126 @@
+//! Per schema, as `toolschema sanitize --ndjson` works: every corpus MCP tool's `inputSchema`
+//! (compact JSON) through [`provider_rules::sanitize_into`] with one reused output buffer,
+//! against a `serde_json::Value` round trip of the same bytes into a reused buffer.
+//!
+//! For each schema and method: the best of 3 rounds of `TS_BENCH_REPS` (default 20) back-to-back
+//! calls, the two methods interleaved round by round; the figure is the median over the schemas
+//! (the method of `crates/toolschema-py/bench/compare.py`, which times the Python peers).
+//! `cargo bench -p provider-rules --bench per_schema` prints the medians and `RATIO` lines;
+//! `TS_BENCH_PROFILE=NAME` runs one profile, `TS_BENCH_REPS=N` sets the calls per round.
+
+use provider_rules::{Rules, Slot, profile, sanitize_into};
+use std::hint::black_box;
+use std::time::Instant;
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/mcp");
+
+fn corpus_schemas() -> Vec<Vec<u8>> {
+    let mut files: Vec<_> = std::fs::read_dir(CORPUS)
+        .expect("corpus dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&f).expect("read")).expect("corpus json");
+        for t in doc["tools"].as_array().into_iter().flatten() {
+            if let Some(s) = t.get("inputSchema") {
+                out.push(serde_json::to_vec(s).expect("json"));
+            }
+        }
+    }
+    out
+}
+
+/// Nanoseconds per call of `f`: the best of 3 rounds of `reps` calls.
+fn per_call(reps: u32, mut rounds: [&mut dyn FnMut(); 2]) -> [f64; 2] {
+    let mut best = [f64::INFINITY; 2];
+    for _ in 0..3 {
+        for (i, f) in rounds.iter_mut().enumerate() {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f();
+            }
+            best[i] = best[i].min(t.elapsed().as_nanos() as f64 / f64::from(reps));
+        }
+    }
+    best
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let reps: u32 = std::env::var("TS_BENCH_REPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let schemas = corpus_schemas();
+    let bytes: usize = schemas.iter().map(Vec::len).sum();
+    let sizes = median(schemas.iter().map(|s| s.len() as f64).collect());
+    println!(
+        "\n== per schema: {} corpus MCP inputSchemas, {bytes} bytes (median {sizes} bytes), best of 3 x {reps} calls each ==",
+        schemas.len()
+    );
+    let mut lines = Vec::new();
+    // `TS_BENCH_PROFILE=gemini`: that profile only (for a profiler).
+    let only = std::env::var("TS_BENCH_PROFILE").ok();
+    let names = ["gemini", "openai-strict", "openai", "anthropic"];
+    for name in names
+        .into_iter()
+        .filter(|n| only.as_deref().is_none_or(|o| o == *n))
+    {
+        let rules: &Rules = profile(name).expect("built-in profile");
+        let mut ours = Vec::new();
+        let mut base = Vec::new();
+        let mut out = String::new();
+        let mut vbuf = Vec::new();
+        for s in &schemas {
+            let [a, b] = per_call(
+                reps,
+                [
+                    &mut || {
+                        let _ = black_box(sanitize_into(
+                            black_box(s),
+                            rules,
+                            Slot::Parameters,
+                            &mut out,
+                        ));
+                    },
+                    &mut || {
+                        let v: serde_json::Value =
+                            serde_json::from_slice(black_box(s)).expect("json");
+                        vbuf.clear();
+                        serde_json::to_writer(&mut vbuf, &v).expect("json");
+                        black_box(&vbuf);
+                    },
+                ],
+            );
+            ours.push(a);
+            base.push(b);
+        }
+        let (m, mb) = (median(ours), median(base));
+        println!(
+            "{name:>14}: median {:.2} µs per schema | Value round trip {:.2} µs: {:.2}x | target 3 µs: {:.2}x",
+            m / 1e3,
+            mb / 1e3,
+            m / mb,
+            m / 3e3
+        );
+        lines.push(format!(
+            "RATIO per_schema_{name}_median_vs_value_roundtrip {:.3}",
+            m / mb
+        ));
+        lines.push(format!(
+            "RATIO per_schema_{name}_median_vs_3us {:.3}",
+            m / 3e3
+        ));
+    }
+    for l in lines {
+        println!("{l}");
+    }
+}

@@ -1,0 +1,34 @@
+//! Sanitizing many schemas in a row (`toolschema sanitize --ndjson`, bindings): the result is
+//! written into a buffer the caller reuses, and a schema that needs no change is not written
+//! at all.
+
+use crate::{Rules, Slot, sanitize_slice};
+use schema_core::SchemaError;
+
+/// Sanitizes the schema in `bytes`; when it changes, its compact JSON text replaces `out`'s
+/// content and `Ok(true)` is returned. `Ok(false)`: the schema needs no change (`out` is left
+/// as it was; the input bytes are the result).
+///
+/// ```
+/// use provider_rules::{Rules, Slot, sanitize_into};
+/// let mut out = String::new();
+/// let same = br#"{"type":"object","properties":{}}"#;
+/// assert!(!sanitize_into(same, &Rules::OPENAI, Slot::Parameters, &mut out)?);
+/// assert!(sanitize_into(br#"{"type":"object"}"#, &Rules::OPENAI, Slot::Parameters, &mut out)?);
+/// assert_eq!(out, r#"{"type":"object","properties":{}}"#);
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+pub fn sanitize_into(
+    bytes: &[u8],
+    rules: &Rules,
+    slot: Slot,
+    out: &mut String,
+) -> Result<bool, SchemaError> {
+    let done = sanitize_slice(bytes, rules, slot)?;
+    if done.report.is_empty() {
+        return Ok(false);
+    }
+    out.clear();
+    done.schema.write_json(out);
+    Ok(true)
+}
