@@ -126,6 +126,8 @@ pub struct Sanitized {
     pub(crate) strict_compatible: bool,
     pub(crate) profile: String,
     pub(crate) schema: PyOnceLock<Py<PyAny>>,
+    /// What undoes, in a call's arguments, what the rewrite made the model send.
+    pub(crate) decoder: provider_rules::Decoder,
 }
 
 #[pymethods]
@@ -177,6 +179,23 @@ impl Sanitized {
     #[getter]
     fn unfixable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, self.unfixable.iter().cloned())
+    }
+
+    /// A tool call's arguments (a dict, or JSON text) as the original schema allows them:
+    /// the strict nulls the rewrite made the model send removed; the very object given when
+    /// nothing needs undoing.
+    fn decode<'py>(
+        &self,
+        py: Python<'py>,
+        arguments: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::arguments::decode_arguments(py, &self.decoder, arguments)
+    }
+
+    /// Whether `decode` can change anything (the rewrite made the model send strict nulls).
+    #[getter]
+    fn decodes(&self) -> bool {
+        !self.decoder.is_identity()
     }
 
     /// The profile applied.
