@@ -120,6 +120,7 @@ impl Rules {
             strict_tools: Some(20),
             optional_parameters: Some(24),
             union_parameters: Some(16),
+            fields: None,
         },
         ..Rules::ANTHROPIC
     };

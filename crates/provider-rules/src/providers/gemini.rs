@@ -140,6 +140,7 @@ impl Rules {
             strict_tools: None,
             optional_parameters: None,
             union_parameters: None,
+            fields: None,
         },
         limits: Rules::PERMISSIVE.limits,
         tool_names: GEMINI_TOOL_NAMES,
