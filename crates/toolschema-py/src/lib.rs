@@ -65,16 +65,14 @@ fn sanitize(
     .map_err(|e| input::not_json(&e).into_py_err(py))?;
     let unchanged = out.report.is_empty();
     let json = if unchanged {
-        String::from_utf8_lossy(&input.text).into_owned()
+        input::into_string(input.text)
     } else {
         out.schema.to_json_string()
     };
     Ok(Sanitized {
         json,
         original: (unchanged && input.kind == Kind::Value).then(|| schema.clone().unbind()),
-        changes: out.report.changes.iter().map(Change::from).collect(),
-        unfixable: out.report.unfixable.iter().map(Violation::from).collect(),
-        strict_compatible: out.report.strict_compatible,
+        report: out.report,
         profile: chosen.rules().name().to_owned(),
         schema: PyOnceLock::new(),
         decoder: out.decoder,

@@ -38,6 +38,10 @@ impl Provider {
         description: "Cohere Chat v2 (/v2/chat) tool parameters and response_format.json_schema (OpenAI-style tools)",
         native: &Rules::COHERE,
         json_schema: None,
+        // `strict_tools: true` exists ("guarantees names/params", providers.md §7), but what
+        // it refuses is not documented ("Mistral/Groq/DeepSeek/Cohere keyword matrices are
+        // mostly unknown", §11): no `cohere-strict` profile is made up; strict tools take the
+        // native profile.
         strict: None,
         models: &[],
         vendors: &[],
