@@ -1,15 +1,8 @@
 //! JSON text to Python values, without recursion (any nesting depth), keys in document order.
-//! Short strings (every key, `"string"`, `"object"`, ...) are made once per call and shared,
-//! as CPython's own `json.loads` does for keys: a schema repeats a handful of them.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyList, PyString};
-use std::collections::HashMap;
-
-/// Strings up to this many bytes are shared within one call (longer ones, descriptions, are
-/// seldom repeated and cost more to hash than to make).
-const SHARED_UP_TO: usize = 48;
 
 /// An open container and, for a dict, the key its next value goes under.
 enum Open<'py> {
@@ -23,7 +16,6 @@ pub fn to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>
         b: text.as_bytes(),
         text,
         i: 0,
-        shared: HashMap::new(),
     };
     let mut stack: Vec<Open<'py>> = Vec::new();
     'value: loop {
@@ -106,15 +98,13 @@ pub fn to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>
     }
 }
 
-struct Reader<'a, 'py> {
+struct Reader<'a> {
     b: &'a [u8],
     text: &'a str,
     i: usize,
-    /// The short strings made so far, by their text.
-    shared: HashMap<&'a str, Bound<'py, PyString>>,
 }
 
-impl<'a, 'py> Reader<'a, 'py> {
+impl Reader<'_> {
     fn error(&self, what: &str) -> PyErr {
         PyValueError::new_err(format!("invalid JSON at byte {}: {what}", self.i))
     }
@@ -132,7 +122,7 @@ impl<'a, 'py> Reader<'a, 'py> {
             .ok_or_else(|| self.error("unexpected end"))
     }
 
-    fn literal(&mut self, word: &str, v: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn literal<'py>(&mut self, word: &str, v: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         if self.b[self.i..].starts_with(word.as_bytes()) {
             self.i += word.len();
             Ok(v)
@@ -142,7 +132,7 @@ impl<'a, 'py> Reader<'a, 'py> {
     }
 
     /// `"key":` (leading white space allowed).
-    fn key(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+    fn key<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
         self.ws();
         if self.peek()? != b'"' {
             return Err(self.error("expected a key"));
@@ -156,7 +146,7 @@ impl<'a, 'py> Reader<'a, 'py> {
         Ok(k)
     }
 
-    fn string(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+    fn string<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
         let start = self.i;
         self.i += 1;
         let mut escaped = false;
@@ -172,26 +162,19 @@ impl<'a, 'py> Reader<'a, 'py> {
             }
         }
         self.i += 1;
-        let text = self.text;
-        let raw = text
+        let raw = self
+            .text
             .get(start..self.i)
             .ok_or_else(|| self.error("bad string"))?;
         if escaped {
             let s: String = serde_json::from_str(raw).map_err(|e| self.error(&e.to_string()))?;
-            return Ok(PyString::new(py, &s));
+            Ok(PyString::new(py, &s))
+        } else {
+            Ok(PyString::new(py, &raw[1..raw.len() - 1]))
         }
-        let inner = &raw[1..raw.len() - 1];
-        if inner.len() > SHARED_UP_TO {
-            return Ok(PyString::new(py, inner));
-        }
-        Ok(self
-            .shared
-            .entry(inner)
-            .or_insert_with(|| PyString::new(py, inner))
-            .clone())
     }
 
-    fn number(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    fn number<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let start = self.i;
         let mut float = false;
         while let Some(c) = self.b.get(self.i) {

@@ -1,62 +1,17 @@
 //! Python values to JSON text, without recursion: a schema nested 100 000 dicts deep is
 //! written like a flat one, and a dict that contains itself is an error, not a hang.
-//!
-//! A `str` object met again in the same value (a key every property has, `"string"`) is not
-//! read from Python again: its JSON text is copied from where it was first written. Under the
-//! `abi3` limited API of 3.9 every read of a `str` makes a temporary UTF-8 `bytes`; it is
-//! escaped straight from that buffer (no second copy into a Rust `String`).
 
 use crate::errors::{ErrorAt, pointer_of};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-use std::ops::Range;
 
-/// The `str` objects written so far, by identity (each kept alive here, so no other object can
-/// take its address during the call), and where their JSON text is in the output.
-#[derive(Default)]
-struct Written<'py>(
-    HashMap<usize, (Bound<'py, PyString>, Range<usize>), BuildHasherDefault<Address>>,
-);
-
-impl<'py> Written<'py> {
-    /// Writes `s` as a JSON string literal: copied from its first writing when seen before.
-    fn string(&mut self, s: &Bound<'py, PyString>, out: &mut Vec<u8>) -> Result<(), String> {
-        if let Some((_, at)) = self.0.get(&(s.as_ptr() as usize)) {
-            out.extend_from_within(at.clone());
-            return Ok(());
-        }
-        let start = out.len();
-        let utf8 = s.encode_utf8().map_err(|e| e.to_string())?;
-        escape(utf8.as_bytes(), out);
-        self.0
-            .insert(s.as_ptr() as usize, (s.clone(), start..out.len()));
-        Ok(())
-    }
-}
-
-/// Hashes an object's address: one multiplication (addresses are distinct and aligned; the
-/// default SipHash costs more than the lookup saves).
-#[derive(Default)]
-struct Address(u64);
-
-impl Hasher for Address {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(26);
-    }
+/// Writes `s` as a JSON string literal, escaped straight from the UTF-8 `bytes` Python makes
+/// for it (under the `abi3` limited API of 3.9 a `str` cannot be borrowed; no second copy into
+/// a Rust `String` is made).
+fn string(s: &Bound<'_, PyString>, out: &mut Vec<u8>) -> Result<(), String> {
+    let utf8 = s.encode_utf8().map_err(|e| e.to_string())?;
+    escape(utf8.as_bytes(), out);
+    Ok(())
 }
 
 /// How deep the containers of one value may nest. Far beyond what the engine keeps (64 schema
@@ -75,11 +30,10 @@ enum Frame<'py> {
 /// Writes `value` as compact JSON text (UTF-8) into `out`.
 pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), ErrorAt> {
     let mut stack: Vec<Frame<'py>> = Vec::new();
-    let mut written = Written::default();
     let mut next = Some(value.clone());
     loop {
         if let Some(v) = next.take()
-            && let Some(frame) = scalar_or_open(&v, out, &mut written).map_err(|r| at(&stack, r))?
+            && let Some(frame) = scalar_or_open(&v, out).map_err(|r| at(&stack, r))?
         {
             if stack.len() >= MAX_NESTING {
                 return Err(at(
@@ -119,7 +73,7 @@ pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), Er
                     let shown = k.repr().map(|r| r.to_string()).unwrap_or_default();
                     return Err(at(&stack, format!("a key is not a string: {shown}")));
                 };
-                written.string(key, out).map_err(|e| at(&stack, e))?;
+                string(key, out).map_err(|e| at(&stack, e))?;
                 out.push(b':');
                 next = Some(v);
             }
@@ -148,10 +102,9 @@ enum Step<'py> {
 fn scalar_or_open<'py>(
     v: &Bound<'py, PyAny>,
     out: &mut Vec<u8>,
-    written: &mut Written<'py>,
 ) -> Result<Option<Frame<'py>>, String> {
     if let Ok(s) = v.cast::<PyString>() {
-        written.string(s, out)?;
+        string(s, out)?;
     } else if let Ok(d) = v.cast::<PyDict>() {
         out.push(b'{');
         return Ok(Some(Frame::Dict(d.iter(), None)));
