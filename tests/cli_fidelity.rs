@@ -158,3 +158,39 @@ fn check_names_openai_max_of_128_functions_in_a_request() {
     let o = run(&["check", "--provider", "anthropic", s(&f)]);
     expect_code(&o, 0);
 }
+
+/// A Cohere request body over "a maximum of 200 fields across all tools" (providers.md §7):
+/// `check` counts every tool's properties, nested ones included, and exits 1; at 200 it passes.
+#[test]
+fn check_counts_cohere_fields_across_all_tools() {
+    let dir = tempdir("fidelity-field-count");
+    let body = |nested: usize| {
+        let tools: Vec<Value> = (0..4)
+            .map(|t| {
+                let inner: serde_json::Map<String, Value> = (0..nested)
+                    .map(|i| (format!("n{i}"), serde_json::json!({"type": "integer"})))
+                    .collect();
+                let mut props: serde_json::Map<String, Value> = (0..40)
+                    .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
+                    .collect();
+                props.insert("inner".into(), serde_json::json!({"type": "object", "properties": inner}));
+                serde_json::json!({"type": "function", "function": {"name": format!("t{t}"), "parameters": {"type": "object", "properties": props}}})
+            })
+            .collect();
+        serde_json::json!({"model": "command-a-03-2025", "messages": [], "tools": tools})
+            .to_string()
+    };
+    // 4 x (40 + 1 + 10) = 204 fields.
+    let over = write(&dir, "over.json", &body(10));
+    let o = run(&["check", "--provider", "cohere", s(&over)]);
+    expect_code(&o, 1);
+    let out = stdout(&o);
+    assert!(
+        out.contains("[field-count] 204 fields") && out.contains("cohere accepts at most 200"),
+        "{out}"
+    );
+    // 4 x (40 + 1 + 9) = 200.
+    let at = write(&dir, "at.json", &body(9));
+    expect_code(&run(&["check", "--provider", "cohere", s(&at)]), 0);
+    expect_code(&run(&["check", "--provider", "openai", s(&over)]), 0);
+}

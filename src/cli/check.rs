@@ -62,7 +62,12 @@ pub fn run(args: &CheckArgs) -> CliResult {
     // request, not of one tool.
     let requests: Vec<(&Document, provider_rules::Violation)> = docs
         .iter()
-        .filter_map(|doc| tool_count(doc, &choice).map(|v| (doc, v)))
+        .flat_map(|doc| {
+            [tool_count(doc, &choice), field_count(doc, &choice)]
+                .into_iter()
+                .flatten()
+                .map(move |v| (doc, v))
+        })
         .collect();
     let total: usize = checked.iter().map(|(_, f)| f.len()).sum();
     if args.format == CheckFormat::Json {
@@ -125,6 +130,26 @@ fn tool_count(
         .collect();
     tools.dedup();
     provider_rules::check_tool_count(tools.len(), choice.rules())
+}
+
+/// A request body's tools over the provider's request-wide field limit (Cohere: 200 "across
+/// all tools"); the schemas are read only for a profile that has one.
+fn field_count(
+    doc: &Document,
+    choice: &super::profile::Choice,
+) -> Option<provider_rules::Violation> {
+    if doc.kind != super::input::Kind::Body || choice.rules().request_limits.fields.is_none() {
+        return None;
+    }
+    let fields = doc
+        .items
+        .iter()
+        .filter(|i| i.slot == provider_rules::Slot::Parameters)
+        .filter_map(|i| schema_core::Schema::from_str(&i.schema).ok())
+        .fold(0u32, |n, s| {
+            n.saturating_add(provider_rules::strict_cost(&s).fields)
+        });
+    provider_rules::check_field_count(fields, choice.rules())
 }
 
 /// `3 problems in 2 tools; `toolschema sanitize --provider gemini FILE` rewrites the schemas`,

@@ -1,5 +1,6 @@
-//! What a strict schema spends of a request-wide budget ([`RequestLimits`]): Anthropic counts
-//! optional and union-typed parameters "combined across all strict schemas" of a request.
+//! What a schema spends of a request-wide budget ([`RequestLimits`]): Anthropic counts
+//! optional and union-typed parameters "combined across all strict schemas" of a request,
+//! Cohere "fields across all tools".
 
 use crate::rules::RequestLimits;
 use schema_core::{Keyword, Schema, TypeSet, Value, Visit};
@@ -13,7 +14,7 @@ use schema_core::{Keyword, Schema, TypeSet, Value, Visit};
 ///                    "c": {"anyOf": [{"type": "string"}, {"type": "number"}]}},
 ///     "required": ["a", "c"]}"#)?;
 /// let cost = strict_cost(&s);
-/// assert_eq!((cost.optional_parameters, cost.union_parameters), (1, 2));
+/// assert_eq!((cost.optional_parameters, cost.union_parameters, cost.fields), (1, 2, 3));
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -22,15 +23,17 @@ pub struct StrictCost {
     pub optional_parameters: u32,
     /// Properties, at any depth, whose schema is a union (`anyOf`, `oneOf` or a type list).
     pub union_parameters: u32,
+    /// Properties, at any depth (Cohere's "fields", counted over every tool, strict or not).
+    pub fields: u32,
 }
 
 impl StrictCost {
-    /// Both counts added.
+    /// The counts added.
     ///
     /// ```
     /// use provider_rules::StrictCost;
-    /// let a = StrictCost { optional_parameters: 1, union_parameters: 2 };
-    /// assert_eq!(a.plus(a), StrictCost { optional_parameters: 2, union_parameters: 4 });
+    /// let a = StrictCost { optional_parameters: 1, union_parameters: 2, fields: 3 };
+    /// assert_eq!(a.plus(a), StrictCost { optional_parameters: 2, union_parameters: 4, fields: 6 });
     /// ```
     pub fn plus(self, other: StrictCost) -> StrictCost {
         StrictCost {
@@ -38,12 +41,13 @@ impl StrictCost {
                 .optional_parameters
                 .saturating_add(other.optional_parameters),
             union_parameters: self.union_parameters.saturating_add(other.union_parameters),
+            fields: self.fields.saturating_add(other.fields),
         }
     }
 }
 
-/// Counts the optional and the union-typed parameters of `schema` (every object's properties,
-/// nested ones included).
+/// Counts the optional, the union-typed and all the parameters of `schema` (every object's
+/// properties, nested ones included).
 pub fn strict_cost(schema: &Schema) -> StrictCost {
     struct Count(StrictCost);
     impl Visit for Count {
@@ -53,6 +57,10 @@ pub fn strict_cost(schema: &Schema) -> StrictCost {
                 return true;
             };
             let required = o.required().unwrap_or(&[]);
+            self.0.fields = self
+                .0
+                .fields
+                .saturating_add(u32::try_from(props.len()).unwrap_or(u32::MAX));
             for (name, p) in props {
                 if !required.contains(name) {
                     self.0.optional_parameters = self.0.optional_parameters.saturating_add(1);
@@ -77,15 +85,28 @@ fn is_union(s: &Schema) -> bool {
 }
 
 impl RequestLimits {
+    /// No limit known.
+    ///
+    /// ```
+    /// assert!(!provider_rules::RequestLimits::NONE.is_limited());
+    /// ```
+    pub const NONE: RequestLimits = RequestLimits {
+        strict_tools: None,
+        optional_parameters: None,
+        union_parameters: None,
+        fields: None,
+    };
+
     /// Whether a request whose strict schemas number `tools` and cost `cost` in all stays
-    /// within these limits.
+    /// within the strict limits (not [`fields`](RequestLimits::fields): that one counts every
+    /// tool, see [`check_field_count`](crate::check_field_count)).
     ///
     /// ```
     /// use provider_rules::{Rules, StrictCost};
     /// let l = Rules::ANTHROPIC_STRICT.request_limits;
-    /// assert!(l.admits(20, StrictCost { optional_parameters: 24, union_parameters: 16 }));
+    /// assert!(l.admits(20, StrictCost { optional_parameters: 24, union_parameters: 16, fields: 99 }));
     /// assert!(!l.admits(21, StrictCost::default()));
-    /// assert!(!l.admits(1, StrictCost { optional_parameters: 25, union_parameters: 0 }));
+    /// assert!(!l.admits(1, StrictCost { optional_parameters: 25, ..StrictCost::default() }));
     /// ```
     pub fn admits(&self, tools: u32, cost: StrictCost) -> bool {
         let within = |n: u32, max: Option<u32>| max.is_none_or(|m| n <= m);
@@ -99,11 +120,13 @@ impl RequestLimits {
     /// ```
     /// use provider_rules::{RequestLimits, Rules};
     /// assert!(Rules::ANTHROPIC_STRICT.request_limits.is_limited());
+    /// assert!(Rules::COHERE.request_limits.is_limited());
     /// assert!(!RequestLimits::default().is_limited());
     /// ```
     pub fn is_limited(&self) -> bool {
         self.strict_tools.is_some()
             || self.optional_parameters.is_some()
             || self.union_parameters.is_some()
+            || self.fields.is_some()
     }
 }

@@ -104,7 +104,8 @@ pub use report::{Change, Report, Sanitized, Violation};
 pub use rules::*;
 pub use slot::Slot;
 pub use tool_input::{
-    EMPTY_INPUT_SCHEMA, ToolInput, check_tool_count, non_schema_root, tool_input_schema,
+    EMPTY_INPUT_SCHEMA, ToolInput, check_field_count, check_tool_count, non_schema_root,
+    tool_input_schema,
 };
 
 use schema_core::{ParseOptions, Schema, SchemaError};

@@ -258,10 +258,13 @@ impl Root {
     };
 }
 
-/// Limits over all the strict schemas of one request (`None`: no limit known), which only a
-/// caller that sees the whole request can count (the layer does: a strict tool that would go
-/// over is sent non-strict). Anthropic: "Complexity limits per request (combined across all
-/// strict schemas): 20 strict tools, 24 optional parameters, 16 parameters with union types".
+/// Limits over the schemas of one request (`None`: no limit known), which only a caller that
+/// sees the whole request can count. Over all the strict schemas (the layer sends a strict tool
+/// that would go over non-strict), Anthropic: "Complexity limits per request (combined across
+/// all strict schemas): 20 strict tools, 24 optional parameters, 16 parameters with union
+/// types". Over every tool, strict or not ([`fields`](RequestLimits::fields): reported, as
+/// nothing the sanitizer may do fixes it), Cohere: "you can define a maximum of 200 fields
+/// across all tools".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(default, rename_all = "kebab-case")]
 pub struct RequestLimits {
@@ -271,6 +274,9 @@ pub struct RequestLimits {
     pub optional_parameters: Option<u32>,
     /// Parameters whose schema is a union (`anyOf`, a type list) over all strict schemas.
     pub union_parameters: Option<u32>,
+    /// Fields (properties of every object, at any depth) over all the tools of a request,
+    /// strict or not.
+    pub fields: Option<u32>,
 }
 
 /// How many tools (function declarations) one request may carry, and where the provider says so.

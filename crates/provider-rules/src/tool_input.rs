@@ -104,3 +104,29 @@ pub fn check_tool_count(tools: usize, rules: &crate::Rules) -> Option<crate::Vio
         provider_error: None,
     })
 }
+
+/// Whether a request whose tools have `fields` fields in all (properties at any depth,
+/// [`StrictCost::fields`](crate::StrictCost::fields)) goes over the provider's request-wide
+/// field limit ([`RequestLimits::fields`](crate::RequestLimits::fields); Cohere: 200 "across all
+/// tools"). A request-wide check, like [`check_tool_count`].
+///
+/// ```
+/// use provider_rules::{check_field_count, Rules};
+/// assert!(check_field_count(200, &Rules::COHERE).is_none());
+/// let over = check_field_count(201, &Rules::COHERE).unwrap();
+/// assert_eq!(over.rule, "field-count");
+/// assert!(over.message.contains("201 fields") && over.message.contains("at most 200"));
+/// assert!(check_field_count(10_000, &Rules::OPENAI).is_none());
+/// ```
+pub fn check_field_count(fields: u32, rules: &crate::Rules) -> Option<crate::Violation> {
+    let max = rules.request_limits.fields?;
+    (fields > max).then(|| crate::Violation {
+        pointer: String::new(),
+        rule: "field-count",
+        message: format!(
+            "{fields} fields (properties, at any depth) across all the tools of one request; {} accepts at most {max}",
+            rules.name()
+        ),
+        provider_error: None,
+    })
+}

@@ -14,6 +14,17 @@ the tools. Methods:
   fresh deep copy made outside the timed region
 
 Prints one table row per method and RATIO lines (peer median / toolschema median).
+
+    python crates/toolschema-py/bench/compare.py --parts [--reps N] [--rounds R]
+
+instead splits toolschema's time per schema into the binding's parts and the engine's, with
+CPython's own json module (C) as the yardstick measured in the same minutes:
+
+- engine: sanitize_json(text) (the engine's parse, rewrite and serialisation, and the call)
+- dict -> JSON text: check(dict) minus check(text), per schema (check builds no result)
+- JSON text -> dict: the first read of .schema on fresh Sanitized objects (made untimed)
+- .changes: the first read of .changes on fresh Sanitized objects
+- json.dumps(dict), json.loads(output text): what the same conversions cost CPython
 """
 
 import argparse
@@ -66,11 +77,53 @@ def measure(name, fn, schemas, reps, rounds, fresh=False):
     return med
 
 
+def first_read(make, attr, schemas, reps, rounds):
+    """Median over the schemas of the best-of-rounds time of reading attr once on a fresh object."""
+    times = []
+    for s in schemas:
+        best = float("inf")
+        for _ in range(rounds):
+            objs = [make(s) for _ in range(reps)]
+            t0 = time.perf_counter_ns()
+            for o in objs:
+                getattr(o, attr)
+            best = min(best, (time.perf_counter_ns() - t0) / reps)
+        times.append(best / 1000.0)
+    return times
+
+
+def parts(schemas, texts, reps, rounds):
+    def each(fn, args):
+        return [per_call(fn, lambda a=a: a, reps, rounds) for a in args]
+
+    print("| profile | engine: sanitize_json | dict -> text | text -> dict (.schema) | .changes | json.dumps | json.loads(output) |")
+    print("|---|--:|--:|--:|--:|--:|--:|")
+    for prov in ["gemini", "openai-strict"]:
+        outs = [toolschema.sanitize_json(t, prov) for t in texts]
+        engine = each(lambda t: toolschema.sanitize_json(t, prov), texts)
+        cd = each(lambda s: toolschema.check(s, prov), schemas)
+        ct = each(lambda t: toolschema.check(t, prov), texts)
+        to_text = [a - b for a, b in zip(cd, ct)]
+        to_dict = first_read(lambda s: toolschema.sanitize(s, prov), "schema", schemas, reps, rounds)
+        changes = first_read(lambda s: toolschema.sanitize(s, prov), "changes", schemas, reps, rounds)
+        dumps = each(json.dumps, schemas)
+        loads = each(json.loads, outs)
+        cells = [statistics.median(x) for x in (engine, to_text, to_dict, changes, dumps, loads)]
+        print(f"| {prov} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
+    print()
+    print("(medians over the schemas, µs per call)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--parts", action="store_true", help="split toolschema's time into the binding's parts and the engine's")
     args = ap.parse_args()
+    if args.parts:
+        schemas = corpus()
+        parts(schemas, [json.dumps(s, ensure_ascii=False) for s in schemas], args.reps, args.rounds)
+        return 0
 
     from agents.strict_schema import ensure_strict_json_schema
     from pydantic_ai.profiles.google import GoogleJsonSchemaTransformer

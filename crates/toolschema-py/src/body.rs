@@ -134,7 +134,7 @@ pub fn sanitize_body(
 /// The layer configuration for a `provider=` argument, made once per provider and profile so
 /// that its sanitized-slot cache serves every later call (agents send the same tools on every
 /// turn): a hit costs one hash and one comparison of the slot's bytes.
-fn config_for(provider: Option<&Bound<'_, PyAny>>) -> PyResult<Config> {
+pub(crate) fn config_for(provider: Option<&Bound<'_, PyAny>>) -> PyResult<Config> {
     static BY_NAME: OnceLock<Mutex<HashMap<String, Config>>> = OnceLock::new();
     let Some(p) = provider.filter(|p| !p.is_none()) else {
         static AUTO: OnceLock<Config> = OnceLock::new();
@@ -160,7 +160,7 @@ fn config_for(provider: Option<&Bound<'_, PyAny>>) -> PyResult<Config> {
 }
 
 /// An API by its name, or the error listing the names.
-fn api_named(name: &str) -> PyResult<Api> {
+pub(crate) fn api_named(name: &str) -> PyResult<Api> {
     Api::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = SHAPES.iter().map(|s| s.api.name()).collect();
         PyValueError::new_err(format!(

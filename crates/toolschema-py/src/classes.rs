@@ -25,7 +25,7 @@ impl From<&provider_rules::Change> for Change {
     fn from(c: &provider_rules::Change) -> Change {
         Change {
             pointer: c.pointer.clone(),
-            rule: c.rule.to_owned(),
+            rule: c.rule.to_string(),
             message: c.message.clone(),
             lossy: c.lossy,
         }
@@ -80,7 +80,7 @@ impl From<&provider_rules::Violation> for Violation {
     fn from(v: &provider_rules::Violation) -> Violation {
         Violation {
             pointer: v.pointer.clone(),
-            rule: v.rule.to_owned(),
+            rule: v.rule.to_string(),
             message: v.message.clone(),
             provider_error: v.provider_error.map(str::to_owned),
             display: v.to_string(),
@@ -114,18 +114,20 @@ pub fn change_list<'py>(py: Python<'py>, changes: &[Change]) -> PyResult<Bound<'
 
 /// What `sanitize` returns: the rewritten `schema` (a dict, built when first read), its `json`
 /// text, the `changes`, and whether any `lossy` change was made or the result is
-/// `strict_compatible`.
+/// `strict_compatible`. The engine's report is kept as it came: the Python `Change` and
+/// `Violation` objects are made only when `changes` / `unfixable` is read.
 #[pyclass(frozen, module = "toolschema")]
 pub struct Sanitized {
     /// The output JSON text (the input's, written compactly, when nothing changed).
     pub(crate) json: String,
     /// The input object, returned as `schema` when nothing changed and it was a dict.
     pub(crate) original: Option<Py<PyAny>>,
-    pub(crate) changes: Vec<Change>,
-    pub(crate) unfixable: Vec<Violation>,
-    pub(crate) strict_compatible: bool,
+    /// The engine's report.
+    pub(crate) report: provider_rules::Report,
     pub(crate) profile: String,
     pub(crate) schema: PyOnceLock<Py<PyAny>>,
+    /// What undoes, in a call's arguments, what the rewrite made the model send.
+    pub(crate) decoder: provider_rules::Decoder,
 }
 
 #[pymethods]
@@ -133,7 +135,7 @@ impl Sanitized {
     /// The rewritten schema as Python values (the very input object when nothing changed).
     #[getter]
     fn schema(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        if let (Some(o), true) = (&self.original, self.changes.is_empty()) {
+        if let (Some(o), true) = (&self.original, self.report.changes.is_empty()) {
             return Ok(o.clone_ref(py));
         }
         self.schema
@@ -150,33 +152,50 @@ impl Sanitized {
     /// Every change made, in order (empty: the schema was already acceptable).
     #[getter]
     fn changes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        change_list(py, &self.changes)
+        PyList::new(py, self.report.changes.iter().map(Change::from))
     }
 
     /// Whether anything changed.
     #[getter]
     fn changed(&self) -> bool {
-        !self.changes.is_empty()
+        !self.report.changes.is_empty()
     }
 
     /// Whether a change lost meaning (the lost constraints are also in `description`).
     #[getter]
     fn lossy(&self) -> bool {
-        self.changes.iter().any(|c| c.lossy)
+        self.report.changes.iter().any(|c| c.lossy)
     }
 
     /// For strict profiles: whether the result can go in strict mode without changing what it
     /// accepts (send it non-strict otherwise).
     #[getter]
     fn strict_compatible(&self) -> bool {
-        self.strict_compatible
+        self.report.strict_compatible
     }
 
     /// What the provider will still reject that sanitizing cannot fix (property keys that
     /// need renaming).
     #[getter]
     fn unfixable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.unfixable.iter().cloned())
+        PyList::new(py, self.report.unfixable.iter().map(Violation::from))
+    }
+
+    /// A tool call's arguments (a dict, or JSON text) as the original schema allows them:
+    /// the strict nulls the rewrite made the model send removed; the very object given when
+    /// nothing needs undoing.
+    fn decode<'py>(
+        &self,
+        py: Python<'py>,
+        arguments: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::arguments::decode_arguments(py, &self.decoder, arguments)
+    }
+
+    /// Whether `decode` can change anything (the rewrite made the model send strict nulls).
+    #[getter]
+    fn decodes(&self) -> bool {
+        !self.decoder.is_identity()
     }
 
     /// The profile applied.
@@ -189,9 +208,9 @@ impl Sanitized {
         format!(
             "Sanitized(profile={:?}, changes={}, lossy={}, strict_compatible={})",
             self.profile,
-            self.changes.len(),
+            self.report.changes.len(),
             if self.lossy() { "True" } else { "False" },
-            if self.strict_compatible {
+            if self.report.strict_compatible {
                 "True"
             } else {
                 "False"

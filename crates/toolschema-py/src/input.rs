@@ -50,10 +50,10 @@ pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
             kind: Kind::Bytes,
         });
     }
-    let mut out = String::with_capacity(256);
+    let mut out = Vec::with_capacity(256);
     to_json::write(obj, &mut out)?;
     Ok(Input {
-        text: Cow::Owned(out.into_bytes()),
+        text: Cow::Owned(out),
         kind: Kind::Value,
     })
 }
@@ -81,4 +81,15 @@ pub fn read_schema<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, Err
 /// The engine's "not JSON" error, as a [`ErrorAt`] at the root.
 pub fn not_json(e: &schema_core::SchemaError) -> ErrorAt {
     ErrorAt::root(e.to_string())
+}
+
+/// The JSON text as a `String`: moved when it is owned (a written dict), copied when borrowed.
+/// The text is UTF-8 (read from a `str`, or written here); `bytes` that are not are shown with
+/// replacement characters (the engine refused them before this is called).
+pub fn into_string(text: Cow<'_, [u8]>) -> String {
+    match text {
+        Cow::Owned(v) => String::from_utf8(v)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        Cow::Borrowed(b) => String::from_utf8_lossy(b).into_owned(),
+    }
 }

@@ -3,6 +3,7 @@
 //! The Python API is documented in `python/toolschema/__init__.pyi` and the package README.
 #![forbid(unsafe_code)]
 
+mod arguments;
 mod body;
 mod calls;
 mod classes;
@@ -11,6 +12,7 @@ mod from_json;
 mod input;
 mod profile;
 mod providers;
+mod restore;
 mod to_json;
 
 use classes::{Change, Sanitized, Violation};
@@ -63,18 +65,17 @@ fn sanitize(
     .map_err(|e| input::not_json(&e).into_py_err(py))?;
     let unchanged = out.report.is_empty();
     let json = if unchanged {
-        String::from_utf8_lossy(&input.text).into_owned()
+        input::into_string(input.text)
     } else {
         out.schema.to_json_string()
     };
     Ok(Sanitized {
         json,
         original: (unchanged && input.kind == Kind::Value).then(|| schema.clone().unbind()),
-        changes: out.report.changes.iter().map(Change::from).collect(),
-        unfixable: out.report.unfixable.iter().map(Violation::from).collect(),
-        strict_compatible: out.report.strict_compatible,
+        report: out.report,
         profile: chosen.rules().name().to_owned(),
         schema: PyOnceLock::new(),
+        decoder: out.decoder,
     })
 }
 
@@ -123,6 +124,27 @@ fn check<'py>(
     PyList::new(py, found.iter().map(Violation::from))
 }
 
+/// A tool call's arguments as the tool's own `schema` allows them, after `schema` was sent
+/// sanitized for `provider` (strict nulls removed); the very object given when nothing changes.
+#[pyfunction]
+#[pyo3(signature = (schema, arguments, provider))]
+fn decode<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+    arguments: &Bound<'py, PyAny>,
+    provider: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (chosen, slot, input) = args(py, schema, Some(provider), "parameters")?;
+    let out = run(py, &input.text, |t| {
+        provider_rules::sanitize_slice(t, chosen.rules(), slot)
+    })
+    .map_err(|e| input::not_json(&e).into_py_err(py))?;
+    arguments::decode_arguments(py, &out.decoder, arguments)
+}
+
+// `encode(...)` (the encodings of issue 16) goes here, beside `decode`, once provider-rules
+// has it.
+
 /// The names of the built-in profiles.
 #[pyfunction]
 #[pyo3(name = "providers")]
@@ -159,7 +181,9 @@ fn _toolschema(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(provider_names, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(body::sanitize_body, m)?)?;
+    m.add_function(wrap_pyfunction!(restore::restore, m)?)?;
     m.add_function(wrap_pyfunction!(calls::validate_call, m)?)?;
     m.add_function(wrap_pyfunction!(calls::explain_call, m)?)?;
     m.add_class::<Sanitized>()?;
@@ -169,6 +193,8 @@ fn _toolschema(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<body::SanitizedBody>()?;
     m.add_class::<body::BodySlot>()?;
     m.add_class::<calls::CallError>()?;
+    m.add_class::<restore::RestoreReport>()?;
+    m.add_class::<restore::RestoredCall>()?;
     m.add("SchemaError", py.get_type::<SchemaError>())?;
     m.add("ProfileError", py.get_type::<ProfileError>())?;
     m.add("MAX_NESTING", to_json::MAX_NESTING)?;

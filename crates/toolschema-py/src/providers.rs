@@ -5,7 +5,6 @@
 
 use provider_rules::{Rules, RulesError};
 use std::sync::Arc;
-use tower_toolschema::shapes::Family;
 use tower_toolschema::{Profile, Profiles};
 
 /// A profile the caller chose: a built-in, or a custom one loaded from text.
@@ -26,36 +25,20 @@ impl Chosen {
         }
     }
 
-    /// The profiles the request-body sanitizer applies: a built-in provider takes its family's
-    /// (Gemini's `*JsonSchema` slots take `gemini-jsonschema`, tools marked `strict` the strict
-    /// profile), any other profile applies to every slot: what the CLI's `--provider` does.
+    /// The profiles the request-body sanitizer applies, as the CLI's `--provider` / `--rules`
+    /// choose them ([`Profiles::for_profile`]): a provider's native profile, or a custom one
+    /// that `extends` it, takes that provider's companions (Gemini's `*JsonSchema` slots take
+    /// `gemini-jsonschema`, tools marked `strict` the strict profile); any other profile
+    /// applies to every slot.
     pub fn body_profiles(&self) -> Profiles {
-        match self {
-            Chosen::Builtin(r) => FAMILIES
-                .iter()
-                .map(|f| Profiles::for_family(*f))
-                .find(|p| p.native.name() == r.name())
-                .or_else(|| Profile::builtin(r.name()).map(Profiles::single))
-                .unwrap_or_else(|| {
-                    Profiles::single(Profile::custom(r.name().to_owned(), (*r).clone()))
-                }),
-            Chosen::Custom(r) => {
-                Profiles::single(Profile::custom(r.name().to_owned(), (**r).clone()))
-            }
-        }
+        let profile = match self {
+            Chosen::Builtin(r) => Profile::builtin(r.name())
+                .unwrap_or_else(|| Profile::custom(r.name().to_owned(), (*r).clone())),
+            Chosen::Custom(r) => Profile::custom(r.name().to_owned(), (**r).clone()),
+        };
+        Profiles::for_profile(profile)
     }
 }
-
-/// The provider families whose default profiles a built-in name can stand for.
-const FAMILIES: &[Family] = &[
-    Family::OpenAi,
-    Family::Anthropic,
-    Family::Gemini,
-    Family::CodeAssist,
-    Family::Vertex,
-    Family::Xai,
-    Family::Bedrock,
-];
 
 /// A built-in profile by name.
 pub fn builtin(name: &str) -> Option<&'static Rules> {

@@ -5,6 +5,15 @@ use crate::errors::{ErrorAt, pointer_of};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
+/// Writes `s` as a JSON string literal, escaped straight from the UTF-8 `bytes` Python makes
+/// for it (under the `abi3` limited API of 3.9 a `str` cannot be borrowed; no second copy into
+/// a Rust `String` is made).
+fn string(s: &Bound<'_, PyString>, out: &mut Vec<u8>) -> Result<(), String> {
+    let utf8 = s.encode_utf8().map_err(|e| e.to_string())?;
+    escape(utf8.as_bytes(), out);
+    Ok(())
+}
+
 /// How deep the containers of one value may nest. Far beyond what the engine keeps (64 schema
 /// levels, cut and reported); a cycle reaches it at once.
 pub const MAX_NESTING: usize = 20_000;
@@ -18,8 +27,8 @@ enum Frame<'py> {
     Seq(Vec<Bound<'py, PyAny>>, usize),
 }
 
-/// Writes `value` as compact JSON text into `out`.
-pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut String) -> Result<(), ErrorAt> {
+/// Writes `value` as compact JSON text (UTF-8) into `out`.
+pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), ErrorAt> {
     let mut stack: Vec<Frame<'py>> = Vec::new();
     let mut next = Some(value.clone());
     loop {
@@ -45,32 +54,32 @@ pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut String) -> Result<(), Err
                     *current = Some(k.clone());
                     Step::Entry(k, v, first)
                 }
-                None => Step::Close('}'),
+                None => Step::Close(b'}'),
             },
             Some(Frame::Seq(items, i)) => match items.get(*i).cloned() {
                 Some(v) => {
                     *i += 1;
                     Step::Item(v, *i == 1)
                 }
-                None => Step::Close(']'),
+                None => Step::Close(b']'),
             },
         };
         match step {
             Step::Entry(k, v, first) => {
                 if !first {
-                    out.push(',');
+                    out.push(b',');
                 }
                 let Ok(key) = k.cast::<PyString>() else {
                     let shown = k.repr().map(|r| r.to_string()).unwrap_or_default();
                     return Err(at(&stack, format!("a key is not a string: {shown}")));
                 };
-                escape(&key.to_cow().map_err(|e| at(&stack, e.to_string()))?, out);
-                out.push(':');
+                string(key, out).map_err(|e| at(&stack, e))?;
+                out.push(b':');
                 next = Some(v);
             }
             Step::Item(v, first) => {
                 if !first {
-                    out.push(',');
+                    out.push(b',');
                 }
                 next = Some(v);
             }
@@ -86,44 +95,47 @@ pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut String) -> Result<(), Err
 enum Step<'py> {
     Entry(Bound<'py, PyAny>, Bound<'py, PyAny>, bool),
     Item(Bound<'py, PyAny>, bool),
-    Close(char),
+    Close(u8),
 }
 
 /// Writes a scalar, or opens a container (written up to its first item) and returns its frame.
 fn scalar_or_open<'py>(
     v: &Bound<'py, PyAny>,
-    out: &mut String,
+    out: &mut Vec<u8>,
 ) -> Result<Option<Frame<'py>>, String> {
     if let Ok(s) = v.cast::<PyString>() {
-        escape(&s.to_cow().map_err(|e| e.to_string())?, out);
+        string(s, out)?;
     } else if let Ok(d) = v.cast::<PyDict>() {
-        out.push('{');
+        out.push(b'{');
         return Ok(Some(Frame::Dict(d.iter(), None)));
     } else if let Ok(l) = v.cast::<PyList>() {
-        out.push('[');
+        out.push(b'[');
         return Ok(Some(Frame::Seq(l.iter().collect(), 0)));
     } else if v.is_none() {
-        out.push_str("null");
+        out.extend_from_slice(b"null");
     } else if let Ok(b) = v.cast::<PyBool>() {
-        out.push_str(if b.is_true() { "true" } else { "false" });
+        out.extend_from_slice(if b.is_true() { b"true" } else { b"false" });
     } else if let Ok(i) = v.cast::<PyInt>() {
         match i.extract::<i64>() {
-            Ok(n) => out.push_str(&n.to_string()),
+            Ok(n) => out.extend_from_slice(n.to_string().as_bytes()),
             // Beyond 64 bits: Python's own digits are valid JSON.
-            Err(_) => out.push_str(&i.str().map_err(|e| e.to_string())?.to_string()),
+            Err(_) => {
+                out.extend_from_slice(i.str().map_err(|e| e.to_string())?.to_string().as_bytes())
+            }
         }
     } else if let Ok(f) = v.cast::<PyFloat>() {
         let x = f.value();
         if !x.is_finite() {
             return Err(format!("{x} is not a JSON number"));
         }
-        out.push_str(
-            &serde_json::Number::from_f64(x)
+        out.extend_from_slice(
+            serde_json::Number::from_f64(x)
                 .map(|n| n.to_string())
-                .unwrap_or_default(),
+                .unwrap_or_default()
+                .as_bytes(),
         );
     } else if let Ok(t) = v.cast::<PyTuple>() {
-        out.push('[');
+        out.push(b'[');
         return Ok(Some(Frame::Seq(t.iter().collect(), 0)));
     } else {
         let ty = v
@@ -138,31 +150,32 @@ fn scalar_or_open<'py>(
     Ok(None)
 }
 
-/// Appends `s` as a JSON string literal.
-pub fn escape(s: &str, out: &mut String) {
-    out.push('"');
+/// Appends `s` (UTF-8) as a JSON string literal.
+fn escape(s: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
     let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc: Option<&str> = match b {
-            b'"' => Some("\\\""),
-            b'\\' => Some("\\\\"),
-            b'\n' => Some("\\n"),
-            b'\r' => Some("\\r"),
-            b'\t' => Some("\\t"),
-            0x08 => Some("\\b"),
-            0x0c => Some("\\f"),
-            0..=0x1f => None,
+    for (i, &b) in s.iter().enumerate() {
+        let esc: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..=0x1f => b"",
             _ => continue,
         };
-        out.push_str(&s[start..i]);
-        match esc {
-            Some(e) => out.push_str(e),
-            None => out.push_str(&format!("\\u{b:04x}")),
+        out.extend_from_slice(&s[start..i]);
+        if esc.is_empty() {
+            out.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+        } else {
+            out.extend_from_slice(esc);
         }
         start = i + 1;
     }
-    out.push_str(&s[start..]);
-    out.push('"');
+    out.extend_from_slice(&s[start..]);
+    out.push(b'"');
 }
 
 /// The error at the place the walk has reached.

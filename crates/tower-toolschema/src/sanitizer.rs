@@ -130,7 +130,7 @@ impl SlotOutcome {
     /// ```
     /// # use tower_toolschema::sanitizer::SlotOutcome;
     /// use provider_rules::StrictCost;
-    /// let cost = StrictCost { optional_parameters: 3, union_parameters: 1 };
+    /// let cost = StrictCost { optional_parameters: 3, union_parameters: 1, fields: 4 };
     /// assert_eq!(SlotOutcome::unchanged().strict_cost(cost).strict_cost, cost);
     /// ```
     pub fn strict_cost(mut self, cost: provider_rules::StrictCost) -> Self {

@@ -123,6 +123,7 @@ impl Rules {
             strict_tools: Some(20),
             optional_parameters: Some(24),
             union_parameters: Some(16),
+            fields: None,
         },
         ..Rules::ANTHROPIC
     };

@@ -15,9 +15,15 @@ impl Rules {
         // tuples) as the conservative form.
         draft_2020: true,
         tuples: Tuples::PrefixItems,
-        // "you can define a maximum of 200 fields across all tools" (docs.cohere.com
-        // tool-use-parameter-types) is a request-wide count over non-strict tools, which
-        // `RequestLimits` (strict schemas only) does not hold yet: not enforced.
+        // "you can define a maximum of 200 fields across all tools" (providers.md §7, from
+        // docs.cohere.com tool-use-parameter-types): every object's properties, at any depth,
+        // over every tool of the request (which nesting Cohere counts is not said; counting
+        // all of it is the conservative reading). Reported by the layer and `check` on a
+        // request body, as no rewrite may drop a tool's fields.
+        request_limits: RequestLimits {
+            fields: Some(200),
+            ..RequestLimits::NONE
+        },
         // No documented maximum of tools per request found (OpenAI's 128 is not this
         // provider's).
         tool_limit: None,
@@ -32,6 +38,10 @@ impl Provider {
         description: "Cohere Chat v2 (/v2/chat) tool parameters and response_format.json_schema (OpenAI-style tools)",
         native: &Rules::COHERE,
         json_schema: None,
+        // `strict_tools: true` exists ("guarantees names/params", providers.md §7), but what
+        // it refuses is not documented ("Mistral/Groq/DeepSeek/Cohere keyword matrices are
+        // mostly unknown", §11): no `cohere-strict` profile is made up; strict tools take the
+        // native profile.
         strict: None,
         models: &[],
         vendors: &[],

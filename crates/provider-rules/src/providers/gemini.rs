@@ -140,6 +140,7 @@ impl Rules {
             strict_tools: None,
             optional_parameters: None,
             union_parameters: None,
+            fields: None,
         },
         // With a decoder on the way back, what the proto cannot say is said another way:
         // maps (no `additionalProperties`: `Unknown name "additionalProperties"`), tuples, numeric

@@ -89,6 +89,7 @@ impl Rules {
             strict_tools: None,
             optional_parameters: None,
             union_parameters: None,
+            fields: None,
         },
         limits: Limits {
             max_depth: None,

@@ -4,6 +4,8 @@ from typing import Any, Iterator, Literal, Optional, Union
 
 JsonValue = Any
 SchemaInput = Union[dict[str, Any], list[Any], bool, str, bytes, bytearray]
+ArgumentsInput = Union[dict[str, Any], list[Any], str, bytes, bytearray]
+BodyInput = Union[bytes, bytearray, str, dict[str, Any]]
 Provider = Union[str, "Profile", None]
 Slot = Literal["parameters", "schema"]
 
@@ -93,6 +95,23 @@ class Sanitized:
     @property
     def profile(self) -> str:
         """The profile applied."""
+    @property
+    def decodes(self) -> bool:
+        """Whether :meth:`decode` can change anything (the rewrite made the model send strict nulls)."""
+    def decode(self, arguments: ArgumentsInput) -> Any:
+        """A tool call's ``arguments`` as the original schema allows them (see :func:`decode`);
+        sanitize once, decode every call.
+
+        >>> import toolschema
+        >>> tool = {"type": "object", "properties": {"q": {"type": "string"}, "cursor": {"type": "string"}}, "required": ["q"]}
+        >>> out = toolschema.sanitize(tool, provider="openai-strict")
+        >>> out.decodes, out.schema["required"]
+        (True, ['q', 'cursor'])
+        >>> out.decode({"q": "rust", "cursor": None})
+        {'q': 'rust'}
+        >>> out.decode('{"q": "rust", "cursor": null}')
+        '{"q": "rust"}'
+        """
 
 class Profile:
     """A profile: a built-in, or a custom one from TOML / JSON text.
@@ -155,6 +174,44 @@ class SanitizedBody:
         """The API shape it was read as (``openai-chat``, ``gemini``, ``anthropic-messages``, ...)."""
     @property
     def slots(self) -> list[BodySlot]: ...
+
+class RestoredCall:
+    """One tool call of a restored response."""
+
+    @property
+    def sent(self) -> str:
+        """The name the provider sent."""
+    @property
+    def tool(self) -> str:
+        """The tool's own name (``sent`` when it was not renamed)."""
+    @property
+    def renamed(self) -> bool:
+        """Whether the name was mapped back."""
+    @property
+    def decoded(self) -> bool:
+        """Whether the arguments were decoded (strict nulls removed)."""
+    @property
+    def error(self) -> Optional[str]:
+        """Why the arguments could not be decoded (they went on as they came)."""
+
+class RestoreReport:
+    """What :func:`restore` did (the CLI's ``renamed:`` and ``call`` lines)."""
+
+    @property
+    def api(self) -> str:
+        """The request's API (``openai-chat``, ``gemini``, ``anthropic-messages``, ...)."""
+    @property
+    def stream(self) -> bool:
+        """Whether the response was read as an SSE capture."""
+    @property
+    def changed(self) -> bool:
+        """Whether the response's bytes changed."""
+    @property
+    def renamed(self) -> list[tuple[str, str]]:
+        """``(original, sent)`` for every tool name the request had renamed."""
+    @property
+    def calls(self) -> list[RestoredCall]:
+        """The response's tool calls, in order."""
 
 class CallError:
     """One problem with a tool call's arguments."""
@@ -219,7 +276,7 @@ def rules(name: Union[str, Profile], format: Literal["dict", "toml", "json"] = "
     """
 
 def sanitize_body(
-    body: Union[bytes, bytearray, str, dict[str, Any]],
+    body: BodyInput,
     provider: Provider = None,
     api: Optional[str] = None,
 ) -> SanitizedBody:
@@ -232,6 +289,54 @@ def sanitize_body(
     >>> out.api, out.changed, out.slots[0].profile
     ('openai-chat', True, 'openai')
     """
+
+def restore(
+    request: BodyInput,
+    response: BodyInput,
+    provider: Provider = None,
+    api: Optional[str] = None,
+) -> tuple[bytes, RestoreReport]:
+    """The provider's ``response`` (a JSON body or an SSE capture) as the client of the layer
+    sees it, for the ``request`` body as the client wrote it: tool names the request had to
+    rename are mapped back, and the strict nulls the strict rewrite made the model send are
+    removed from the arguments; every other byte is kept. What ``toolschema restore --provider
+    P --request REQUEST RESPONSE`` prints. ``provider=None`` picks the profiles from the
+    request's shape and model; ``api`` names the request's shape. The response comes back as
+    ``bytes`` (the very object given when it is ``bytes`` and nothing changed).
+
+    >>> import json, toolschema
+    >>> request = {"model": "gpt-4o", "messages": [], "tools": [{"type": "function", "function": {
+    ...     "name": "fs.read", "strict": True, "parameters": {"type": "object",
+    ...     "properties": {"path": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["path"]}}}]}
+    >>> response = {"choices": [{"message": {"tool_calls": [{"id": "c1", "type": "function",
+    ...     "function": {"name": "fs_read", "arguments": '{"path":"a.txt","limit":null}'}}]}}]}
+    >>> body, report = toolschema.restore(request, json.dumps(response), provider="openai")
+    >>> json.loads(body)["choices"][0]["message"]["tool_calls"][0]["function"]
+    {'name': 'fs.read', 'arguments': '{"path":"a.txt"}'}
+    >>> report.renamed, [(c.tool, c.decoded) for c in report.calls]
+    ([('fs.read', 'fs_read')], [('fs.read', True)])
+    """
+
+def decode(schema: SchemaInput, arguments: ArgumentsInput, provider: Provider) -> Any:
+    """A tool call's ``arguments`` (a dict, or JSON text) as the tool's own ``schema`` allows
+    them, after the schema was sent sanitized for ``provider``: a property the strict rewrite
+    made required and nullable, that the original neither required nor let be ``null``, loses
+    the ``null`` the model filled in. The result is of the type given (text keeps every other
+    byte), and is the very object given when nothing changes. The decoder is the one
+    ``sanitize(schema, provider)`` builds; to decode many calls, keep that result and call
+    :meth:`Sanitized.decode`.
+
+    >>> import toolschema
+    >>> tool = {"type": "object", "properties": {"q": {"type": "string"}, "cursor": {"type": "string"}}, "required": ["q"]}
+    >>> toolschema.decode(tool, {"q": "rust", "cursor": None}, provider="openai-strict")
+    {'q': 'rust'}
+    >>> args = {"q": "rust", "cursor": "c2"}
+    >>> toolschema.decode(tool, args, provider="openai-strict") is args
+    True
+    """
+
+# encode(...): the argument encodings of issue 16 take their place here, beside decode, once the
+# engine has them.
 
 def validate_call(schema: SchemaInput, arguments: Any) -> list[CallError]:
     """Every problem with a tool call's ``arguments`` under the tool's original ``schema``.

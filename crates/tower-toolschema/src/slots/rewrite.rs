@@ -172,7 +172,7 @@ pub(crate) fn process_with(
             &mut budget,
         ));
     }
-    tool_limit(cfg, &located, ctx, &mut slots);
+    tool_limit(cfg, &located, ctx, budget.fields, &mut slots);
     let report = |outcome| SanitizeReport {
         api,
         outcome,
@@ -190,12 +190,14 @@ pub(crate) fn process_with(
     }
 }
 
-/// A request over the provider's documented tool count (issue 19): said in the last tool's
-/// report (`unfixable`, logged with it), naming the limit and its source.
+/// A request over the provider's documented tool count (issue 19) or request-wide field count
+/// (`fields` in all: Cohere's 200 "across all tools"): said in the last tool's report
+/// (`unfixable`, logged with it), naming the limit.
 fn tool_limit(
     cfg: &Config,
     located: &locate::Located<'_>,
     ctx: &RequestCtx,
+    fields: u32,
     slots: &mut [SlotReport],
 ) {
     let tools = located
@@ -206,16 +208,21 @@ fn tool_limit(
         return;
     };
     let profiles = cfg.profiles_for(first.api, located.model.as_deref(), ctx.host.as_deref());
-    let Some(v) = provider_rules::check_tool_count(tools.count(), profiles.native.rules()) else {
+    let rules = profiles.native.rules();
+    let over = [
+        provider_rules::check_tool_count(tools.count(), rules),
+        provider_rules::check_field_count(fields, rules),
+    ];
+    if over.iter().all(Option::is_none) {
         return;
-    };
+    }
     if let Some(last) = slots
         .iter_mut()
         .rev()
         .find(|s| s.role == SlotRole::ToolParameters)
     {
         let mut list = last.unfixable.to_vec();
-        list.push(v.message);
+        list.extend(over.into_iter().flatten().map(|v| v.message));
         last.unfixable = list.into();
     }
 }
@@ -258,11 +265,13 @@ fn sanitize_cached(
     })
 }
 
-/// What the strict slots of one request have spent so far of the request-wide limits.
+/// What the strict slots of one request have spent so far of the request-wide limits, and
+/// the fields of all its tools (strict or not).
 #[derive(Default)]
 struct StrictBudget {
     tools: u32,
     cost: provider_rules::StrictCost,
+    fields: u32,
 }
 
 impl StrictBudget {
@@ -354,6 +363,9 @@ fn process_slot(
     match result.as_ref() {
         Err(e) => report.error = Some(e.clone()),
         Ok(r) => {
+            if spec.role == SlotRole::ToolParameters {
+                budget.fields = budget.fields.saturating_add(r.strict_cost.fields);
+            }
             report.changes = Arc::clone(&r.changes);
             report.unfixable = Arc::clone(&r.unfixable);
             report.strict_compatible = r.strict_compatible;
