@@ -17,6 +17,7 @@
 //! So the output has no object subschema past the limit: `check` finds no `depth` in it, and a
 //! second run parses it whole and changes nothing.
 
+use crate::RuleId;
 use crate::engine;
 use crate::hints;
 use crate::report::{Change, Sanitized};
@@ -28,10 +29,10 @@ use schema_core::{
 use std::collections::HashSet;
 
 /// The rule name of depth changes (the same as `check`'s).
-pub(crate) const RULE: &str = "depth";
+pub(crate) const RULE: RuleId = RuleId::Depth;
 
 /// The rule of the changes that make a result not strict-compatible (`Cx::not_strict`).
-const STRICT_INCOMPATIBLE: &str = "strict-incompatible";
+const STRICT_INCOMPATIBLE: RuleId = RuleId::StrictIncompatible;
 
 /// The deepest schema level an output keeps: the parser's default, which `check` uses.
 pub(crate) fn limit() -> usize {
@@ -59,7 +60,7 @@ pub(crate) fn sanitize_parsed(parsed: Parsed, rules: &Rules, slot: Slot) -> Sani
     let not_a_schema = parsed.diagnostics.iter().find_map(|d| match d.kind {
         DiagnosticKind::NotASchema { .. } => Some(Change {
             pointer: d.pointer.clone(),
-            rule: "root",
+            rule: RuleId::Root,
             message: d.to_string(),
             lossy: true,
         }),

@@ -82,6 +82,7 @@ mod keys;
 mod names;
 mod providers;
 mod report;
+mod rule_id;
 mod rules;
 mod slot;
 mod tool_input;
@@ -97,6 +98,7 @@ pub use providers::{
     provider, provider_names,
 };
 pub use report::{Change, Report, Sanitized, Violation};
+pub use rule_id::{RuleId, UnknownRule};
 pub use rules::*;
 pub use slot::Slot;
 pub use tool_input::{

@@ -1,6 +1,7 @@
 //! [`check`]: what a provider would reject, predicted from its [`Rules`] — a linter on its own,
 //! and the proof that [`sanitize`](crate::sanitize) did its job.
 
+use crate::RuleId;
 use crate::Slot;
 use crate::keys::property_keys;
 use crate::providers::provider_error;
@@ -70,14 +71,14 @@ fn check_parsed(parsed: &Parsed, rules: &Rules, slot: Slot) -> Vec<Violation> {
             DiagnosticKind::DepthLimit { limit } => {
                 cuts.insert(d.pointer.as_str());
                 (
-                    "depth",
+                    RuleId::Depth,
                     format!(
                         "the schema nests deeper than {limit} levels here (sanitizing cuts the subtree)"
                     ),
                 )
             }
-            DiagnosticKind::NotASchema { .. } => ("root", d.to_string()),
-            _ => ("malformed", d.to_string()),
+            DiagnosticKind::NotASchema { .. } => (RuleId::Root, d.to_string()),
+            _ => (RuleId::Malformed, d.to_string()),
         };
         out.push(Violation {
             pointer: d.pointer.clone(),
@@ -108,9 +109,9 @@ pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation
     if !rules.type_names_any_case {
         out.extend(upper.iter().map(|p| Violation {
             pointer: p.clone(),
-            rule: "type-case",
+            rule: RuleId::TypeCase,
             message: "type names must be lower-case (\"string\", not \"STRING\")".to_owned(),
-            provider_error: provider_error(rules, "type-case"),
+            provider_error: provider_error(rules, RuleId::TypeCase),
         }));
     }
     out.extend(check_read(&read, rules, slot));
@@ -184,7 +185,7 @@ impl Checker<'_> {
             .is_none()
     }
 
-    fn push(&mut self, pointer: &str, rule: &'static str, message: String) {
+    fn push(&mut self, pointer: &str, rule: RuleId, message: String) {
         self.out.push(Violation {
             pointer: pointer.to_owned(),
             rule,
@@ -199,26 +200,30 @@ impl Checker<'_> {
             if root.object || root.properties || root.no_composition {
                 self.push(
                     "",
-                    "root",
+                    RuleId::Root,
                     "the root is a boolean schema, not an object".to_owned(),
                 );
             }
             return;
         };
         if root.object && o.types() != Some(&TypeSet::Single(T::Object)) {
-            self.push("", "root", "the root must be type \"object\"".to_owned());
+            self.push(
+                "",
+                RuleId::Root,
+                "the root must be type \"object\"".to_owned(),
+            );
         }
         if root.properties && o.properties().is_none() {
             self.push(
                 "",
-                "root-properties",
+                RuleId::RootProperties,
                 "the root object must have properties".to_owned(),
             );
         }
         if root.no_composition {
             for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
                 if o.contains(kw) {
-                    self.push("", "root-union", format!("{kw} at the root"));
+                    self.push("", RuleId::RootUnion, format!("{kw} at the root"));
                 }
             }
         }
@@ -233,7 +238,7 @@ impl Checker<'_> {
         {
             self.push(
                 "",
-                "bare-properties",
+                RuleId::BareProperties,
                 "the parameters are a bare map of property schemas, without type \"object\" and properties"
                     .to_owned(),
             );
@@ -246,17 +251,17 @@ impl Checker<'_> {
             match (&e.key, &e.value) {
                 (Key::Other(name), _) if !r.unknown_keywords => self.push(
                     p,
-                    "unknown-keyword",
+                    RuleId::UnknownKeyword,
                     format!("keyword {name} is not accepted"),
                 ),
                 (Key::Known(kw), Value::Raw(_)) => self.push(
                     p,
-                    "malformed-keyword",
+                    RuleId::MalformedKeyword,
                     format!("{kw} has the wrong JSON type"),
                 ),
                 (Key::Known(kw), _) if !r.keywords.contains(*kw) => self.push(
                     p,
-                    "unsupported-keyword",
+                    RuleId::UnsupportedKeyword,
                     format!("keyword {kw} is not accepted"),
                 ),
                 _ => {}
@@ -266,49 +271,53 @@ impl Checker<'_> {
         if r.type_lists == TypeLists::Split && matches!(o.types(), Some(TypeSet::List(_))) {
             self.push(
                 p,
-                "type-list",
+                RuleId::TypeList,
                 "type must be a single type, not a list".to_owned(),
             );
         }
         if !r.null_type && types == [T::Null] {
-            self.push(p, "null-type", "the provider has no null type".to_owned());
+            self.push(
+                p,
+                RuleId::NullType,
+                "the provider has no null type".to_owned(),
+            );
         }
         if r.unions == Unions::Alone && o.contains(Keyword::AnyOf) && o.len() > 1 {
             self.push(
                 p,
-                "any-of-alone",
+                RuleId::AnyOfAlone,
                 "anyOf must be the only keyword of its node".to_owned(),
             );
         }
         for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
             if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
-                self.push(p, "empty-union", format!("{kw} has no branch"));
+                self.push(p, RuleId::EmptyUnion, format!("{kw} has no branch"));
             }
         }
         if r.keywords.contains(Keyword::Enum)
             && let Some(list) = o.enum_values()
         {
             if list.is_empty() {
-                self.push(p, "enum-empty", "enum has no value".to_owned());
+                self.push(p, RuleId::EnumEmpty, "enum has no value".to_owned());
             }
             if list.iter().any(|v| !r.enums.accepts(v.json_type())) {
                 self.push(
                     p,
-                    "enum-values",
+                    RuleId::EnumValues,
                     format!("enum values must be {:?}", r.enums).to_lowercase(),
                 );
             }
             if r.enums == Enums::Strings && !(types.is_empty() || types == [T::String]) {
                 self.push(
                     p,
-                    "enum-values",
+                    RuleId::EnumValues,
                     "enum is only allowed on type string".to_owned(),
                 );
             }
             if !r.empty_string_enum && list.iter().any(|v| v.as_json() == "\"\"") {
                 self.push(
                     p,
-                    "enum-empty-string",
+                    RuleId::EnumEmptyString,
                     "enum has an empty string".to_owned(),
                 );
             }
@@ -321,21 +330,21 @@ impl Checker<'_> {
         {
             self.push(
                 p,
-                "properties-empty",
+                RuleId::PropertiesEmpty,
                 "properties must not be empty (leave it out)".to_owned(),
             );
         }
         if !r.default_beside_any_of && o.contains(Keyword::AnyOf) && o.contains(Keyword::Default) {
             self.push(
                 p,
-                "default-beside-any-of",
+                RuleId::DefaultBesideAnyOf,
                 "default must not stand beside anyOf".to_owned(),
             );
         }
         let composed =
             o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) || o.contains(Keyword::AllOf);
         if r.type_required && !matches!(o.get(Keyword::Type), Some(Value::Type(_))) && !composed {
-            self.push(p, "type-missing", "type must be specified".to_owned());
+            self.push(p, RuleId::TypeMissing, "type must be specified".to_owned());
         }
         if r.missing_items != MissingItems::Keep
             && types.contains(&T::Array)
@@ -344,7 +353,7 @@ impl Checker<'_> {
         {
             self.push(
                 p,
-                "items-missing",
+                RuleId::ItemsMissing,
                 "an array schema must have items".to_owned(),
             );
         }
@@ -358,7 +367,7 @@ impl Checker<'_> {
                 {
                     self.push(
                         p,
-                        "foreign-keyword",
+                        RuleId::ForeignKeyword,
                         format!("{kw} is not allowed on type {t}"),
                     );
                 }
@@ -372,7 +381,7 @@ impl Checker<'_> {
                 if !props.is_some_and(|m| m.contains_key(n)) {
                     self.push(
                         p,
-                        "required-undefined",
+                        RuleId::RequiredUndefined,
                         format!("required property \"{n}\" is not defined"),
                     );
                 }
@@ -388,7 +397,7 @@ impl Checker<'_> {
                 ) {
                     self.push(
                         p,
-                        "additional-properties",
+                        RuleId::AdditionalProperties,
                         "additionalProperties: false is refused".to_owned(),
                     );
                 }
@@ -402,7 +411,7 @@ impl Checker<'_> {
             {
                 self.push(
                     p,
-                    "additional-properties",
+                    RuleId::AdditionalProperties,
                     "every object must set additionalProperties: false".to_owned(),
                 );
             }
@@ -421,7 +430,7 @@ impl Checker<'_> {
             {
                 self.push(
                     p,
-                    "property-named-properties",
+                    RuleId::PropertyNamedProperties,
                     "an object property named \"properties\" is misread".to_owned(),
                 );
             }
@@ -432,23 +441,27 @@ impl Checker<'_> {
         {
             self.push(
                 p,
-                "pattern-syntax",
+                RuleId::PatternSyntax,
                 format!("pattern {pat:?} uses a construct the provider refuses"),
             );
         }
         if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format))
             && !allowed.iter().any(|a| a == f)
         {
-            self.push(p, "format", format!("format {f} is not accepted"));
+            self.push(p, RuleId::Format, format!("format {f} is not accepted"));
         }
         if let Some(_r) = o.reference() {
             match r.refs {
-                Refs::Inline => self.push(p, "ref", "$ref is not accepted".to_owned()),
+                Refs::Inline => self.push(p, RuleId::Ref, "$ref is not accepted".to_owned()),
                 Refs::NonCircular => {
                     if self.circular.contains(p) {
-                        self.push(p, "ref", "a circular $ref is not accepted".to_owned());
+                        self.push(p, RuleId::Ref, "a circular $ref is not accepted".to_owned());
                     } else if self.unresolved(p, o) {
-                        self.push(p, "ref", "$ref points to nothing in the schema".to_owned());
+                        self.push(
+                            p,
+                            RuleId::Ref,
+                            "$ref points to nothing in the schema".to_owned(),
+                        );
                     }
                 }
                 Refs::NoSiblings => {
@@ -459,7 +472,7 @@ impl Checker<'_> {
                     if extra {
                         self.push(
                             p,
-                            "ref-siblings",
+                            RuleId::RefSiblings,
                             "$ref must stand without siblings".to_owned(),
                         );
                     }
@@ -470,11 +483,11 @@ impl Checker<'_> {
         let tuple_items = matches!(o.get(Keyword::Items), Some(Value::Schemas(_)));
         match r.tuples {
             Tuples::Fold if o.contains(Keyword::PrefixItems) || tuple_items => {
-                self.push(p, "tuple", "tuples are not accepted".to_owned())
+                self.push(p, RuleId::Tuple, "tuples are not accepted".to_owned())
             }
             Tuples::PrefixItems if tuple_items => self.push(
                 p,
-                "tuple",
+                RuleId::Tuple,
                 "items must be a schema, not an array (use prefixItems)".to_owned(),
             ),
             _ => {}
@@ -482,13 +495,17 @@ impl Checker<'_> {
         if r.draft_2020 {
             for kw in [Keyword::ExclusiveMinimum, Keyword::ExclusiveMaximum] {
                 if matches!(o.get(kw), Some(Value::Bool(_))) {
-                    self.push(p, "draft-2020", format!("{kw} must be a number in 2020-12"));
+                    self.push(
+                        p,
+                        RuleId::Draft2020,
+                        format!("{kw} must be a number in 2020-12"),
+                    );
                 }
             }
             if tuple_items && r.tuples == Tuples::Keep {
                 self.push(
                     p,
-                    "draft-2020",
+                    RuleId::Draft2020,
                     "items must be a schema in 2020-12".to_owned(),
                 );
             }
@@ -502,7 +519,7 @@ impl Checker<'_> {
             if o.properties().is_none() || names.iter().any(|n| !req.contains(n)) {
                 self.push(
                     p,
-                    "strict-required",
+                    RuleId::StrictRequired,
                     "every property must be required".to_owned(),
                 );
             }
@@ -513,7 +530,7 @@ impl Checker<'_> {
                 .and_then(serde_json::Number::as_f64),
         ) && n > f64::from(max)
         {
-            self.push(p, "min-items", format!("minItems above {max}"));
+            self.push(p, RuleId::MinItems, format!("minItems above {max}"));
         }
     }
 
@@ -544,7 +561,7 @@ impl Checker<'_> {
         for cp in found {
             self.push(
                 &cp,
-                "boolean-schema",
+                RuleId::BooleanSchema,
                 "a boolean schema is not accepted here".to_owned(),
             );
         }

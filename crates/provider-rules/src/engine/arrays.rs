@@ -2,6 +2,7 @@
 
 use super::Cx;
 use super::types::{instance_type, node_types, unions_allowed};
+use crate::RuleId;
 use crate::hints;
 use crate::rules::{MissingItems, Tuples};
 use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value};
@@ -81,7 +82,7 @@ pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     };
     cx.lost(
         p,
-        "tuple-fold",
+        RuleId::TupleFold,
         "a tuple was folded into one items schema",
         hint,
     );
@@ -103,7 +104,12 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     if matches!(o.get(Keyword::Items), Some(Value::Raw(_))) {
         o.remove(Keyword::Items);
-        cx.lost(p, "items-malformed", "items had the wrong JSON type", None);
+        cx.lost(
+            p,
+            RuleId::ItemsMalformed,
+            "items had the wrong JSON type",
+            None,
+        );
     }
     if o.contains(Keyword::Items) || o.contains(Keyword::PrefixItems) {
         return;
@@ -125,12 +131,12 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if narrowed {
         cx.lost(
             p,
-            "items-missing",
+            RuleId::ItemsMissing,
             "an array of any values got items of one type",
             Some("Items may be any JSON value.".to_owned()),
         );
     } else {
-        cx.change(p, "items-missing", "an array without items got one");
+        cx.change(p, RuleId::ItemsMissing, "an array without items got one");
     }
     // The new `items` is not walked: an untyped array cannot be strict (pydantic-ai
     // test_transformer_untyped_array_not_strict_compatible).

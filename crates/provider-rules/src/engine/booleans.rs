@@ -1,6 +1,7 @@
 //! Boolean subschemas (`true`/`false`) where the provider accepts none.
 
 use super::Cx;
+use crate::RuleId;
 use schema_core::{Keyword, Location, Schema, SchemaObject, Value};
 
 /// Where boolean subschemas are refused (gated by `boolean_schemas`; xAI: `property schema
@@ -34,7 +35,7 @@ pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         let names: Vec<String> = banned.iter().map(|n| format!("\"{n}\"")).collect();
         cx.lost(
             p,
-            "boolean-schema",
+            RuleId::BooleanSchema,
             format!("properties with schema false removed: {}", names.join(", ")),
             Some(format!("Never send {}.", names.join(", "))),
         );
@@ -65,7 +66,7 @@ pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if changed {
         cx.change(
             p,
-            "boolean-schema",
+            RuleId::BooleanSchema,
             "boolean subschemas became schema objects",
         );
     }

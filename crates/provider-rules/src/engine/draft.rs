@@ -2,6 +2,7 @@
 //! form (so the later steps see one canonical form).
 
 use super::Cx;
+use crate::RuleId;
 use crate::rules::Tuples;
 use schema_core::{Dependency, Keyword, Schema, Value};
 
@@ -30,7 +31,7 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             }
             cx.change(
                 p,
-                "draft-2020",
+                RuleId::Draft2020,
                 format!("draft-04 boolean {ex} became a number"),
             );
         }
@@ -49,7 +50,7 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.insert(Keyword::Anchor, Value::String(name));
         cx.change(
             p,
-            "draft-2020",
+            RuleId::Draft2020,
             "a draft-07 \"$id\": \"#name\" became $anchor",
         );
     }
@@ -67,11 +68,15 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             if let Some(a @ Value::Schema(_)) = additional {
                 o.insert(Keyword::Items, a);
             }
-            cx.change(p, "draft-2020", "a draft-07 tuple became prefixItems");
+            cx.change(p, RuleId::Draft2020, "a draft-07 tuple became prefixItems");
         } else if o.contains(Keyword::AdditionalItems) && rules.draft_2020 {
             // Without a tuple, additionalItems means nothing.
             o.remove(Keyword::AdditionalItems);
-            cx.change(p, "draft-2020", "additionalItems without a tuple removed");
+            cx.change(
+                p,
+                RuleId::Draft2020,
+                "additionalItems without a tuple removed",
+            );
         }
     }
 
@@ -99,7 +104,7 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         cx.change(
             p,
-            "draft-2020",
+            RuleId::Draft2020,
             "dependencies became dependentRequired/dependentSchemas",
         );
     }
@@ -154,7 +159,7 @@ pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
         );
         cx.change(
             "",
-            "draft-2020",
+            RuleId::Draft2020,
             "declared 2020-12: a $ref has siblings that apply (they would be ignored in draft-07)",
         );
     }

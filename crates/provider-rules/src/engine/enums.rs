@@ -2,6 +2,7 @@
 
 use super::Cx;
 use super::types::instance_type;
+use crate::RuleId;
 use crate::hints;
 use crate::rules::{Enums, NullStyle};
 use schema_core::{Instance, InstanceType as T, JsonType, Keyword, Schema, TypeSet, Value};
@@ -31,7 +32,7 @@ pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if !o.contains(Keyword::Type) && t != T::Null {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(t)));
         }
-        cx.change(p, "const", "const became a one-value enum");
+        cx.change(p, RuleId::Const, "const became a one-value enum");
     } else {
         // A null const gets the null type too: where there is none, the null step makes it a
         // nullable string, which still admits null.
@@ -46,7 +47,7 @@ pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         bound_numbers(o, std::slice::from_ref(&v), rules);
         let hint = format!("Must be {}.", hints::short(&v));
-        cx.lost(p, "const", "const is not accepted", Some(hint));
+        cx.lost(p, RuleId::Const, "const is not accepted", Some(hint));
     }
 }
 
@@ -113,7 +114,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.remove(Keyword::Enum);
         cx.lost(
             p,
-            "enum-empty",
+            RuleId::EnumEmpty,
             "an empty enum (accepts nothing) was removed",
             Some("Accepts no value.".to_owned()),
         );
@@ -129,7 +130,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     {
         values.retain(|v| v.json_type() != JsonType::Null);
         o.insert(Keyword::Nullable, Value::Bool(true));
-        cx.change(p, "enum-null", "null enum member became nullable");
+        cx.change(p, RuleId::EnumNull, "null enum member became nullable");
     }
     if rules.enums == Enums::Strings && rules.stringify_enums {
         let before = values.clone();
@@ -142,7 +143,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             .collect();
         if values != before {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::String)));
-            cx.lost(p, "enum-stringify", "enum values became strings", None);
+            cx.lost(p, RuleId::EnumStringify, "enum values became strings", None);
         }
     }
     let type_ok = match rules.enums {
@@ -191,7 +192,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         let hint = format!("Allowed values: {}.", hints::values(&list));
         cx.lost(
             p,
-            "enum-values",
+            RuleId::EnumValues,
             "enum values the provider does not accept moved to the description",
             Some(hint),
         );
@@ -201,7 +202,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         values.retain(|v| v.as_json() != "\"\"");
         cx.lost(
             p,
-            "enum-empty-string",
+            RuleId::EnumEmptyString,
             "an empty-string enum member was removed",
             Some("Also allowed: \"\" (empty).".to_owned()),
         );

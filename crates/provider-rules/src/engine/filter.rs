@@ -2,6 +2,7 @@
 //! hint. Runs after the structural steps, so only what could not be rewritten is left.
 
 use super::Cx;
+use crate::RuleId;
 use crate::hints;
 use crate::rules::Rules;
 use schema_core::{InstanceType, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
@@ -55,7 +56,7 @@ pub(crate) fn formats(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if let Some(v) = o.remove(Keyword::Format) {
         cx.lost(
             p,
-            "format",
+            RuleId::Format,
             "a format the provider does not accept was removed",
             hints::for_keyword(Keyword::Format, &v),
         );
@@ -93,7 +94,7 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
         {
             cx.change(
                 p,
-                "unsupported-keyword",
+                RuleId::UnsupportedKeyword,
                 "contains with minContains 0 removed",
             );
         }
@@ -101,14 +102,14 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
             Key::Other(name) => {
                 cx.change(
                     p,
-                    "unknown-keyword",
+                    RuleId::UnknownKeyword,
                     format!("{name} is not accepted by the provider"),
                 );
             }
             Key::Known(kw) if matches!(value, Value::Raw(_)) => {
                 cx.lost(
                     p,
-                    "malformed-keyword",
+                    RuleId::MalformedKeyword,
                     format!("{kw} had the wrong JSON type"),
                     None,
                 );
@@ -117,7 +118,7 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
                 if inclusive_bound(o, kw, &value, rules) {
                     cx.change(
                         p,
-                        "exclusive-bound",
+                        RuleId::ExclusiveBound,
                         format!("{kw} became the inclusive bound that says the same"),
                     );
                     continue;
@@ -126,13 +127,13 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
                 if is_annotation(kw) && hint.is_none() {
                     cx.change(
                         p,
-                        "unsupported-keyword",
+                        RuleId::UnsupportedKeyword,
                         format!("{kw} is not accepted by the provider"),
                     );
                 } else {
                     cx.lost(
                         p,
-                        "unsupported-keyword",
+                        RuleId::UnsupportedKeyword,
                         format!("{kw} is not accepted by the provider"),
                         hint,
                     );
@@ -215,7 +216,7 @@ pub(crate) fn patterns(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if let Some(v) = o.remove(Keyword::Pattern) {
         cx.lost(
             p,
-            "pattern-syntax",
+            RuleId::PatternSyntax,
             "a pattern the provider's regex engine refuses was removed",
             hints::for_keyword(Keyword::Pattern, &v),
         );

@@ -29,6 +29,7 @@ mod unions;
 
 pub(crate) use cx::Cx;
 
+use crate::RuleId;
 use crate::Slot;
 use crate::report::{Change, Sanitized};
 use crate::rules::Rules;
@@ -141,7 +142,7 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     for at in unreachable {
         report.changes.push(Change {
             pointer: at,
-            rule: "strict-required",
+            rule: RuleId::StrictRequired,
             message: "a property made nullable where no decoder reaches: a null the model sends there reaches the tool".to_owned(),
             lossy: true,
         });
@@ -155,7 +156,7 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     } else if report.changes.is_empty() {
         report.changes.push(Change {
             pointer: String::new(),
-            rule: "normalize",
+            rule: RuleId::Normalize,
             message: "normalized the schema".to_owned(),
             lossy: false,
         });

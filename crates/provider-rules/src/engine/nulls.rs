@@ -3,6 +3,7 @@
 
 use super::Cx;
 use super::merge::absorb;
+use crate::RuleId;
 use crate::rules::NullStyle;
 use schema_core::{
     Instance, InstanceType as T, JsonType, Key, Keyword, Schema, SchemaObject, TypeSet, Value,
@@ -92,7 +93,7 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             }
             cx.change(
                 p,
-                "nullable",
+                RuleId::Nullable,
                 format!("a null branch of {kw} became nullable"),
             );
         }
@@ -102,7 +103,7 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if matches!(v, Value::Bool(true)) {
             add_null(o, rules.null_style);
         }
-        cx.change(p, "nullable", "nullable written as JSON Schema");
+        cx.change(p, RuleId::Nullable, "nullable written as JSON Schema");
     }
 
     if !rules.null_type && matches!(o.types(), Some(TypeSet::Single(T::Null))) {
@@ -112,7 +113,7 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         cx.lost(
             p,
-            "null-type",
+            RuleId::NullType,
             "a null-only schema became a nullable string",
             Some("Always null.".to_owned()),
         );

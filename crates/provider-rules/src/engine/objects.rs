@@ -2,6 +2,7 @@
 
 use super::Cx;
 use super::types::node_types;
+use crate::RuleId;
 use crate::Slot;
 use crate::hints;
 use crate::rules::AdditionalProperties as AP;
@@ -43,7 +44,7 @@ pub(crate) fn property_named_properties(node: &mut Schema, p: &str, cx: &mut Cx<
     super::types::infer_missing_type(inner, &format!("{p}/properties/properties"), cx);
     cx.lost(
         &format!("{p}/properties/properties"),
-        "property-named-properties",
+        RuleId::PropertyNamedProperties,
         "an object property named \"properties\" was collapsed to its description",
         None,
     );
@@ -62,7 +63,7 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.remove(Keyword::Required);
             cx.lost(
                 p,
-                "required-malformed",
+                RuleId::RequiredMalformed,
                 "required was not an array of strings",
                 None,
             );
@@ -85,7 +86,11 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
     });
     if list.len() != before {
-        cx.change(p, "required-duplicates", "duplicate required names removed");
+        cx.change(
+            p,
+            RuleId::RequiredDuplicates,
+            "duplicate required names removed",
+        );
     }
     if !cx.rules.required_defined {
         return;
@@ -106,7 +111,7 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let names: Vec<String> = missing.iter().map(|n| format!("\"{n}\"")).collect();
     cx.lost(
         p,
-        "required-undefined",
+        RuleId::RequiredUndefined,
         format!(
             "required names without a property removed: {}",
             names.join(", ")
@@ -141,7 +146,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
         {
             cx.lost(
                 p,
-                "additional-properties",
+                RuleId::AdditionalProperties,
                 "additionalProperties removed with the patternProperties it complements",
                 hints::for_keyword(Keyword::AdditionalProperties, &v),
             );
@@ -156,7 +161,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
             {
                 cx.lost(
                     p,
-                    "additional-properties",
+                    RuleId::AdditionalProperties,
                     "additionalProperties removed",
                     hints::for_keyword(Keyword::AdditionalProperties, &v),
                 );
@@ -170,7 +175,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                 o.remove(Keyword::AdditionalProperties);
                 cx.change(
                     p,
-                    "additional-properties",
+                    RuleId::AdditionalProperties,
                     "additionalProperties: false removed (objects are closed by default)",
                 );
             }
@@ -183,7 +188,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                 );
                 cx.change(
                     p,
-                    "additional-properties",
+                    RuleId::AdditionalProperties,
                     "open object made explicit with additionalProperties: true",
                 );
             }
@@ -204,7 +209,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                     );
                     cx.lost(
                         p,
-                        "additional-properties",
+                        RuleId::AdditionalProperties,
                         "an object without properties was closed",
                         None,
                     );
@@ -217,7 +222,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                     );
                     cx.change(
                         p,
-                        "additional-properties",
+                        RuleId::AdditionalProperties,
                         "object closed with additionalProperties: false",
                     );
                 }
@@ -231,7 +236,12 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                         Keyword::AdditionalProperties,
                         Value::Schema(Box::new(Schema::Bool(false))),
                     );
-                    cx.lost(p, "additional-properties", "an open map was closed", hint);
+                    cx.lost(
+                        p,
+                        RuleId::AdditionalProperties,
+                        "an open map was closed",
+                        hint,
+                    );
                     cx.not_strict(
                         p,
                         if open {
@@ -270,7 +280,7 @@ pub(crate) fn empty_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     o.remove(Keyword::Properties);
     cx.change(
         p,
-        "properties-empty",
+        RuleId::PropertiesEmpty,
         "an empty properties map removed (it asserts nothing)",
     );
 }
@@ -333,11 +343,11 @@ impl Promoted {
                 quote(&self.names)
             )
         };
-        cx.change(p, "boolean-required", message);
+        cx.change(p, RuleId::BooleanRequired, message);
         if self.replaced_malformed {
             cx.lost(
                 p,
-                "required-malformed",
+                RuleId::RequiredMalformed,
                 "required was not an array of strings",
                 None,
             );

@@ -3,6 +3,7 @@
 //! 'X' was set alongside unsupported fields`).
 
 use super::Cx;
+use crate::RuleId;
 use crate::rules::Refs;
 use schema_core::{
     InlineOptions, Key, Keyword, RefIndex, RefIssueKind, Schema, Transform, TypeSet, Value,
@@ -63,7 +64,7 @@ fn draft7_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     for p in strip.0 {
         cx.change(
             &p,
-            "ref-siblings",
+            RuleId::RefSiblings,
             "siblings of a draft-07 $ref (which ignores them) removed",
         );
     }
@@ -74,7 +75,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
         return;
     }
     let out = schema.inline_refs(&InlineOptions::default());
-    cx.change("", "ref-inline", "local $refs inlined");
+    cx.change("", RuleId::RefInline, "local $refs inlined");
     for issue in &out.issues {
         let what = match &issue.kind {
             RefIssueKind::Unresolved(e) => format!("{e}; removed"),
@@ -90,7 +91,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
 
             _ => format!("{} not inlined", issue.reference),
         };
-        cx.lost(&issue.pointer, "ref-inline", what, None);
+        cx.lost(&issue.pointer, RuleId::RefInline, what, None);
         if cx.rules.strict && issue.kind == RefIssueKind::Recursive {
             cx.not_strict(
                 &issue.pointer,
@@ -142,7 +143,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
         if strip.0 > 0 {
             cx.lost(
                 "",
-                "ref-inline",
+                RuleId::RefInline,
                 format!(
                     "{} $refs that could not be inlined were replaced by their name",
                     strip.0
@@ -177,7 +178,11 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
     let mut ids = Ids(0);
     schema.transform(&mut ids);
     if ids.0 > 0 {
-        cx.change("", "ref-inline", "identifiers of inlined schemas removed");
+        cx.change(
+            "",
+            RuleId::RefInline,
+            "identifiers of inlined schemas removed",
+        );
     }
 }
 
@@ -230,7 +235,7 @@ fn inline_with_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     };
     schema.transform(&mut t);
     for p in t.done {
-        cx.change(&p, "ref-siblings", "a $ref with siblings was inlined");
+        cx.change(&p, RuleId::RefSiblings, "a $ref with siblings was inlined");
     }
     for p in t.unresolved {
         cx.not_strict(&p, "a $ref that does not resolve inside the document");

@@ -5,6 +5,7 @@ use super::Cx;
 use super::merge::merge_all_of;
 use super::objects::is_object;
 use super::types::{infer, node_types, unions_allowed};
+use crate::RuleId;
 use crate::Slot;
 use crate::hints;
 use schema_core::{
@@ -51,7 +52,7 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Object)));
         *node = Schema::Object(o);
         if b {
-            cx.change(p, "root", "a boolean root became an object schema");
+            cx.change(p, RuleId::Root, "a boolean root became an object schema");
             if cx.slot == Slot::Schema && cx.rules.strict {
                 cx.not_strict(
                     p,
@@ -61,7 +62,7 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         } else {
             cx.lost(
                 p,
-                "root",
+                RuleId::Root,
                 "a false root (accepts nothing) became an object schema",
                 Some("Accepts no input.".to_owned()),
             );
@@ -99,7 +100,7 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 });
                 cx.lost(
                     p,
-                    "root",
+                    RuleId::Root,
                     "a root that is not an object became an empty object",
                     Some(format!("The tool's input was described as {summary}.")),
                 );
@@ -108,12 +109,12 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 // other values loses them: a strict response format cannot say it.
                 cx.lost(
                     p,
-                    "root",
+                    RuleId::Root,
                     "a root accepting more than objects got type object",
                     None,
                 );
             } else {
-                cx.change(p, "root", "the root got type object");
+                cx.change(p, RuleId::Root, "the root got type object");
             }
             if cx.slot == Slot::Schema && cx.rules.strict && t != [T::Object] {
                 cx.not_strict(
@@ -126,7 +127,11 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     if root.properties && is_object(o) && o.properties().is_none() {
         o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
-        cx.change(p, "root", "the root object got an empty properties map");
+        cx.change(
+            p,
+            RuleId::Root,
+            "the root object got an empty properties map",
+        );
     }
 }
 
@@ -204,7 +209,7 @@ fn merge_object_branches(
     }
     cx.lost(
         p,
-        "root-union",
+        RuleId::RootUnion,
         "a root union was merged into one object",
         Some(hint),
     );
@@ -245,7 +250,7 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
     *schema = Schema::Object(wrapped);
     cx.change(
         "",
-        "bare-properties",
+        RuleId::BareProperties,
         format!("a bare map of {count} property schemas was wrapped in an object schema"),
     );
     if let Some(promoted) = promoted {
@@ -254,7 +259,7 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
     if cut {
         cx.lost(
             "",
-            "depth",
+            RuleId::Depth,
             "property schemas nested deeper than the depth limit were cut",
             None,
         );

@@ -3,6 +3,7 @@
 use super::Cx;
 use super::nulls::add_null;
 use super::objects::is_object;
+use crate::RuleId;
 use crate::hints;
 use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
 
@@ -90,7 +91,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         let list: Vec<String> = banned.iter().map(|n| format!("\"{n}\"")).collect();
         cx.lost(
             p,
-            "boolean-schema",
+            RuleId::BooleanSchema,
             "properties with schema false removed",
             Some(format!("Never send {}.", list.join(", "))),
         );
@@ -104,7 +105,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if !made_nullable.is_empty() {
         cx.change(
             p,
-            "strict-required",
+            RuleId::StrictRequired,
             format!(
                 "optional properties made required and nullable: {}",
                 made_nullable.join(", ")
@@ -155,7 +156,7 @@ pub(crate) fn min_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if let Some(v) = o.remove(Keyword::MinItems) {
         cx.lost(
             p,
-            "min-items",
+            RuleId::MinItems,
             "minItems above the provider's limit moved to the description",
             hints::for_keyword(Keyword::MinItems, &v),
         );

@@ -2,6 +2,7 @@
 //! that belong to another type removed.
 
 use super::Cx;
+use crate::RuleId;
 use crate::rules::{NullStyle, TypeLists};
 use schema_core::{
     InstanceType as T, JsonType, Key, Keyword, Schema, SchemaObject, TypeSet, Value,
@@ -89,7 +90,11 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     match others.len() {
         0 => {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
-            cx.change(p, "type-list", "a type list of null only became type null");
+            cx.change(
+                p,
+                RuleId::TypeList,
+                "a type list of null only became type null",
+            );
         }
         1 => {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(others[0])));
@@ -98,7 +103,7 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             }
             cx.change(
                 p,
-                "type-list",
+                RuleId::TypeList,
                 format!("type list became {} (nullable)", others[0]),
             );
         }
@@ -127,7 +132,7 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.insert(Keyword::AnyOf, Value::Schemas(branches));
             cx.change(
                 p,
-                "type-list",
+                RuleId::TypeList,
                 format!("type list became anyOf of {}", type_words(&others)),
             );
         }
@@ -144,7 +149,7 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             let rest: Vec<T> = others.iter().copied().filter(|t| *t != best).collect();
             cx.lost(
                 p,
-                "type-list",
+                RuleId::TypeList,
                 format!("type list collapsed to {best}"),
                 Some(format!("Also accepts {}.", type_words(&rest))),
             );
@@ -183,7 +188,7 @@ pub(crate) fn infer_missing_type(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(inferred[0])));
             cx.change(
                 p,
-                "type-inferred",
+                RuleId::TypeInferred,
                 format!("type {} inferred from keywords", inferred[0]),
             );
         }
@@ -196,7 +201,7 @@ pub(crate) fn infer_missing_type(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(best)));
             cx.change(
                 p,
-                "type-inferred",
+                RuleId::TypeInferred,
                 format!("type {best} inferred from keywords"),
             );
         }
@@ -301,7 +306,7 @@ fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         // No "Any JSON value." beside a type: the keywords said what the value is meant to be.
         cx.lost(
             p,
-            "any-value",
+            RuleId::AnyValue,
             format!("a schema accepting any value got type {t}, the type its keywords spoke of"),
             None,
         );
@@ -323,14 +328,14 @@ fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if lossy {
         cx.lost(
             p,
-            "any-value",
+            RuleId::AnyValue,
             "a schema accepting any value got a type",
             Some("Any JSON value.".to_owned()),
         );
     } else {
         cx.change(
             p,
-            "any-value",
+            RuleId::AnyValue,
             "a schema accepting any value got typed alternatives",
         );
     }
@@ -360,7 +365,7 @@ pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     if !dropped.is_empty() {
         cx.change(
             p,
-            "foreign-keyword",
+            RuleId::ForeignKeyword,
             format!("{} do not apply to type {t}", dropped.join(", ")),
         );
     }
@@ -373,7 +378,7 @@ pub(crate) fn read_type_names(schema: &mut Schema, cx: &mut Cx<'_>) {
     for p in schema.read_type_names_any_case() {
         cx.change(
             &p,
-            "type-case",
+            RuleId::TypeCase,
             "a type name in upper case was read and written lower-case",
         );
     }

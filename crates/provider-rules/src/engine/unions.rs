@@ -5,6 +5,7 @@ use super::Cx;
 use super::merge::absorb;
 use super::nulls::{ANNOTATIONS, is_null_branch};
 use super::types::{infer, keyword_fits, rank};
+use crate::RuleId;
 use crate::hints;
 use crate::rules::Unions;
 use schema_core::{Entry, InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
@@ -44,7 +45,7 @@ pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     cx.lost(
         p,
-        "one-of",
+        RuleId::OneOf,
         "oneOf became anyOf (exclusivity is not enforced)",
         None,
     );
@@ -72,7 +73,7 @@ pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         e.key = Key::Known(Keyword::AnyOf);
         cx.lost(
             p,
-            "one-of",
+            RuleId::OneOf,
             "oneOf became anyOf: its branches lost constraints, so more than one may match",
             None,
         );
@@ -80,7 +81,7 @@ pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if not && let Some(v) = o.remove(Keyword::Not) {
         cx.lost(
             p,
-            "not",
+            RuleId::Not,
             "not removed: its schema lost constraints, so it would reject valid values",
             hints::for_keyword(Keyword::Not, &v),
         );
@@ -98,11 +99,11 @@ pub(crate) fn empty(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
             o.remove(kw);
             if kw == Keyword::AllOf {
-                cx.change(p, "empty-union", "an empty allOf removed");
+                cx.change(p, RuleId::EmptyUnion, "an empty allOf removed");
             } else {
                 cx.lost(
                     p,
-                    "empty-union",
+                    RuleId::EmptyUnion,
                     format!("an empty {kw} (accepts nothing) removed"),
                     Some("Accepts no value.".to_owned()),
                 );
@@ -162,14 +163,14 @@ fn collapse_once(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) -> bool {
     if summary.len() > 1 {
         cx.lost(
             p,
-            "union-collapse",
+            RuleId::UnionCollapse,
             "anyOf collapsed to its best branch",
             Some(format!("Accepts {}.", summary.join(" or "))),
         );
     } else {
         cx.change(
             p,
-            "union-collapse",
+            RuleId::UnionCollapse,
             "anyOf with one branch merged into the node",
         );
     }
@@ -328,7 +329,7 @@ pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     o.insert(Keyword::AnyOf, Value::Schemas(branches));
     cx.change(
         p,
-        "any-of-alone",
+        RuleId::AnyOfAlone,
         "anyOf's siblings moved into its branches",
     );
 }
@@ -402,7 +403,7 @@ pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     };
     cx.lost(
         p,
-        "default-beside-any-of",
+        RuleId::DefaultBesideAnyOf,
         "default removed from beside anyOf",
         hints::for_keyword(Keyword::Default, &v),
     );

@@ -178,6 +178,6 @@ pub fn family(rules: &Rules) -> Option<(&'static Provider, Role)> {
 }
 
 /// The provider's own error text for a check rule, by the profile's [`family`].
-pub(crate) fn provider_error(rules: &Rules, rule: &str) -> Option<&'static str> {
-    family(rules)?.0.error_text(rule)
+pub(crate) fn provider_error(rules: &Rules, rule: crate::RuleId) -> Option<&'static str> {
+    family(rules)?.0.error_text(rule.as_str())
 }
