@@ -129,7 +129,7 @@ use schema_core::{ParseOptions, Schema, SchemaError};
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    depth::sanitize(schema, rules, slot)
+    engine::sanitize(schema, rules, slot)
 }
 
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive
@@ -166,8 +166,9 @@ pub fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize_slice(bytes: &[u8], rules: &Rules, slot: Slot) -> Result<Sanitized, SchemaError> {
-    let parsed = Schema::parse(bytes, &ParseOptions::default())?;
-    Ok(depth::sanitize_parsed(parsed, rules, slot))
+    let cuts = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
+    let out = engine::sanitize(&cuts.schema, rules, slot);
+    Ok(cuts.report(out))
 }
 
 /// The README's examples, run as doc tests.

@@ -196,3 +196,46 @@ pub(crate) fn items_of(values: &[schema_core::Instance]) -> Option<Schema> {
         _ => None,
     }
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::{MissingItems, Tuples};
+    use schema_core::{InstanceType as T, Keyword, SchemaObject, Value};
+
+    /// An array schema without `items` ([`missing_items`](super::missing_items)).
+    pub(crate) fn missing_items(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        if r.missing_items != MissingItems::Keep
+            && types.contains(&T::Array)
+            && !o.contains(Keyword::Items)
+            && !o.contains(Keyword::PrefixItems)
+        {
+            c.push(
+                p,
+                RuleId::ItemsMissing,
+                "an array schema must have items".to_owned(),
+            );
+        }
+    }
+
+    /// A tuple the provider refuses ([`fold_tuples`](super::fold_tuples)).
+    pub(crate) fn tuples(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let tuple_items = matches!(o.get(Keyword::Items), Some(Value::Schemas(_)));
+        match r.tuples {
+            Tuples::Fold if o.contains(Keyword::PrefixItems) || tuple_items => {
+                c.push(p, RuleId::Tuple, "tuples are not accepted".to_owned())
+            }
+            Tuples::PrefixItems if tuple_items => c.push(
+                p,
+                RuleId::Tuple,
+                "items must be a schema, not an array (use prefixItems)".to_owned(),
+            ),
+            _ => {}
+        }
+    }
+}

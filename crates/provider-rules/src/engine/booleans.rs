@@ -71,3 +71,45 @@ pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         );
     }
 }
+
+/// What the provider would reject that this file's step fixes
+/// ([`children`](super::children)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{Keyword, Location, Schema};
+
+    /// Boolean subschemas where the provider wants object schemas.
+    pub(crate) fn children(c: &mut Checker<'_>, p: &str, s: &Schema) {
+        if c.rules.boolean_schemas {
+            return;
+        }
+        let has_prefix = s
+            .as_object()
+            .is_some_and(|o| o.contains(Keyword::PrefixItems));
+        let mut found = Vec::new();
+        s.for_each_child(|loc, child| {
+            let kw = loc.keyword();
+            let exempt =
+                matches!(
+                    kw,
+                    Keyword::AdditionalProperties
+                        | Keyword::AdditionalItems
+                        | Keyword::UnevaluatedItems
+                        | Keyword::UnevaluatedProperties
+                ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)));
+            if !exempt && matches!(child, Schema::Bool(_)) {
+                let mut cp = p.to_owned();
+                loc.push_to(&mut cp);
+                found.push(cp);
+            }
+        });
+        for cp in found {
+            c.push(
+                &cp,
+                RuleId::BooleanSchema,
+                "a boolean schema is not accepted here".to_owned(),
+            );
+        }
+    }
+}

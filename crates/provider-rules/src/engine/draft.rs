@@ -164,3 +164,36 @@ pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
         );
     }
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::Tuples;
+    use schema_core::{Keyword, SchemaObject, Value};
+
+    /// Draft-07 spellings in a 2020-12 profile ([`to_2020`](super::to_2020)).
+    pub(crate) fn draft_2020(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let tuple_items = matches!(o.get(Keyword::Items), Some(Value::Schemas(_)));
+        if r.draft_2020 {
+            for kw in [Keyword::ExclusiveMinimum, Keyword::ExclusiveMaximum] {
+                if matches!(o.get(kw), Some(Value::Bool(_))) {
+                    c.push(
+                        p,
+                        RuleId::Draft2020,
+                        format!("{kw} must be a number in 2020-12"),
+                    );
+                }
+            }
+            if tuple_items && r.tuples == Tuples::Keep {
+                c.push(
+                    p,
+                    RuleId::Draft2020,
+                    "items must be a schema in 2020-12".to_owned(),
+                );
+            }
+        }
+    }
+}

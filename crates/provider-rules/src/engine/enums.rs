@@ -215,3 +215,46 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.insert(Keyword::Enum, Value::Instances(values));
     }
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::Enums;
+    use schema_core::{InstanceType as T, Keyword, SchemaObject};
+
+    /// Empty enums, enum values of a refused JSON type, `""` in an enum ([`enum_values`](super::enum_values)).
+    pub(crate) fn values(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        if r.keywords.contains(Keyword::Enum)
+            && let Some(list) = o.enum_values()
+        {
+            if list.is_empty() {
+                c.push(p, RuleId::EnumEmpty, "enum has no value".to_owned());
+            }
+            if list.iter().any(|v| !r.enums.accepts(v.json_type())) {
+                c.push(
+                    p,
+                    RuleId::EnumValues,
+                    format!("enum values must be {:?}", r.enums).to_lowercase(),
+                );
+            }
+            if r.enums == Enums::Strings && !(types.is_empty() || types == [T::String]) {
+                c.push(
+                    p,
+                    RuleId::EnumValues,
+                    "enum is only allowed on type string".to_owned(),
+                );
+            }
+            if !r.empty_string_enum && list.iter().any(|v| v.as_json() == "\"\"") {
+                c.push(
+                    p,
+                    RuleId::EnumEmptyString,
+                    "enum has an empty string".to_owned(),
+                );
+            }
+        }
+    }
+}

@@ -222,3 +222,61 @@ pub(crate) fn patterns(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         );
     }
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{Key, Keyword, SchemaObject, Value};
+
+    /// Keywords the provider does not know, does not accept, or finds of the wrong JSON type ([`unsupported_keywords`](super::unsupported_keywords)).
+    pub(crate) fn keywords(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        for e in o.entries() {
+            match (&e.key, &e.value) {
+                (Key::Other(name), _) if !r.unknown_keywords => c.push(
+                    p,
+                    RuleId::UnknownKeyword,
+                    format!("keyword {name} is not accepted"),
+                ),
+                (Key::Known(kw), Value::Raw(_)) => c.push(
+                    p,
+                    RuleId::MalformedKeyword,
+                    format!("{kw} has the wrong JSON type"),
+                ),
+                (Key::Known(kw), _) if !r.keywords.contains(*kw) => c.push(
+                    p,
+                    RuleId::UnsupportedKeyword,
+                    format!("keyword {kw} is not accepted"),
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    /// A `pattern` with syntax the provider refuses ([`patterns`](super::patterns)).
+    pub(crate) fn patterns(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if let (Some(forbidden), Some(pat)) =
+            (&r.forbidden_pattern_syntax, o.string(Keyword::Pattern))
+            && forbidden.iter().any(|f| pat.contains(f.as_ref()))
+        {
+            c.push(
+                p,
+                RuleId::PatternSyntax,
+                format!("pattern {pat:?} uses a construct the provider refuses"),
+            );
+        }
+    }
+
+    /// A `format` the provider does not accept ([`formats`](super::formats)).
+    pub(crate) fn formats(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format))
+            && !allowed.iter().any(|a| a == f)
+        {
+            c.push(p, RuleId::Format, format!("format {f} is not accepted"));
+        }
+    }
+}

@@ -12,7 +12,7 @@
 //! the size of the (inlined) schema.
 
 mod arrays;
-mod booleans;
+pub(crate) mod booleans;
 mod cx;
 mod draft;
 mod enums;
@@ -22,7 +22,7 @@ mod nulls;
 mod objects;
 mod property_maps;
 mod refs;
-mod root;
+pub(crate) mod root;
 mod strict;
 mod types;
 mod unions;
@@ -86,6 +86,35 @@ const POST: &[Step] = &[
     unions::alone,
 ];
 
+/// A check: what one rule finds on an object node that its step would change (the checker's
+/// half of the rule, beside its step in the rule's file).
+pub(crate) type Check = fn(&mut crate::check::Checker<'_>, &str, &schema_core::SchemaObject);
+
+/// The rules' checks on each object node, in the order their violations are reported.
+pub(crate) const CHECKS: &[Check] = &[
+    filter::check::keywords,
+    types::check::type_list,
+    nulls::check::null_type,
+    unions::check::alone,
+    unions::check::empty,
+    enums::check::values,
+    objects::check::empty_properties,
+    unions::check::default_beside_any_of,
+    types::check::type_missing,
+    arrays::check::missing_items,
+    types::check::foreign_keywords,
+    objects::check::required,
+    objects::check::additional_properties,
+    objects::check::property_named_properties,
+    filter::check::patterns,
+    filter::check::formats,
+    refs::check::refs,
+    arrays::check::tuples,
+    draft::check::draft_2020,
+    strict::check::all_required,
+    strict::check::min_items,
+];
+
 /// How many times the PRE steps run on one node at most.
 const PRE_ROUNDS: usize = 4;
 
@@ -124,7 +153,16 @@ impl Transform for Pipeline<'_, '_> {
     }
 }
 
-/// Rewrites `schema` into what `rules` accepts. See [`crate::sanitize`].
+/// [`crate::sanitize`]: [`run`]'s steps, and last the depth cap on what they made too deep
+/// ([`crate::depth::cap`]).
+pub(crate) fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
+    let mut out = run(schema, rules, slot);
+    crate::depth::cap(&mut out, rules, slot);
+    out
+}
+
+/// Rewrites `schema` into what `rules` accepts, without the depth cap (what the cap's own
+/// stand-ins are made with). See [`crate::sanitize`].
 pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
     let mut out = schema.clone();

@@ -178,3 +178,24 @@ fn wrap_with_null(o: &mut SchemaObject) {
     );
     *o = outer;
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{InstanceType as T, SchemaObject};
+
+    /// `type: "null"` where the provider has no null type ([`normalize`](super::normalize)).
+    pub(crate) fn null_type(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        if !r.null_type && types == [T::Null] {
+            c.push(
+                p,
+                RuleId::NullType,
+                "the provider has no null type".to_owned(),
+            );
+        }
+    }
+}

@@ -414,3 +414,107 @@ fn as_bool(raw: &schema_core::Instance) -> Option<bool> {
         _ => None,
     }
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::AdditionalProperties;
+    use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject};
+
+    /// An empty `properties` map ([`empty_properties`](super::empty_properties)).
+    pub(crate) fn empty_properties(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        // A root that must have `properties` keeps even an empty map.
+        let empty_accepted = r.empty_properties || (p.is_empty() && c.root_properties);
+        if !empty_accepted
+            && o.schema_map(Keyword::Properties)
+                .is_some_and(schema_core::SchemaMap::is_empty)
+        {
+            c.push(
+                p,
+                RuleId::PropertiesEmpty,
+                "properties must not be empty (leave it out)".to_owned(),
+            );
+        }
+    }
+
+    /// `required` names with no property ([`required`](super::required)).
+    pub(crate) fn required(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if r.required_defined
+            && let Some(req) = o.required()
+        {
+            let props = o.properties();
+            for n in req {
+                if !props.is_some_and(|m| m.contains_key(n)) {
+                    c.push(
+                        p,
+                        RuleId::RequiredUndefined,
+                        format!("required property \"{n}\" is not defined"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `additionalProperties` as the provider refuses or demands it ([`additional_properties`](super::additional_properties)).
+    pub(crate) fn additional_properties(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        let is_object =
+            types.contains(&T::Object) || (types.is_empty() && o.properties().is_some());
+        match r.additional_properties {
+            AdditionalProperties::DropFalse => {
+                if matches!(
+                    o.schema(Keyword::AdditionalProperties),
+                    Some(Schema::Bool(false))
+                ) {
+                    c.push(
+                        p,
+                        RuleId::AdditionalProperties,
+                        "additionalProperties: false is refused".to_owned(),
+                    );
+                }
+            }
+            AdditionalProperties::ForceFalse
+                if is_object
+                    && !matches!(
+                        o.schema(Keyword::AdditionalProperties),
+                        Some(Schema::Bool(false))
+                    ) =>
+            {
+                c.push(
+                    p,
+                    RuleId::AdditionalProperties,
+                    "every object must set additionalProperties: false".to_owned(),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// An object property named `properties` ([`property_named_properties`](super::property_named_properties)).
+    pub(crate) fn property_named_properties(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if !r.property_named_properties
+            && let Some(inner) = o
+                .properties()
+                .and_then(|m| m.get("properties"))
+                .and_then(Schema::as_object)
+        {
+            let t = inner.declared_types();
+            if t.contains(&T::Object)
+                || inner.properties().is_some()
+                || inner.contains(Keyword::AdditionalProperties)
+            {
+                c.push(
+                    p,
+                    RuleId::PropertyNamedProperties,
+                    "an object property named \"properties\" is misread".to_owned(),
+                );
+            }
+        }
+    }
+}

@@ -241,3 +241,47 @@ fn inline_with_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
         cx.not_strict(&p, "a $ref that does not resolve inside the document");
     }
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::Refs;
+    use schema_core::{Key, SchemaObject};
+
+    /// A `$ref` the provider refuses, circular, dangling or with siblings ([`run`](super::run)).
+    pub(crate) fn refs(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if let Some(_r) = o.reference() {
+            match r.refs {
+                Refs::Inline => c.push(p, RuleId::Ref, "$ref is not accepted".to_owned()),
+                Refs::NonCircular => {
+                    if c.circular.contains(p) {
+                        c.push(p, RuleId::Ref, "a circular $ref is not accepted".to_owned());
+                    } else if c.unresolved(p, o) {
+                        c.push(
+                            p,
+                            RuleId::Ref,
+                            "$ref points to nothing in the schema".to_owned(),
+                        );
+                    }
+                }
+                Refs::NoSiblings => {
+                    let extra = o.entries().iter().any(|e| match e.key {
+                        Key::Known(k) => !Refs::SIBLINGS.contains(&k),
+                        Key::Other(_) => true,
+                    });
+                    if extra {
+                        c.push(
+                            p,
+                            RuleId::RefSiblings,
+                            "$ref must stand without siblings".to_owned(),
+                        );
+                    }
+                }
+                Refs::Keep => {}
+            }
+        }
+    }
+}

@@ -265,3 +265,63 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
         );
     }
 }
+
+/// What the provider would reject that this file's steps fix: the root's shape
+/// ([`shape`](super::shape)) and a bare property map ([`wrap_bare_properties`](super::wrap_bare_properties)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{InstanceType as T, Keyword, Schema, TypeSet};
+
+    /// The root where the profile wants an object with `properties` and no union.
+    pub(crate) fn shape(c: &mut Checker<'_>, schema: &Schema) {
+        let root = c.rules.root;
+        let Some(o) = schema.as_object() else {
+            if root.object || root.properties || root.no_composition {
+                c.push(
+                    "",
+                    RuleId::Root,
+                    "the root is a boolean schema, not an object".to_owned(),
+                );
+            }
+            return;
+        };
+        if root.object && o.types() != Some(&TypeSet::Single(T::Object)) {
+            c.push(
+                "",
+                RuleId::Root,
+                "the root must be type \"object\"".to_owned(),
+            );
+        }
+        if root.properties && o.properties().is_none() {
+            c.push(
+                "",
+                RuleId::RootProperties,
+                "the root object must have properties".to_owned(),
+            );
+        }
+        if root.no_composition {
+            for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
+                if o.contains(kw) {
+                    c.push("", RuleId::RootUnion, format!("{kw} at the root"));
+                }
+            }
+        }
+    }
+
+    /// A tool's parameters written as a bare property map lose their properties (Gemini:
+    /// `Unknown name "foo" at '...parameters': Cannot find field.`).
+    pub(crate) fn bare_properties(c: &mut Checker<'_>, schema: &Schema) {
+        if c.rules.wrap_bare_properties
+            && let Some(o) = schema.as_object()
+            && o.bare_properties().is_some()
+        {
+            c.push(
+                "",
+                RuleId::BareProperties,
+                "the parameters are a bare map of property schemas, without type \"object\" and properties"
+                    .to_owned(),
+            );
+        }
+    }
+}

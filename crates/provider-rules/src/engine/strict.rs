@@ -270,3 +270,46 @@ pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
         );
     }
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{InstanceType as T, Keyword, SchemaObject};
+
+    /// Strict mode: a property not in `required` ([`close_object`](super::close_object)).
+    pub(crate) fn all_required(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        let is_object =
+            types.contains(&T::Object) || (types.is_empty() && o.properties().is_some());
+        if r.strict && r.all_required && is_object {
+            let names: Vec<&String> = o
+                .properties()
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            let req = o.required().unwrap_or(&[]);
+            if o.properties().is_none() || names.iter().any(|n| !req.contains(n)) {
+                c.push(
+                    p,
+                    RuleId::StrictRequired,
+                    "every property must be required".to_owned(),
+                );
+            }
+        }
+    }
+
+    /// `minItems` above the provider's limit ([`min_items`](super::min_items)).
+    pub(crate) fn min_items(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if let (Some(max), Some(n)) = (
+            r.limits.max_min_items,
+            o.number(Keyword::MinItems)
+                .and_then(serde_json::Number::as_f64),
+        ) && n > f64::from(max)
+        {
+            c.push(p, RuleId::MinItems, format!("minItems above {max}"));
+        }
+    }
+}

@@ -383,3 +383,56 @@ pub(crate) fn read_type_names(schema: &mut Schema, cx: &mut Cx<'_>) {
         );
     }
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::TypeLists;
+    use schema_core::{Key, Keyword, SchemaObject, TypeSet, Value};
+
+    /// A list of types where the provider wants one ([`split_type_list`](super::split_type_list)).
+    pub(crate) fn type_list(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if r.type_lists == TypeLists::Split && matches!(o.types(), Some(TypeSet::List(_))) {
+            c.push(
+                p,
+                RuleId::TypeList,
+                "type must be a single type, not a list".to_owned(),
+            );
+        }
+    }
+
+    /// A node without `type` where the provider requires one ([`infer_missing_type`](super::infer_missing_type)).
+    pub(crate) fn type_missing(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let composed =
+            o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) || o.contains(Keyword::AllOf);
+        if r.type_required && !matches!(o.get(Keyword::Type), Some(Value::Type(_))) && !composed {
+            c.push(p, RuleId::TypeMissing, "type must be specified".to_owned());
+        }
+    }
+
+    /// Keywords on a type they do not apply to ([`drop_foreign_keywords`](super::drop_foreign_keywords)).
+    pub(crate) fn foreign_keywords(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        if r.keywords_on_own_type_only
+            && let [t] = types
+        {
+            for e in o.entries() {
+                if let Key::Known(kw) = e.key
+                    && !crate::rules::format_tolerated(kw, *t)
+                    && kw.applies_to().is_some_and(|ts| !ts.contains(t))
+                {
+                    c.push(
+                        p,
+                        RuleId::ForeignKeyword,
+                        format!("{kw} is not allowed on type {t}"),
+                    );
+                }
+            }
+        }
+    }
+}

@@ -408,3 +408,45 @@ pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
         hints::for_keyword(Keyword::Default, &v),
     );
 }
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::Unions;
+    use schema_core::{Keyword, Schema, SchemaObject};
+
+    /// `anyOf` beside other keywords where it must stand alone ([`alone`](super::alone)).
+    pub(crate) fn alone(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if r.unions == Unions::Alone && o.contains(Keyword::AnyOf) && o.len() > 1 {
+            c.push(
+                p,
+                RuleId::AnyOfAlone,
+                "anyOf must be the only keyword of its node".to_owned(),
+            );
+        }
+    }
+
+    /// A union with no branch ([`empty`](super::empty)).
+    pub(crate) fn empty(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
+            if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
+                c.push(p, RuleId::EmptyUnion, format!("{kw} has no branch"));
+            }
+        }
+    }
+
+    /// `default` beside `anyOf` ([`default_beside_any_of`](super::default_beside_any_of)).
+    pub(crate) fn default_beside_any_of(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if !r.default_beside_any_of && o.contains(Keyword::AnyOf) && o.contains(Keyword::Default) {
+            c.push(
+                p,
+                RuleId::DefaultBesideAnyOf,
+                "default must not stand beside anyOf".to_owned(),
+            );
+        }
+    }
+}
