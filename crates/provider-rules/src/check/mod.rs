@@ -134,18 +134,7 @@ fn has_malformed_type(schema: &Schema) -> bool {
 }
 
 fn check_read(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
-    let mut c = Checker {
-        rules,
-        root_properties: rules.keeps_root_properties(slot),
-        out: Vec::new(),
-        circular: Default::default(),
-        root_schema: schema,
-        index: None,
-    };
-    if rules.refs == Refs::NonCircular && schema.has_refs() {
-        c.circular = schema.circular_refs().into_iter().collect();
-        c.index = Some(schema_core::RefIndex::new(schema));
-    }
+    let mut c = Checker::new(schema, rules, slot);
     if rules.root_shaped(slot) {
         crate::engine::root::check::shape(&mut c, schema);
     }
@@ -170,7 +159,30 @@ pub(crate) struct Checker<'r> {
     index: Option<schema_core::RefIndex>,
 }
 
-impl Checker<'_> {
+impl<'r> Checker<'r> {
+    /// The context to check `schema` for `rules` in `slot`.
+    pub(crate) fn new(schema: &'r Schema, rules: &'r Rules, slot: Slot) -> Checker<'r> {
+        let mut c = Checker {
+            rules,
+            root_properties: rules.keeps_root_properties(slot),
+            out: Vec::new(),
+            circular: Default::default(),
+            root_schema: schema,
+            index: None,
+        };
+        if rules.refs == Refs::NonCircular && schema.has_refs() {
+            c.circular = schema.circular_refs().into_iter().collect();
+            c.index = Some(schema_core::RefIndex::new(schema));
+        }
+        c
+    }
+
+    /// What was found.
+    #[cfg(test)]
+    pub(crate) fn into_found(self) -> Vec<Violation> {
+        self.out
+    }
+
     /// Whether the `$ref` of the node `o` at `p` resolves nowhere in the schema.
     pub(crate) fn unresolved(&self, p: &str, o: &SchemaObject) -> bool {
         let (Some(index), Some(r)) = (&self.index, o.reference()) else {

@@ -239,3 +239,35 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_items_missing_field() {
+        fixes(
+            missing_items,
+            false,
+            check::missing_items,
+            r#"{"type":"array"}"#,
+            &Rules::GEMINI,
+            RuleId::ItemsMissing,
+        );
+    }
+
+    #[test]
+    fn gemini_proto_has_no_tuples_tuple_folded() {
+        fixes(
+            fold_tuples,
+            true,
+            check::tuples,
+            r#"{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}]}"#,
+            &Rules::GEMINI,
+            RuleId::Tuple,
+        );
+    }
+}

@@ -197,3 +197,27 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn anthropic_json_schema_is_invalid_it_must_match_draft_2020_12() {
+        let (out, _) = fixes(
+            to_2020,
+            true,
+            check::draft_2020,
+            r#"{"type":"number","minimum":0,"exclusiveMinimum":true}"#,
+            &Rules::ANTHROPIC,
+            RuleId::Draft2020,
+        );
+        assert_eq!(
+            out.to_json_string(),
+            r#"{"type":"number","exclusiveMinimum":0}"#
+        );
+    }
+}

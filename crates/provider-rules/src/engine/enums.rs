@@ -258,3 +258,40 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_function_declaration_enum_only_allowed_for_string_type() {
+        let (out, _) = fixes(
+            enum_values,
+            false,
+            check::values,
+            r#"{"type":"integer","enum":[1,2,3]}"#,
+            &Rules::GEMINI,
+            RuleId::EnumValues,
+        );
+        assert!(
+            out.to_json_string().contains(r#""minimum":1"#),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn gemini_enum_cannot_be_empty_empty_string_value_dropped() {
+        fixes(
+            enum_values,
+            false,
+            check::values,
+            r#"{"type":"string","enum":["a",""]}"#,
+            &Rules::GEMINI,
+            RuleId::EnumEmptyString,
+        );
+    }
+}

@@ -280,3 +280,52 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_unknown_name_at_parameters_cannot_find_field() {
+        fixes(
+            unsupported_keywords,
+            false,
+            check::keywords,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"x-vendor":1,"$comment":"c"}"#,
+            &Rules::GEMINI,
+            RuleId::UnknownKeyword,
+        );
+    }
+
+    #[test]
+    fn gemini_format_only_enum_and_date_time_are_supported_for_string_type() {
+        let (out, _) = fixes(
+            formats,
+            false,
+            check::formats,
+            r#"{"type":"string","format":"uri"}"#,
+            &Rules::GEMINI,
+            RuleId::Format,
+        );
+        assert!(
+            !out.to_json_string().contains("format"),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn openai_regex_construct_is_not_supported_pattern_dropped() {
+        fixes(
+            patterns,
+            false,
+            check::patterns,
+            r#"{"type":"string","pattern":"^\\p{L}+$"}"#,
+            &Rules::OPENAI,
+            RuleId::PatternSyntax,
+        );
+    }
+}

@@ -205,3 +205,96 @@ pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
         decoder,
     }
 }
+
+/// One rule alone, for its own unit tests (in its file): its step over a whole schema, its
+/// check on every object node, nothing else of the engine or the checker.
+#[cfg(test)]
+pub(crate) mod alone {
+    use super::{Check, Cx, Step};
+    use crate::check::Checker;
+    use crate::report::{Change, Violation};
+    use crate::{Rules, Slot};
+    use schema_core::{Schema, Transform, Visit};
+
+    /// Runs `step` alone on every node of `json` (after the node's children, as the engine's
+    /// POST steps run; `pre`: before them, as its PRE steps do): the schema it leaves and the
+    /// changes it reports.
+    pub(crate) fn fix(step: Step, pre: bool, json: &str, rules: &Rules) -> (Schema, Vec<Change>) {
+        struct One<'a, 'r> {
+            step: Step,
+            pre: bool,
+            cx: &'a mut Cx<'r>,
+        }
+        impl Transform for One<'_, '_> {
+            fn pre(&mut self, p: &str, s: &mut Schema) {
+                self.cx.enter(s);
+                if self.pre {
+                    (self.step)(s, p, self.cx);
+                }
+            }
+            fn post(&mut self, p: &str, s: &mut Schema) {
+                if !self.pre {
+                    (self.step)(s, p, self.cx);
+                }
+                self.cx.leave();
+            }
+        }
+        let mut schema = Schema::from_str(json).expect("a test schema");
+        let mut cx = Cx::new(rules, Slot::Schema);
+        schema.transform(&mut One {
+            step,
+            pre,
+            cx: &mut cx,
+        });
+        (schema, cx.into_report().changes)
+    }
+
+    /// Runs `check` alone on every object node of `schema`: what it finds.
+    pub(crate) fn check(check: Check, schema: &Schema, rules: &Rules) -> Vec<Violation> {
+        struct One<'r> {
+            check: Check,
+            c: Checker<'r>,
+        }
+        impl Visit for One<'_> {
+            fn enter(&mut self, p: &str, s: &Schema) -> bool {
+                if let Some(o) = s.as_object() {
+                    (self.check)(&mut self.c, p, o);
+                }
+                true
+            }
+        }
+        let mut one = One {
+            check,
+            c: Checker::new(schema, rules, Slot::Schema),
+        };
+        schema.walk(&mut one);
+        one.c.into_found()
+    }
+
+    /// `check` finds `rule` in `json` for `rules`, and no more once `step` ran alone: the
+    /// schema it leaves (and the report's changes, which name `rule`'s fix).
+    pub(crate) fn fixes(
+        step: Step,
+        pre: bool,
+        check: Check,
+        json: &str,
+        rules: &Rules,
+        rule: crate::RuleId,
+    ) -> (Schema, Vec<Change>) {
+        let before = Schema::from_str(json).expect("a test schema");
+        let found = self::check(check, &before, rules);
+        assert!(
+            found.iter().any(|v| v.rule == rule),
+            "{rule} not found in {json}: {found:?}"
+        );
+        let (after, changes) = fix(step, pre, json, rules);
+        let left = self::check(check, &after, rules);
+        assert!(
+            left.is_empty(),
+            "{rule}: still found after the fix: {left:?} in {}",
+            after.to_json_string()
+        );
+        assert!(!changes.is_empty(), "{rule}: the fix reported nothing");
+        (after, changes)
+    }
+}

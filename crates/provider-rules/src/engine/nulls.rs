@@ -199,3 +199,23 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn code_assist_has_no_null_type_null_type_rewritten() {
+        fixes(
+            normalize,
+            false,
+            check::null_type,
+            r#"{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"null"}]}}}"#,
+            &Rules::GEMINI_CODE_ASSIST,
+            RuleId::NullType,
+        );
+    }
+}

@@ -518,3 +518,52 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_properties_should_be_non_empty_for_object_type() {
+        fixes(
+            empty_properties,
+            false,
+            check::empty_properties,
+            r#"{"type":"object","properties":{"a":{"type":"object","properties":{}}}}"#,
+            &Rules::GEMINI,
+            RuleId::PropertiesEmpty,
+        );
+    }
+
+    #[test]
+    fn gemini_required_property_is_not_defined() {
+        let (out, _) = fixes(
+            required,
+            false,
+            check::required,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
+            &Rules::GEMINI,
+            RuleId::RequiredUndefined,
+        );
+        assert!(
+            out.to_json_string().contains(r#""required":["a"]"#),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn anthropic_strict_additional_properties_must_be_explicitly_set_to_false() {
+        fixes(
+            additional_properties,
+            false,
+            check::additional_properties,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#,
+            &Rules::ANTHROPIC_STRICT,
+            RuleId::AdditionalProperties,
+        );
+    }
+}

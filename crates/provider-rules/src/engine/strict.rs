@@ -313,3 +313,35 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn anthropic_strict_min_items_above_the_limit() {
+        fixes(
+            min_items,
+            false,
+            check::min_items,
+            r#"{"type":"array","items":{"type":"string"},"minItems":3}"#,
+            &Rules::ANTHROPIC_STRICT,
+            RuleId::MinItems,
+        );
+    }
+
+    #[test]
+    fn openai_strict_required_must_include_every_key_in_properties() {
+        fixes(
+            close_object,
+            false,
+            check::all_required,
+            r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"],"additionalProperties":false}"#,
+            &Rules::OPENAI_STRICT,
+            RuleId::StrictRequired,
+        );
+    }
+}

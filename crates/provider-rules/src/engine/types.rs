@@ -436,3 +436,60 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_proto_field_is_not_repeating_cannot_start_list_type_list_split() {
+        let (out, _) = fixes(
+            split_type_list,
+            true,
+            check::type_list,
+            r#"{"type":"object","properties":{"v":{"type":["string","integer"]}}}"#,
+            &Rules::GEMINI,
+            RuleId::TypeList,
+        );
+        assert!(
+            out.to_json_string().contains("anyOf"),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn gemini_type_must_be_specified_when_not_using_any_of_type_inferred() {
+        let (out, changes) = fixes(
+            infer_missing_type,
+            false,
+            check::type_missing,
+            r#"{"type":"object","properties":{"n":{"minimum":1}}}"#,
+            &Rules::GEMINI,
+            RuleId::TypeMissing,
+        );
+        assert_eq!(changes[0].rule, RuleId::TypeInferred);
+        assert!(
+            out.to_json_string()
+                .contains(r#""n":{"minimum":1,"type":"number"}"#)
+                || out.to_json_string().contains(r#""type":"number""#),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn gemini_items_field_predicate_failed_type_array_foreign_keyword_dropped() {
+        fixes(
+            drop_foreign_keywords,
+            false,
+            check::foreign_keywords,
+            r#"{"type":"object","properties":{"s":{"type":"string","minItems":1}}}"#,
+            &Rules::GEMINI,
+            RuleId::ForeignKeyword,
+        );
+    }
+}

@@ -450,3 +450,47 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn vertex_when_using_any_of_it_must_be_the_only_field_set() {
+        fixes(
+            alone,
+            false,
+            check::alone,
+            r#"{"anyOf":[{"type":"string"},{"type":"integer"}],"description":"A value."}"#,
+            &Rules::VERTEX,
+            RuleId::AnyOfAlone,
+        );
+    }
+
+    #[test]
+    fn any_of_with_zero_variants_is_rejected_empty_union_removed() {
+        fixes(
+            empty,
+            true,
+            check::empty,
+            r#"{"type":"object","properties":{"v":{"anyOf":[]}}}"#,
+            &Rules::ANTHROPIC,
+            RuleId::EmptyUnion,
+        );
+    }
+
+    #[test]
+    fn gemini_default_beside_any_of_is_refused_default_moved() {
+        fixes(
+            default_beside_any_of,
+            false,
+            check::default_beside_any_of,
+            r#"{"anyOf":[{"type":"string"},{"type":"integer"}],"default":"a"}"#,
+            &Rules::GEMINI,
+            RuleId::DefaultBesideAnyOf,
+        );
+    }
+}
