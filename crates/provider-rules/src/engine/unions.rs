@@ -383,13 +383,20 @@ fn push_into_branches(
     }
 }
 
+/// The gate of rule `default-beside-any-of`: the profile accepts `default` but not beside
+/// `anyOf`. Where `default` is not accepted at all it is an unsupported keyword (dropped and
+/// reported as such, once), whatever [`Rules::default_beside_any_of`] says.
+pub(crate) fn refuses_default_beside_any_of(rules: &crate::Rules) -> bool {
+    !rules.default_beside_any_of && rules.keywords.contains(Keyword::Default)
+}
+
 /// A `default` beside an `anyOf` where the profile refuses the pair (gated by
 /// [`Rules::default_beside_any_of`](crate::Rules::default_beside_any_of)) is removed and said
 /// in the description ("Default: \"x\"."): the historical gemini-cli sanitizer did so because
 /// "Vertex AI gets confused if both anyOf and default are set" (peers.md §3 #55). Runs after
 /// every step that can write an `anyOf` on the node (type lists, any-value schemas).
 pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.default_beside_any_of {
+    if !refuses_default_beside_any_of(cx.rules) {
         return;
     }
     let Some(o) = node.as_object_mut() else {
@@ -440,8 +447,10 @@ pub(crate) mod check {
 
     /// `default` beside `anyOf` ([`default_beside_any_of`](super::default_beside_any_of)).
     pub(crate) fn default_beside_any_of(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
-        let r = c.rules;
-        if !r.default_beside_any_of && o.contains(Keyword::AnyOf) && o.contains(Keyword::Default) {
+        if super::refuses_default_beside_any_of(c.rules)
+            && o.contains(Keyword::AnyOf)
+            && o.contains(Keyword::Default)
+        {
             c.push(
                 p,
                 RuleId::DefaultBesideAnyOf,
@@ -492,5 +501,37 @@ mod tests {
             &Rules::GEMINI,
             RuleId::DefaultBesideAnyOf,
         );
+    }
+
+    /// A profile without `default` reports a `default` beside `anyOf` once, as the keyword it
+    /// does not accept (Gemini: `Unknown name "default"`), even if it also says the pair is
+    /// refused.
+    #[test]
+    fn default_on_a_profile_without_default_is_an_unknown_name_once_not_twice() {
+        let rules = Rules {
+            keywords: Rules::GEMINI.keywords.without(&[Keyword::Default]),
+            ..Rules::GEMINI
+        };
+        assert!(!rules.default_beside_any_of);
+        let v = serde_json::json!({"type": "object", "properties": {"v": {
+            "anyOf": [{"type": "string"}, {"type": "integer"}], "default": "a"}}});
+        let found = crate::check(&v, &rules, crate::Slot::Parameters);
+        let at_v: Vec<_> = found
+            .iter()
+            .filter(|f| f.pointer == "/properties/v")
+            .collect();
+        assert_eq!(at_v.len(), 1, "{found:?}");
+        assert_eq!(at_v[0].rule, RuleId::UnsupportedKeyword);
+        let s = Schema::from_str(&v.to_string()).unwrap();
+        let out = crate::sanitize(&s, &rules, crate::Slot::Parameters);
+        assert!(
+            out.report
+                .changes
+                .iter()
+                .all(|c| c.rule != RuleId::DefaultBesideAnyOf),
+            "{:?}",
+            out.report.changes
+        );
+        assert!(crate::check(&out.schema.to_value(), &rules, crate::Slot::Parameters).is_empty());
     }
 }

@@ -134,7 +134,7 @@ pub fn profile(name: &str) -> Option<&'static Rules> {
 /// assert_eq!(provider_rules::profile_names().next(), Some("gemini"));
 /// ```
 pub fn profile_names() -> impl Iterator<Item = &'static str> {
-    PROFILES.iter().map(|r| registry::static_name(r))
+    PROFILES.iter().map(|r| r.name())
 }
 
 /// A provider by name (`gemini`, `openai`, `azure-openai`, ...).
