@@ -113,3 +113,44 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Checker;
+    use crate::engine::alone::fix;
+    use crate::{Rules, Slot};
+
+    fn found(s: &Schema, rules: &Rules) -> Vec<crate::report::Violation> {
+        let mut c = Checker::new(s, rules, Slot::Schema);
+        s.walk(&mut FindAll(&mut c));
+        c.into_found()
+    }
+
+    struct FindAll<'a, 'r>(&'a mut Checker<'r>);
+
+    impl schema_core::Visit for FindAll<'_, '_> {
+        fn enter(&mut self, p: &str, s: &Schema) -> bool {
+            check::children(self.0, p, s);
+            true
+        }
+    }
+
+    #[test]
+    fn xai_property_schema_false_is_not_supported() {
+        let json = r#"{"type":"object","properties":{"a":{"type":"string"},"gone":false,"any":true},"required":["a","gone"]}"#;
+        let before = Schema::from_str(json).unwrap();
+        let at: Vec<String> = found(&before, &Rules::XAI)
+            .into_iter()
+            .map(|v| v.pointer)
+            .collect();
+        assert_eq!(at, ["/properties/gone", "/properties/any"]);
+        let (after, changes) = fix(children, true, json, &Rules::XAI, Slot::Schema);
+        assert!(changes.iter().all(|c| c.rule == RuleId::BooleanSchema));
+        assert!(found(&after, &Rules::XAI).is_empty());
+        assert_eq!(
+            after.to_json_string(),
+            r#"{"type":"object","properties":{"a":{"type":"string"},"any":{}},"required":["a"]}"#
+        );
+    }
+}

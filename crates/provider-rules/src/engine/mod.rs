@@ -216,10 +216,16 @@ pub(crate) mod alone {
     use crate::{Rules, Slot};
     use schema_core::{Schema, Transform, Visit};
 
-    /// Runs `step` alone on every node of `json` (after the node's children, as the engine's
+    /// Runs `step` alone, for `slot`, on every node of `json` (after the node's children, as the engine's
     /// POST steps run; `pre`: before them, as its PRE steps do): the schema it leaves and the
     /// changes it reports.
-    pub(crate) fn fix(step: Step, pre: bool, json: &str, rules: &Rules) -> (Schema, Vec<Change>) {
+    pub(crate) fn fix(
+        step: Step,
+        pre: bool,
+        json: &str,
+        rules: &Rules,
+        slot: Slot,
+    ) -> (Schema, Vec<Change>) {
         struct One<'a, 'r> {
             step: Step,
             pre: bool,
@@ -240,7 +246,7 @@ pub(crate) mod alone {
             }
         }
         let mut schema = Schema::from_str(json).expect("a test schema");
-        let mut cx = Cx::new(rules, Slot::Schema);
+        let mut cx = Cx::new(rules, slot);
         schema.transform(&mut One {
             step,
             pre,
@@ -287,7 +293,7 @@ pub(crate) mod alone {
             found.iter().any(|v| v.rule == rule),
             "{rule} not found in {json}: {found:?}"
         );
-        let (after, changes) = fix(step, pre, json, rules);
+        let (after, changes) = fix(step, pre, json, rules, Slot::Schema);
         let left = self::check(check, &after, rules);
         assert!(
             left.is_empty(),

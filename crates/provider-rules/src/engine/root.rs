@@ -325,3 +325,51 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Checker;
+    use crate::engine::alone::fix;
+    use crate::rules::Rules;
+
+    fn found(json: &str, rules: &Rules) -> Vec<RuleId> {
+        let s = Schema::from_str(json).unwrap();
+        let mut c = Checker::new(&s, rules, Slot::Parameters);
+        check::shape(&mut c, &s);
+        check::bare_properties(&mut c, &s);
+        c.into_found().into_iter().map(|v| v.rule).collect()
+    }
+
+    #[test]
+    fn anthropic_input_schema_does_not_support_one_of_all_of_or_any_of_at_the_top_level() {
+        let json = r#"{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"integer"}}}]}"#;
+        assert!(found(json, &Rules::ANTHROPIC).contains(&RuleId::RootUnion));
+        let (out, changes) = fix(shape, true, json, &Rules::ANTHROPIC, Slot::Parameters);
+        assert!(!changes.is_empty());
+        assert!(found(&out.to_json_string(), &Rules::ANTHROPIC).is_empty());
+    }
+
+    #[test]
+    fn anthropic_input_schema_type_input_should_be_object() {
+        let json = r#"{"type":"string"}"#;
+        assert!(found(json, &Rules::ANTHROPIC).contains(&RuleId::Root));
+        let (out, _) = fix(shape, true, json, &Rules::ANTHROPIC, Slot::Parameters);
+        assert!(found(&out.to_json_string(), &Rules::ANTHROPIC).is_empty());
+    }
+
+    #[test]
+    fn gemini_unknown_name_at_parameters_cannot_find_field_bare_properties_wrapped() {
+        let json = r#"{"q":{"type":"string"},"n":{"type":"integer"}}"#;
+        assert!(found(json, &Rules::GEMINI).contains(&RuleId::BareProperties));
+        let mut s = Schema::from_str(json).unwrap();
+        let mut cx = Cx::new(&Rules::GEMINI, Slot::Parameters);
+        wrap_bare_properties(&mut s, &mut cx);
+        assert!(!cx.into_report().changes.is_empty());
+        assert!(found(&s.to_json_string(), &Rules::GEMINI).is_empty());
+        assert_eq!(
+            s.to_json_string(),
+            r#"{"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer"}}}"#
+        );
+    }
+}
