@@ -285,3 +285,60 @@ pub(crate) mod check {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::alone;
+    use crate::{Rules, Slot};
+
+    /// `run` alone on `json`: the schema it leaves, the rules of its changes.
+    fn fixed(json: &str, rules: &Rules) -> (Schema, Vec<RuleId>) {
+        let mut s = Schema::from_str(json).unwrap();
+        let mut cx = Cx::new(rules, Slot::Schema);
+        run(&mut s, &mut cx);
+        let changes = cx
+            .into_report()
+            .changes
+            .into_iter()
+            .map(|c| c.rule)
+            .collect();
+        (s, changes)
+    }
+
+    #[test]
+    fn gemini_unknown_name_ref_cannot_find_field_ref_inlined() {
+        let json = r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/s"}},"$defs":{"s":{"type":"string"}}}"##;
+        let before = Schema::from_str(json).unwrap();
+        let found = alone::check(check::refs, &before, &Rules::GEMINI);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].rule, found[0].pointer.as_str()),
+            (RuleId::Ref, "/properties/a")
+        );
+        let (after, changes) = fixed(json, &Rules::GEMINI);
+        assert!(changes.contains(&RuleId::RefInline), "{changes:?}");
+        assert!(alone::check(check::refs, &after, &Rules::GEMINI).is_empty());
+        assert!(
+            after.to_json_string().contains(r#""a":{"type":"string"}"#),
+            "{}",
+            after.to_json_string()
+        );
+    }
+
+    #[test]
+    fn xai_circular_ref_is_not_accepted_and_a_dangling_one_points_to_nothing() {
+        let json =
+            r##"{"type":"object","properties":{"n":{"$ref":"#"},"d":{"$ref":"#/$defs/none"}}}"##;
+        let before = Schema::from_str(json).unwrap();
+        let found = alone::check(check::refs, &before, &Rules::XAI);
+        let at: Vec<&str> = found.iter().map(|v| v.pointer.as_str()).collect();
+        assert_eq!(at, ["/properties/n", "/properties/d"], "{found:?}");
+        let (after, _) = fixed(json, &Rules::XAI);
+        assert!(
+            alone::check(check::refs, &after, &Rules::XAI).is_empty(),
+            "{}",
+            after.to_json_string()
+        );
+    }
+}
