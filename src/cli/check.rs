@@ -77,7 +77,7 @@ pub fn run(args: &CheckArgs) -> CliResult {
                 file: &doc.source.name,
                 tool: None,
                 pointer: String::new(),
-                rule: v.rule,
+                rule: v.rule.as_str(),
                 message: &v.message,
                 provider_error: v.provider_error,
             })
@@ -230,7 +230,7 @@ fn problem<'a>(doc: &'a Document, f: &'a Finding) -> ProblemJson<'a> {
         file: &doc.source.name,
         tool: doc.items[f.item].tool.as_deref(),
         pointer: pointer(doc, f),
-        rule: v.rule,
+        rule: v.rule.as_str(),
         message: &v.message,
         provider_error: v.provider_error,
     }

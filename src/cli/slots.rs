@@ -164,7 +164,7 @@ fn check_text(text: &str, rules: &Rules, slot: Slot) -> Vec<Violation> {
         Ok(found) => found,
         Err(e) => vec![Violation {
             pointer: String::new(),
-            rule: "malformed",
+            rule: provider_rules::RuleId::Malformed,
             message: format!("the schema is not readable: {e}"),
             provider_error: None,
         }],

@@ -124,7 +124,7 @@ impl WarnOnce {
             for c in slot.changes.iter().filter(|c| c.lossy) {
                 let key = format!("{} at {}", c.rule, c.pointer);
                 if self.first(profile, tool, &key) {
-                    tracing::warn!(target: "toolschema::serve", profile, tool, rule = c.rule, pointer = %c.pointer, "schema constraint lost: {}", c.message);
+                    tracing::warn!(target: "toolschema::serve", profile, tool, rule = c.rule.as_str(), pointer = %c.pointer, "schema constraint lost: {}", c.message);
                 }
             }
             if slot.strict_downgraded && self.first(profile, tool, "strict-downgrade") {

@@ -5,11 +5,11 @@
 //! [`check`](crate::check) reports an object subschema past that level as rule `depth`. Two
 //! passes keep the cut visible and the output within the limit:
 //!
-//! - [`sanitize_parsed`]: each subtree the parser cut is reported (lossy, rule `depth`, at the
-//!   cut's pointer) and its `{}` carries a hint in its description, so the model is told that
-//!   something there was not described;
-//! - [`cap`], run by every [`sanitize`](crate::sanitize): the engine can add levels below a
-//!   node (the profile's any-value alternatives, a split type list, an inlined `$ref`), so a
+//! - [`Cuts`], read by [`sanitize_slice`](crate::sanitize_slice): each subtree the parser cut
+//!   is reported (lossy, rule `depth`, at the cut's pointer) and its `{}` carries a hint in its
+//!   description, so the model is told that something there was not described;
+//! - [`cap`], the last step of every [`sanitize`](crate::sanitize): the engine can add levels
+//!   below a node (the profile's any-value alternatives, a split type list, an inlined `$ref`), so a
 //!   subtree that still reaches past the limit is replaced, at the deepest level where it then
 //!   fits, by the profile's stand-in (the sanitized form of `{"description": hint}`, keeping
 //!   the node's own description) and reported (lossy, rule `depth`).
@@ -17,7 +17,7 @@
 //! So the output has no object subschema past the limit: `check` finds no `depth` in it, and a
 //! second run parses it whole and changes nothing.
 
-use crate::encode::SanitizeOptions;
+use crate::RuleId;
 use crate::engine;
 use crate::hints;
 use crate::report::{Change, Sanitized};
@@ -29,10 +29,10 @@ use schema_core::{
 use std::collections::HashSet;
 
 /// The rule name of depth changes (the same as `check`'s).
-pub(crate) const RULE: &str = "depth";
+pub(crate) const RULE: RuleId = RuleId::Depth;
 
 /// The rule of the changes that make a result not strict-compatible (`Cx::not_strict`).
-const STRICT_INCOMPATIBLE: &str = "strict-incompatible";
+const STRICT_INCOMPATIBLE: RuleId = RuleId::StrictIncompatible;
 
 /// The deepest schema level an output keeps: the parser's default, which `check` uses.
 pub(crate) fn limit() -> usize {
@@ -44,79 +44,73 @@ pub(crate) fn hint(limit: usize) -> String {
     format!("Nested deeper than {limit} levels; not described.")
 }
 
-/// [`crate::sanitize`]: the engine's passes, then the [`cap`] on what they made too deep.
-pub(crate) fn sanitize(schema: &schema_core::Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    sanitize_with(schema, rules, slot, &SanitizeOptions::default())
+/// What the parser cut from a schema at the depth limit (see [`crate::sanitize_slice`]): the
+/// schema with the hints seeded where it cut, and what [`Cuts::report`] adds to the result
+/// of sanitizing it.
+pub(crate) struct Cuts {
+    /// The parsed schema, each cut `{}` carrying its hint (when the profile has hints).
+    pub(crate) schema: Schema,
+    cuts: Vec<(String, usize)>,
+    not_a_schema: Option<Change>,
 }
 
-/// [`sanitize`] with options ([`crate::sanitize_with`]).
-pub(crate) fn sanitize_with(
-    schema: &schema_core::Schema,
-    rules: &Rules,
-    slot: Slot,
-    options: &SanitizeOptions,
-) -> Sanitized {
-    let mut out = engine::run_with(schema, rules, slot, options);
-    cap(&mut out, rules, slot);
-    out
-}
-
-/// See [`crate::sanitize_slice`]: sanitizes a parsed schema, reporting the subtrees its parser
-/// cut at the depth limit.
-pub(crate) fn sanitize_parsed(parsed: Parsed, rules: &Rules, slot: Slot) -> Sanitized {
-    sanitize_parsed_with(parsed, rules, slot, &SanitizeOptions::default())
-}
-
-/// [`sanitize_parsed`] with options.
-pub(crate) fn sanitize_parsed_with(
-    parsed: Parsed,
-    rules: &Rules,
-    slot: Slot,
-    options: &SanitizeOptions,
-) -> Sanitized {
-    // A root that is not a schema (`[1]`, `"x"`) was read as `{}`: the result replaces it,
-    // and says so (otherwise an empty report would send the non-schema on, which the
-    // provider refuses: `check` names it).
-    let not_a_schema = parsed.diagnostics.iter().find_map(|d| match d.kind {
-        DiagnosticKind::NotASchema { .. } => Some(Change {
-            pointer: d.pointer.clone(),
-            rule: "root",
-            message: d.to_string(),
-            lossy: true,
-        }),
-        _ => None,
-    });
-    let cuts: Vec<(String, usize)> = parsed
-        .diagnostics
-        .into_iter()
-        .filter_map(|d| match d.kind {
-            DiagnosticKind::DepthLimit { limit } => Some((d.pointer, limit)),
+impl Cuts {
+    /// Reads the parser's depth cuts (and a root that is not a schema) off `parsed`.
+    pub(crate) fn read(parsed: Parsed, rules: &Rules) -> Cuts {
+        // A root that is not a schema (`[1]`, `"x"`) was read as `{}`: the result replaces it,
+        // and says so (otherwise an empty report would send the non-schema on, which the
+        // provider refuses: `check` names it).
+        let not_a_schema = parsed.diagnostics.iter().find_map(|d| match d.kind {
+            DiagnosticKind::NotASchema { .. } => Some(Change {
+                pointer: d.pointer.clone(),
+                rule: RuleId::Root,
+                message: d.to_string(),
+                lossy: true,
+            }),
             _ => None,
-        })
-        .collect();
-    let mut schema = parsed.schema;
-    if !cuts.is_empty() && rules.hints {
-        schema.transform(&mut Seed {
-            cuts: cuts.iter().map(|(p, l)| (p.as_str(), *l)).collect(),
         });
+        let cuts: Vec<(String, usize)> = parsed
+            .diagnostics
+            .into_iter()
+            .filter_map(|d| match d.kind {
+                DiagnosticKind::DepthLimit { limit } => Some((d.pointer, limit)),
+                _ => None,
+            })
+            .collect();
+        let mut schema = parsed.schema;
+        if !cuts.is_empty() && rules.hints {
+            schema.transform(&mut Seed {
+                cuts: cuts.iter().map(|(p, l)| (p.as_str(), *l)).collect(),
+            });
+        }
+        Cuts {
+            schema,
+            cuts,
+            not_a_schema,
+        }
     }
-    let mut out = sanitize_with(&schema, rules, slot, options);
-    if let Some(c) = not_a_schema {
-        out.report.changes.insert(0, c);
-    }
-    if cuts.is_empty() {
-        return out;
-    }
-    // A cut the cap replaced an ancestor of is reported there already (the cap's stand-in
-    // took its place); the others are reported here, first, as they happened first.
-    let capped: HashSet<&str> = out
-        .report
-        .changes
-        .iter()
-        .filter(|c| c.rule == RULE)
-        .map(|c| c.pointer.as_str())
-        .collect();
-    let mut changes: Vec<Change> = cuts
+
+    /// Adds the cuts to `out`, the result of sanitizing [`Cuts::schema`].
+    pub(crate) fn report(self, mut out: Sanitized) -> Sanitized {
+        let Cuts {
+            cuts, not_a_schema, ..
+        } = self;
+        if let Some(c) = not_a_schema {
+            out.report.changes.insert(0, c);
+        }
+        if cuts.is_empty() {
+            return out;
+        }
+        // A cut the cap replaced an ancestor of is reported there already (the cap's stand-in
+        // took its place); the others are reported here, first, as they happened first.
+        let capped: HashSet<&str> = out
+            .report
+            .changes
+            .iter()
+            .filter(|c| c.rule == RULE)
+            .map(|c| c.pointer.as_str())
+            .collect();
+        let mut changes: Vec<Change> = cuts
         .iter()
         .filter(|(p, _)| !within_any(p, &capped))
         .map(|(p, limit)| Change {
@@ -128,9 +122,10 @@ pub(crate) fn sanitize_parsed_with(
             lossy: true,
         })
         .collect();
-    changes.append(&mut out.report.changes);
-    out.report.changes = changes;
-    out
+        changes.append(&mut out.report.changes);
+        out.report.changes = changes;
+        out
+    }
 }
 
 /// Whether `pointer` is one of `prefixes` or lies under one of them.

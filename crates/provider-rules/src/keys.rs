@@ -2,6 +2,7 @@
 //! what the engine wrote and by the checker (keys are not renamed here: the response side
 //! must map them back).
 
+use crate::RuleId;
 use crate::providers::provider_error;
 use crate::report::Violation;
 use crate::rules::Rules;
@@ -24,13 +25,13 @@ pub(crate) fn property_keys(schema: &Schema, rules: &Rules) -> Vec<Violation> {
             schema_core::pointer::push(&mut pointer, k);
             Violation {
                 pointer,
-                rule: "property-key",
+                rule: RuleId::PropertyKey,
                 message: format!(
                     "property key {k:?} must be 1 to {} letters, digits or {:?}; it needs renaming (and mapping back in tool calls)",
                     rule.max_len,
                     rule.extra.as_ref()
                 ),
-                provider_error: provider_error(rules, "property-key"),
+                provider_error: provider_error(rules, RuleId::PropertyKey),
             }
         })
         .collect()

@@ -68,6 +68,31 @@
 //! (by its hosts, models, vendors and APIs), `toolschema providers`, `matrix` and
 //! `--provider acme`. Its description's claims about the rules are derived from the rules
 //! ([`Rules::traits`]) and each claim is tested against what sanitizing does.
+//!
+//! ## Adding a rule
+//!
+//! A rule is a step that rewrites a node and a check that finds what the step would change,
+//! in one file with its tests; the engine and the checker each run the rules in one declared
+//! order (in `src/engine/mod.rs`). Three steps:
+//!
+//! 1. One file, `src/engine/acme.rs`: the step, `pub(crate) fn acme(node: &mut Schema, p: &str,
+//!    cx: &mut Cx<'_>)`, which does nothing unless its gate (one [`Rules`] field) says so and
+//!    reports each change with `cx.change(p, RuleId::Acme, ..)` (or `cx.lost(.., hint)` when
+//!    meaning moves to the description); its check, `pub(crate) mod check { pub(crate) fn
+//!    acme(c: &mut Checker<'_>, p: &str, o: &SchemaObject) }`, which `c.push`es what the step
+//!    would change; and its unit tests, which run the rule alone with
+//!    `engine::alone::fixes(step, pre, check, json, rules, id)` (the check finds it, the step
+//!    fixes it, the check then finds nothing), each named for the provider error it prevents.
+//! 2. One line in the order: the step in `PRE` (before the node's children) or `POST` (after
+//!    them) and the check in `CHECKS`, in `src/engine/mod.rs`; and its id, `Acme = "acme",`,
+//!    in `src/rule_id.rs` ([`RuleId`], the name reports and the CLI show). The depth cap stays
+//!    the last step ([`sanitize`] runs it after the walk).
+//! 3. Its error text in the provider's file: an [`ErrorText`] `{ rules: &["acme"], text }` in
+//!    `src/providers/<provider>.rs`, quoted from a public 400 (a test checks that every id
+//!    there is a [`RuleId`]).
+//!
+//! Every property, corpus and fuzz test then covers it: `check(sanitize(x))` is empty for
+//! every profile only if the step fixes what the check finds.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -84,6 +109,7 @@ mod keys;
 mod names;
 mod providers;
 mod report;
+mod rule_id;
 mod rules;
 mod slot;
 mod tool_input;
@@ -101,6 +127,7 @@ pub use providers::{
     provider, provider_names,
 };
 pub use report::{Change, Report, Sanitized, Violation};
+pub use rule_id::{RuleId, UnknownRule};
 pub use rules::*;
 pub use slot::Slot;
 pub use tool_input::{
@@ -132,7 +159,7 @@ use schema_core::{ParseOptions, Schema, SchemaError};
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    depth::sanitize(schema, rules, slot)
+    engine::sanitize(schema, rules, slot)
 }
 
 /// [`sanitize`] with options: with [`SanitizeOptions::encode`], the profile's lossless
@@ -158,7 +185,7 @@ pub fn sanitize_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Sanitized {
-    depth::sanitize_with(schema, rules, slot, options)
+    engine::sanitize_with(schema, rules, slot, options)
 }
 
 /// [`sanitize_slice`] with options (see [`sanitize_with`]).
@@ -176,8 +203,9 @@ pub fn sanitize_slice_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
-    let parsed = Schema::parse(bytes, &ParseOptions::default())?;
-    Ok(depth::sanitize_parsed_with(parsed, rules, slot, options))
+    let cuts = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
+    let out = engine::sanitize_with(&cuts.schema, rules, slot, options);
+    Ok(cuts.report(out))
 }
 
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive
@@ -214,8 +242,9 @@ pub fn sanitize_slice_with(
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize_slice(bytes: &[u8], rules: &Rules, slot: Slot) -> Result<Sanitized, SchemaError> {
-    let parsed = Schema::parse(bytes, &ParseOptions::default())?;
-    Ok(depth::sanitize_parsed(parsed, rules, slot))
+    let cuts = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
+    let out = engine::sanitize(&cuts.schema, rules, slot);
+    Ok(cuts.report(out))
 }
 
 /// The README's examples, run as doc tests.

@@ -1,6 +1,7 @@
 //! Tool names: each provider's rule, a check, and a mapper that makes valid, unique names and
 //! remembers the originals so responses can be mapped back.
 
+use crate::RuleId;
 use crate::report::Violation;
 use crate::rules::{Rules, ToolNameRule};
 use std::collections::HashMap;
@@ -70,7 +71,7 @@ pub fn check_tool_name(name: &str, rules: &Rules) -> Option<Violation> {
     let r = &rules.tool_names;
     Some(Violation {
         pointer: String::new(),
-        rule: "tool-name",
+        rule: RuleId::ToolName,
         message: format!(
             "tool name {name:?} does not match the {} rule: letters, digits and {:?}, {}at most {} characters",
             rules.name(),

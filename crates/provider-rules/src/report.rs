@@ -1,5 +1,6 @@
 //! What sanitizing changed, and what a provider would reject.
 
+use crate::RuleId;
 use schema_core::Schema;
 use serde::Serialize;
 
@@ -9,7 +10,7 @@ pub struct Change {
     /// Where, as a JSON pointer into the output schema (`""` is the root).
     pub pointer: String,
     /// The rule that made the change (`type-list`, `enum-strings`, `ref-inline`, ...).
-    pub rule: &'static str,
+    pub rule: RuleId,
     /// What was done, in words.
     pub message: String,
     /// Whether the schema now accepts something the original rejected (or no longer says
@@ -80,7 +81,7 @@ pub struct Violation {
     /// Where, as a JSON pointer into the checked schema.
     pub pointer: String,
     /// The rule broken (the same names as [`Change::rule`]).
-    pub rule: &'static str,
+    pub rule: RuleId,
     /// What is wrong, in words.
     pub message: String,
     /// The provider's own error text for it, where known (from public 400s).

@@ -459,7 +459,8 @@ pub struct Rules {
     /// Whether `default` may stand beside `anyOf`. When not (the historical gemini-cli
     /// sanitizer: "Vertex AI gets confused if both anyOf and default are set"), such a
     /// `default` is removed and said in the description ("Default: \"x\"."). Defaults to
-    /// `true` (kept).
+    /// `true` (kept). Read only where `default` is in [`keywords`](Rules::keywords): elsewhere
+    /// every `default` is an unsupported keyword.
     #[serde(default = "yes")]
     pub default_beside_any_of: bool,
     /// Whether `type` names may be spelled in any case (Gemini's Schema proto: `Type` is an

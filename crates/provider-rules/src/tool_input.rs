@@ -2,6 +2,7 @@
 //! `inputSchema`, or with one that is not an object, is not dropped in silence; it stands for a
 //! tool without parameters, which every provider wants said as an empty object schema.
 
+use crate::RuleId;
 use std::borrow::Cow;
 
 /// The schema that stands for a tool without parameters.
@@ -94,7 +95,7 @@ pub fn check_tool_count(tools: usize, rules: &crate::Rules) -> Option<crate::Vio
     let limit = rules.tool_limit.as_ref()?;
     (tools > limit.max as usize).then(|| crate::Violation {
         pointer: String::new(),
-        rule: "tool-count",
+        rule: RuleId::ToolCount,
         message: format!(
             "{tools} tools in one request; {} accepts at most {} ({})",
             rules.name(),
@@ -122,7 +123,7 @@ pub fn check_field_count(fields: u32, rules: &crate::Rules) -> Option<crate::Vio
     let max = rules.request_limits.fields?;
     (fields > max).then(|| crate::Violation {
         pointer: String::new(),
-        rule: "field-count",
+        rule: crate::RuleId::FieldCount,
         message: format!(
             "{fields} fields (properties, at any depth) across all the tools of one request; {} accepts at most {max}",
             rules.name()

@@ -192,7 +192,10 @@ fn forty_defs_each_referencing_the_previous_twice() {
             }
             if rules.refs != Refs::Keep {
                 assert!(
-                    out.report.changes.iter().any(|c| c.rule.contains("ref")),
+                    out.report
+                        .changes
+                        .iter()
+                        .any(|c| c.rule.as_str().contains("ref")),
                     "{}: refs inlined to {} bytes without a report entry",
                     rules.name(),
                     out_text.len()

@@ -698,7 +698,7 @@ fn bare_property_map_wrapped_into_an_object__unknown_name_cannot_find_field() {
             input.clone(),
             json!({"type": "object", "properties": {"foo": {"type": "string"}, "n": {"type": "integer", "description": "N."}}, "required": ["foo"]}),
         );
-        let rules_seen: Vec<&str> = out.report.changes.iter().map(|c| c.rule).collect();
+        let rules_seen: Vec<&str> = out.report.changes.iter().map(|c| c.rule.as_str()).collect();
         assert!(rules_seen.contains(&"bare-properties"), "{rules_seen:?}");
         assert!(rules_seen.contains(&"boolean-required"), "{rules_seen:?}");
         assert_eq!(out.report.lossy_count(), 0, "{:?}", out.report.changes);

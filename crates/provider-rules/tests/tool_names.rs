@@ -22,7 +22,7 @@ fn each_provider_rule__invalid_function_name() {
     assert!(!Rules::BEDROCK.tool_names.accepts("get weather"));
     assert!(!Rules::GEMINI.tool_names.accepts(""));
     assert_eq!(
-        check_tool_name("get weather", &Rules::OPENAI).map(|v| v.rule),
+        check_tool_name("get weather", &Rules::OPENAI).map(|v| v.rule.as_str()),
         Some("tool-name")
     );
 }

@@ -25,7 +25,7 @@ impl From<&provider_rules::Change> for Change {
     fn from(c: &provider_rules::Change) -> Change {
         Change {
             pointer: c.pointer.clone(),
-            rule: c.rule.to_string(),
+            rule: c.rule.as_str().to_owned(),
             message: c.message.clone(),
             lossy: c.lossy,
         }
@@ -80,7 +80,7 @@ impl From<&provider_rules::Violation> for Violation {
     fn from(v: &provider_rules::Violation) -> Violation {
         Violation {
             pointer: v.pointer.clone(),
-            rule: v.rule.to_string(),
+            rule: v.rule.as_str().to_owned(),
             message: v.message.clone(),
             provider_error: v.provider_error.map(str::to_owned),
             display: v.to_string(),

@@ -159,18 +159,10 @@ pub fn sanitize_body(
     api: Option<shapes::Api>,
     body: bytes::Bytes,
 ) -> (bytes::Bytes, SanitizeReport) {
-    sanitize_body_for(config, api, None, body)
-}
-
-pub(crate) fn sanitize_body_for(
-    config: &Config,
-    api: Option<shapes::Api>,
-    host: Option<String>,
-    body: bytes::Bytes,
-) -> (bytes::Bytes, SanitizeReport) {
+    // No request here, so no host: the profile is the config's, or `auto`'s by the body.
     let ctx = config::RequestCtx {
         shape: api.map(shapes::Api::shape),
-        host,
+        host: None,
     };
     match rewrite::process(config, &ctx, &body) {
         (Some(new), report) => (bytes::Bytes::from(new.into_vec(&body)), report),

@@ -105,13 +105,13 @@ pub(crate) fn record(span: &Span, report: &SanitizeReport) {
 fn slot_events(r: &SlotReport) {
     let tool = r.tool.as_deref().unwrap_or("");
     for c in r.changes.iter() {
-        tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, pointer = %c.pointer, rule = c.rule, lossy = c.lossy, profile = %r.profile, cached = r.cached, "schema rewritten: {}", c.message);
+        tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, pointer = %c.pointer, rule = c.rule.as_str(), lossy = c.lossy, profile = %r.profile, cached = r.cached, "schema rewritten: {}", c.message);
     }
     let lost: Vec<&str> = r
         .changes
         .iter()
         .filter(|c| c.lossy)
-        .map(|c| c.rule)
+        .map(|c| c.rule.as_str())
         .collect();
     if !lost.is_empty() && !r.cached {
         tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, profile = %r.profile, lossy = lost.len(), rules = %lost.join(","), "schema constraints moved to descriptions (the provider cannot express them; details at debug)");

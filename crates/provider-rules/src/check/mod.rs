@@ -1,14 +1,14 @@
 //! [`check`]: what a provider would reject, predicted from its [`Rules`] — a linter on its own,
 //! and the proof that [`sanitize`](crate::sanitize) did its job.
 
+use crate::RuleId;
 use crate::Slot;
 use crate::keys::property_keys;
 use crate::providers::provider_error;
 use crate::report::Violation;
 use crate::rules::*;
 use schema_core::{
-    DiagnosticKind, InstanceType as T, Key, Keyword, Location, ParseOptions, Parsed, Schema,
-    SchemaError, SchemaObject, TypeSet, Value, Visit,
+    DiagnosticKind, Keyword, ParseOptions, Parsed, Schema, SchemaError, SchemaObject, Value, Visit,
 };
 
 /// What `rules`' provider would reject in `schema` (a JSON value), each with where, why and
@@ -70,14 +70,14 @@ fn check_parsed(parsed: &Parsed, rules: &Rules, slot: Slot) -> Vec<Violation> {
             DiagnosticKind::DepthLimit { limit } => {
                 cuts.insert(d.pointer.as_str());
                 (
-                    "depth",
+                    RuleId::Depth,
                     format!(
                         "the schema nests deeper than {limit} levels here (sanitizing cuts the subtree)"
                     ),
                 )
             }
-            DiagnosticKind::NotASchema { .. } => ("root", d.to_string()),
-            _ => ("malformed", d.to_string()),
+            DiagnosticKind::NotASchema { .. } => (RuleId::Root, d.to_string()),
+            _ => (RuleId::Malformed, d.to_string()),
         };
         out.push(Violation {
             pointer: d.pointer.clone(),
@@ -108,9 +108,9 @@ pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation
     if !rules.type_names_any_case {
         out.extend(upper.iter().map(|p| Violation {
             pointer: p.clone(),
-            rule: "type-case",
+            rule: RuleId::TypeCase,
             message: "type names must be lower-case (\"string\", not \"STRING\")".to_owned(),
-            provider_error: provider_error(rules, "type-case"),
+            provider_error: provider_error(rules, RuleId::TypeCase),
         }));
     }
     out.extend(check_read(&read, rules, slot));
@@ -134,44 +134,57 @@ fn has_malformed_type(schema: &Schema) -> bool {
 }
 
 fn check_read(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
-    let mut c = Checker {
-        rules,
-        root_properties: rules.keeps_root_properties(slot),
-        out: Vec::new(),
-        circular: Default::default(),
-        root_schema: schema,
-        index: None,
-    };
-    if rules.refs == Refs::NonCircular && schema.has_refs() {
-        c.circular = schema.circular_refs().into_iter().collect();
-        c.index = Some(schema_core::RefIndex::new(schema));
-    }
+    let mut c = Checker::new(schema, rules, slot);
     if rules.root_shaped(slot) {
-        c.root(schema);
+        crate::engine::root::check::shape(&mut c, schema);
     }
     if slot == Slot::Parameters {
-        c.bare_properties(schema);
+        crate::engine::root::check::bare_properties(&mut c, schema);
         c.out.extend(property_keys(schema, rules));
     }
     schema.walk(&mut c);
     c.out
 }
 
-struct Checker<'r> {
-    rules: &'r Rules,
+/// The checker's context: what the rules' checks ([`crate::engine::CHECKS`]) read and write.
+pub(crate) struct Checker<'r> {
+    pub(crate) rules: &'r Rules,
     /// Whether the root must have `properties`, even an empty map.
-    root_properties: bool,
+    pub(crate) root_properties: bool,
     out: Vec<Violation>,
     /// Under [`Refs::NonCircular`]: the pointers of the circular `$ref`s.
-    circular: std::collections::HashSet<String>,
+    pub(crate) circular: std::collections::HashSet<String>,
     /// The schema checked, and its references' index (under [`Refs::NonCircular`]).
     root_schema: &'r Schema,
     index: Option<schema_core::RefIndex>,
 }
 
-impl Checker<'_> {
+impl<'r> Checker<'r> {
+    /// The context to check `schema` for `rules` in `slot`.
+    pub(crate) fn new(schema: &'r Schema, rules: &'r Rules, slot: Slot) -> Checker<'r> {
+        let mut c = Checker {
+            rules,
+            root_properties: rules.keeps_root_properties(slot),
+            out: Vec::new(),
+            circular: Default::default(),
+            root_schema: schema,
+            index: None,
+        };
+        if rules.refs == Refs::NonCircular && schema.has_refs() {
+            c.circular = schema.circular_refs().into_iter().collect();
+            c.index = Some(schema_core::RefIndex::new(schema));
+        }
+        c
+    }
+
+    /// What was found.
+    #[cfg(test)]
+    pub(crate) fn into_found(self) -> Vec<Violation> {
+        self.out
+    }
+
     /// Whether the `$ref` of the node `o` at `p` resolves nowhere in the schema.
-    fn unresolved(&self, p: &str, o: &SchemaObject) -> bool {
+    pub(crate) fn unresolved(&self, p: &str, o: &SchemaObject) -> bool {
         let (Some(index), Some(r)) = (&self.index, o.reference()) else {
             return false;
         };
@@ -184,7 +197,7 @@ impl Checker<'_> {
             .is_none()
     }
 
-    fn push(&mut self, pointer: &str, rule: &'static str, message: String) {
+    pub(crate) fn push(&mut self, pointer: &str, rule: RuleId, message: String) {
         self.out.push(Violation {
             pointer: pointer.to_owned(),
             rule,
@@ -193,360 +206,9 @@ impl Checker<'_> {
         });
     }
 
-    fn root(&mut self, schema: &Schema) {
-        let root = self.rules.root;
-        let Some(o) = schema.as_object() else {
-            if root.object || root.properties || root.no_composition {
-                self.push(
-                    "",
-                    "root",
-                    "the root is a boolean schema, not an object".to_owned(),
-                );
-            }
-            return;
-        };
-        if root.object && o.types() != Some(&TypeSet::Single(T::Object)) {
-            self.push("", "root", "the root must be type \"object\"".to_owned());
-        }
-        if root.properties && o.properties().is_none() {
-            self.push(
-                "",
-                "root-properties",
-                "the root object must have properties".to_owned(),
-            );
-        }
-        if root.no_composition {
-            for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
-                if o.contains(kw) {
-                    self.push("", "root-union", format!("{kw} at the root"));
-                }
-            }
-        }
-    }
-
-    /// A tool's parameters written as a bare property map lose their properties (Gemini:
-    /// `Unknown name "foo" at '...parameters': Cannot find field.`).
-    fn bare_properties(&mut self, schema: &Schema) {
-        if self.rules.wrap_bare_properties
-            && let Some(o) = schema.as_object()
-            && o.bare_properties().is_some()
-        {
-            self.push(
-                "",
-                "bare-properties",
-                "the parameters are a bare map of property schemas, without type \"object\" and properties"
-                    .to_owned(),
-            );
-        }
-    }
-
     fn node(&mut self, p: &str, o: &SchemaObject) {
-        let r = self.rules;
-        for e in o.entries() {
-            match (&e.key, &e.value) {
-                (Key::Other(name), _) if !r.unknown_keywords => self.push(
-                    p,
-                    "unknown-keyword",
-                    format!("keyword {name} is not accepted"),
-                ),
-                (Key::Known(kw), Value::Raw(_)) => self.push(
-                    p,
-                    "malformed-keyword",
-                    format!("{kw} has the wrong JSON type"),
-                ),
-                (Key::Known(kw), _) if !r.keywords.contains(*kw) => self.push(
-                    p,
-                    "unsupported-keyword",
-                    format!("keyword {kw} is not accepted"),
-                ),
-                _ => {}
-            }
-        }
-        let types = o.declared_types();
-        if r.type_lists == TypeLists::Split && matches!(o.types(), Some(TypeSet::List(_))) {
-            self.push(
-                p,
-                "type-list",
-                "type must be a single type, not a list".to_owned(),
-            );
-        }
-        if !r.null_type && types == [T::Null] {
-            self.push(p, "null-type", "the provider has no null type".to_owned());
-        }
-        if r.unions == Unions::Alone && o.contains(Keyword::AnyOf) && o.len() > 1 {
-            self.push(
-                p,
-                "any-of-alone",
-                "anyOf must be the only keyword of its node".to_owned(),
-            );
-        }
-        for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
-            if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
-                self.push(p, "empty-union", format!("{kw} has no branch"));
-            }
-        }
-        if r.keywords.contains(Keyword::Enum)
-            && let Some(list) = o.enum_values()
-        {
-            if list.is_empty() {
-                self.push(p, "enum-empty", "enum has no value".to_owned());
-            }
-            if list.iter().any(|v| !r.enums.accepts(v.json_type())) {
-                self.push(
-                    p,
-                    "enum-values",
-                    format!("enum values must be {:?}", r.enums).to_lowercase(),
-                );
-            }
-            if r.enums == Enums::Strings && !(types.is_empty() || types == [T::String]) {
-                self.push(
-                    p,
-                    "enum-values",
-                    "enum is only allowed on type string".to_owned(),
-                );
-            }
-            if !r.empty_string_enum && list.iter().any(|v| v.as_json() == "\"\"") {
-                self.push(
-                    p,
-                    "enum-empty-string",
-                    "enum has an empty string".to_owned(),
-                );
-            }
-        }
-        // A root that must have `properties` keeps even an empty map.
-        let empty_accepted = r.empty_properties || (p.is_empty() && self.root_properties);
-        if !empty_accepted
-            && o.schema_map(Keyword::Properties)
-                .is_some_and(schema_core::SchemaMap::is_empty)
-        {
-            self.push(
-                p,
-                "properties-empty",
-                "properties must not be empty (leave it out)".to_owned(),
-            );
-        }
-        if !r.default_beside_any_of && o.contains(Keyword::AnyOf) && o.contains(Keyword::Default) {
-            self.push(
-                p,
-                "default-beside-any-of",
-                "default must not stand beside anyOf".to_owned(),
-            );
-        }
-        let composed =
-            o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) || o.contains(Keyword::AllOf);
-        if r.type_required && !matches!(o.get(Keyword::Type), Some(Value::Type(_))) && !composed {
-            self.push(p, "type-missing", "type must be specified".to_owned());
-        }
-        if r.missing_items != MissingItems::Keep
-            && types.contains(&T::Array)
-            && !o.contains(Keyword::Items)
-            && !o.contains(Keyword::PrefixItems)
-        {
-            self.push(
-                p,
-                "items-missing",
-                "an array schema must have items".to_owned(),
-            );
-        }
-        if r.keywords_on_own_type_only
-            && let [t] = types
-        {
-            for e in o.entries() {
-                if let Key::Known(kw) = e.key
-                    && !crate::rules::format_tolerated(kw, *t)
-                    && kw.applies_to().is_some_and(|ts| !ts.contains(t))
-                {
-                    self.push(
-                        p,
-                        "foreign-keyword",
-                        format!("{kw} is not allowed on type {t}"),
-                    );
-                }
-            }
-        }
-        if r.required_defined
-            && let Some(req) = o.required()
-        {
-            let props = o.properties();
-            for n in req {
-                if !props.is_some_and(|m| m.contains_key(n)) {
-                    self.push(
-                        p,
-                        "required-undefined",
-                        format!("required property \"{n}\" is not defined"),
-                    );
-                }
-            }
-        }
-        let is_object =
-            types.contains(&T::Object) || (types.is_empty() && o.properties().is_some());
-        match r.additional_properties {
-            AdditionalProperties::DropFalse => {
-                if matches!(
-                    o.schema(Keyword::AdditionalProperties),
-                    Some(Schema::Bool(false))
-                ) {
-                    self.push(
-                        p,
-                        "additional-properties",
-                        "additionalProperties: false is refused".to_owned(),
-                    );
-                }
-            }
-            AdditionalProperties::ForceFalse
-                if is_object
-                    && !matches!(
-                        o.schema(Keyword::AdditionalProperties),
-                        Some(Schema::Bool(false))
-                    ) =>
-            {
-                self.push(
-                    p,
-                    "additional-properties",
-                    "every object must set additionalProperties: false".to_owned(),
-                );
-            }
-            _ => {}
-        }
-        if !r.property_named_properties
-            && let Some(inner) = o
-                .properties()
-                .and_then(|m| m.get("properties"))
-                .and_then(Schema::as_object)
-        {
-            let t = inner.declared_types();
-            if t.contains(&T::Object)
-                || inner.properties().is_some()
-                || inner.contains(Keyword::AdditionalProperties)
-            {
-                self.push(
-                    p,
-                    "property-named-properties",
-                    "an object property named \"properties\" is misread".to_owned(),
-                );
-            }
-        }
-        if let (Some(forbidden), Some(pat)) =
-            (&r.forbidden_pattern_syntax, o.string(Keyword::Pattern))
-            && forbidden.iter().any(|f| pat.contains(f.as_ref()))
-        {
-            self.push(
-                p,
-                "pattern-syntax",
-                format!("pattern {pat:?} uses a construct the provider refuses"),
-            );
-        }
-        if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format))
-            && !allowed.iter().any(|a| a == f)
-        {
-            self.push(p, "format", format!("format {f} is not accepted"));
-        }
-        if let Some(_r) = o.reference() {
-            match r.refs {
-                Refs::Inline => self.push(p, "ref", "$ref is not accepted".to_owned()),
-                Refs::NonCircular => {
-                    if self.circular.contains(p) {
-                        self.push(p, "ref", "a circular $ref is not accepted".to_owned());
-                    } else if self.unresolved(p, o) {
-                        self.push(p, "ref", "$ref points to nothing in the schema".to_owned());
-                    }
-                }
-                Refs::NoSiblings => {
-                    let extra = o.entries().iter().any(|e| match e.key {
-                        Key::Known(k) => !Refs::SIBLINGS.contains(&k),
-                        Key::Other(_) => true,
-                    });
-                    if extra {
-                        self.push(
-                            p,
-                            "ref-siblings",
-                            "$ref must stand without siblings".to_owned(),
-                        );
-                    }
-                }
-                Refs::Keep => {}
-            }
-        }
-        let tuple_items = matches!(o.get(Keyword::Items), Some(Value::Schemas(_)));
-        match r.tuples {
-            Tuples::Fold if o.contains(Keyword::PrefixItems) || tuple_items => {
-                self.push(p, "tuple", "tuples are not accepted".to_owned())
-            }
-            Tuples::PrefixItems if tuple_items => self.push(
-                p,
-                "tuple",
-                "items must be a schema, not an array (use prefixItems)".to_owned(),
-            ),
-            _ => {}
-        }
-        if r.draft_2020 {
-            for kw in [Keyword::ExclusiveMinimum, Keyword::ExclusiveMaximum] {
-                if matches!(o.get(kw), Some(Value::Bool(_))) {
-                    self.push(p, "draft-2020", format!("{kw} must be a number in 2020-12"));
-                }
-            }
-            if tuple_items && r.tuples == Tuples::Keep {
-                self.push(
-                    p,
-                    "draft-2020",
-                    "items must be a schema in 2020-12".to_owned(),
-                );
-            }
-        }
-        if r.strict && r.all_required && is_object {
-            let names: Vec<&String> = o
-                .properties()
-                .map(|m| m.keys().collect())
-                .unwrap_or_default();
-            let req = o.required().unwrap_or(&[]);
-            if o.properties().is_none() || names.iter().any(|n| !req.contains(n)) {
-                self.push(
-                    p,
-                    "strict-required",
-                    "every property must be required".to_owned(),
-                );
-            }
-        }
-        if let (Some(max), Some(n)) = (
-            r.limits.max_min_items,
-            o.number(Keyword::MinItems)
-                .and_then(serde_json::Number::as_f64),
-        ) && n > f64::from(max)
-        {
-            self.push(p, "min-items", format!("minItems above {max}"));
-        }
-    }
-
-    fn children(&mut self, p: &str, s: &Schema) {
-        if self.rules.boolean_schemas {
-            return;
-        }
-        let has_prefix = s
-            .as_object()
-            .is_some_and(|o| o.contains(Keyword::PrefixItems));
-        let mut found = Vec::new();
-        s.for_each_child(|loc, child| {
-            let kw = loc.keyword();
-            let exempt =
-                matches!(
-                    kw,
-                    Keyword::AdditionalProperties
-                        | Keyword::AdditionalItems
-                        | Keyword::UnevaluatedItems
-                        | Keyword::UnevaluatedProperties
-                ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)));
-            if !exempt && matches!(child, Schema::Bool(_)) {
-                let mut cp = p.to_owned();
-                loc.push_to(&mut cp);
-                found.push(cp);
-            }
-        });
-        for cp in found {
-            self.push(
-                &cp,
-                "boolean-schema",
-                "a boolean schema is not accepted here".to_owned(),
-            );
+        for check in crate::engine::CHECKS {
+            check(self, p, o);
         }
     }
 }
@@ -556,7 +218,7 @@ impl Visit for Checker<'_> {
         if let Some(o) = s.as_object() {
             self.node(p, o);
         }
-        self.children(p, s);
+        crate::engine::booleans::check::children(self, p, s);
         true
     }
 }

@@ -18,7 +18,7 @@
 use schema_core::{InstanceType, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// The rule name of this encoding's changes.
-pub const RULE: &str = "encode-any-value";
+pub const RULE: crate::RuleId = crate::RuleId::EncodeAnyValue;
 
 /// What the description of an encoded node says.
 pub const HINT: &str = "A JSON value, written as JSON text in this string.";

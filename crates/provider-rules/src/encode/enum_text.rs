@@ -18,7 +18,7 @@
 use schema_core::{Instance, InstanceType, Keyword, Schema, TypeSet, Value};
 
 /// The rule name of this encoding's changes.
-pub const RULE: &str = "encode-enum-text";
+pub const RULE: crate::RuleId = crate::RuleId::EncodeEnumText;
 
 /// Keywords of numbers and booleans that the string enum makes moot (the members are exact).
 const MOOT: &[Keyword] = &[

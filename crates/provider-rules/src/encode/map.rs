@@ -26,7 +26,7 @@ use indexmap::IndexMap;
 use schema_core::{Instance, InstanceType, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// The rule name of this encoding's changes.
-pub const RULE: &str = "encode-map";
+pub const RULE: crate::RuleId = crate::RuleId::EncodeMap;
 
 /// What the description of an encoded map says.
 pub const HINT: &str = "An object, written as a list of its key/value entries.";

@@ -180,7 +180,7 @@ impl Encoding {
     /// ```
     /// assert_eq!(provider_rules::encode::Encoding::Json.rule(), "encode-any-value");
     /// ```
-    pub fn rule(&self) -> &'static str {
+    pub fn rule(&self) -> crate::RuleId {
         match self {
             Encoding::Map { .. } => map::RULE,
             Encoding::Json => any_value::RULE,

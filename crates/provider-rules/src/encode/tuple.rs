@@ -20,7 +20,7 @@ use crate::decode::Decoder;
 use schema_core::{InstanceType, Keyword, Schema, SchemaMap, SchemaObject, TypeSet, Value};
 
 /// The rule name of this encoding's changes.
-pub const RULE: &str = "encode-tuple";
+pub const RULE: crate::RuleId = crate::RuleId::EncodeTuple;
 
 /// The property holding the items past the positions.
 pub const REST: &str = "rest";

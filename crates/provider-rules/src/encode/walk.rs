@@ -62,7 +62,7 @@ struct Walk {
 }
 
 impl Walk {
-    fn change(&mut self, at: &str, rule: &'static str, message: String, lossy: bool) {
+    fn change(&mut self, at: &str, rule: crate::RuleId, message: String, lossy: bool) {
         self.changes.push(Change {
             pointer: at.to_owned(),
             rule,

@@ -2,6 +2,7 @@
 
 use super::Cx;
 use super::types::{instance_type, node_types, unions_allowed};
+use crate::RuleId;
 use crate::hints;
 use crate::rules::{MissingItems, Tuples};
 use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value};
@@ -81,7 +82,7 @@ pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     };
     cx.lost(
         p,
-        "tuple-fold",
+        RuleId::TupleFold,
         "a tuple was folded into one items schema",
         hint,
     );
@@ -103,7 +104,12 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     if matches!(o.get(Keyword::Items), Some(Value::Raw(_))) {
         o.remove(Keyword::Items);
-        cx.lost(p, "items-malformed", "items had the wrong JSON type", None);
+        cx.lost(
+            p,
+            RuleId::ItemsMalformed,
+            "items had the wrong JSON type",
+            None,
+        );
     }
     if o.contains(Keyword::Items) || o.contains(Keyword::PrefixItems) {
         return;
@@ -125,12 +131,12 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if narrowed {
         cx.lost(
             p,
-            "items-missing",
+            RuleId::ItemsMissing,
             "an array of any values got items of one type",
             Some("Items may be any JSON value.".to_owned()),
         );
     } else {
-        cx.change(p, "items-missing", "an array without items got one");
+        cx.change(p, RuleId::ItemsMissing, "an array without items got one");
     }
     // The new `items` is not walked: an untyped array cannot be strict (pydantic-ai
     // test_transformer_untyped_array_not_strict_compatible).
@@ -188,5 +194,80 @@ pub(crate) fn items_of(values: &[schema_core::Instance]) -> Option<Schema> {
             Some(Schema::Object(s))
         }
         _ => None,
+    }
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::{MissingItems, Tuples};
+    use schema_core::{InstanceType as T, Keyword, SchemaObject, Value};
+
+    /// An array schema without `items` ([`missing_items`](super::missing_items)).
+    pub(crate) fn missing_items(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        if r.missing_items != MissingItems::Keep
+            && types.contains(&T::Array)
+            && !o.contains(Keyword::Items)
+            && !o.contains(Keyword::PrefixItems)
+        {
+            c.push(
+                p,
+                RuleId::ItemsMissing,
+                "an array schema must have items".to_owned(),
+            );
+        }
+    }
+
+    /// A tuple the provider refuses ([`fold_tuples`](super::fold_tuples)).
+    pub(crate) fn tuples(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let tuple_items = matches!(o.get(Keyword::Items), Some(Value::Schemas(_)));
+        match r.tuples {
+            Tuples::Fold if o.contains(Keyword::PrefixItems) || tuple_items => {
+                c.push(p, RuleId::Tuple, "tuples are not accepted".to_owned())
+            }
+            Tuples::PrefixItems if tuple_items => c.push(
+                p,
+                RuleId::Tuple,
+                "items must be a schema, not an array (use prefixItems)".to_owned(),
+            ),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_items_missing_field() {
+        fixes(
+            missing_items,
+            false,
+            check::missing_items,
+            r#"{"type":"array"}"#,
+            &Rules::GEMINI,
+            RuleId::ItemsMissing,
+        );
+    }
+
+    #[test]
+    fn gemini_proto_has_no_tuples_tuple_folded() {
+        fixes(
+            fold_tuples,
+            true,
+            check::tuples,
+            r#"{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}]}"#,
+            &Rules::GEMINI,
+            RuleId::Tuple,
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Boolean subschemas (`true`/`false`) where the provider accepts none.
 
 use super::Cx;
+use crate::RuleId;
 use schema_core::{Keyword, Location, Schema, SchemaObject, Value};
 
 /// Where boolean subschemas are refused (gated by `boolean_schemas`; xAI: `property schema
@@ -34,7 +35,7 @@ pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         let names: Vec<String> = banned.iter().map(|n| format!("\"{n}\"")).collect();
         cx.lost(
             p,
-            "boolean-schema",
+            RuleId::BooleanSchema,
             format!("properties with schema false removed: {}", names.join(", ")),
             Some(format!("Never send {}.", names.join(", "))),
         );
@@ -65,8 +66,91 @@ pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if changed {
         cx.change(
             p,
-            "boolean-schema",
+            RuleId::BooleanSchema,
             "boolean subschemas became schema objects",
+        );
+    }
+}
+
+/// What the provider would reject that this file's step fixes
+/// ([`children`](super::children)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{Keyword, Location, Schema};
+
+    /// Boolean subschemas where the provider wants object schemas.
+    pub(crate) fn children(c: &mut Checker<'_>, p: &str, s: &Schema) {
+        if c.rules.boolean_schemas {
+            return;
+        }
+        let has_prefix = s
+            .as_object()
+            .is_some_and(|o| o.contains(Keyword::PrefixItems));
+        let mut found = Vec::new();
+        s.for_each_child(|loc, child| {
+            let kw = loc.keyword();
+            let exempt =
+                matches!(
+                    kw,
+                    Keyword::AdditionalProperties
+                        | Keyword::AdditionalItems
+                        | Keyword::UnevaluatedItems
+                        | Keyword::UnevaluatedProperties
+                ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)));
+            if !exempt && matches!(child, Schema::Bool(_)) {
+                let mut cp = p.to_owned();
+                loc.push_to(&mut cp);
+                found.push(cp);
+            }
+        });
+        for cp in found {
+            c.push(
+                &cp,
+                RuleId::BooleanSchema,
+                "a boolean schema is not accepted here".to_owned(),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Checker;
+    use crate::engine::alone::fix;
+    use crate::{Rules, Slot};
+
+    fn found(s: &Schema, rules: &Rules) -> Vec<crate::report::Violation> {
+        let mut c = Checker::new(s, rules, Slot::Schema);
+        s.walk(&mut FindAll(&mut c));
+        c.into_found()
+    }
+
+    struct FindAll<'a, 'r>(&'a mut Checker<'r>);
+
+    impl schema_core::Visit for FindAll<'_, '_> {
+        fn enter(&mut self, p: &str, s: &Schema) -> bool {
+            check::children(self.0, p, s);
+            true
+        }
+    }
+
+    #[test]
+    fn xai_property_schema_false_is_not_supported() {
+        let json = r#"{"type":"object","properties":{"a":{"type":"string"},"gone":false,"any":true},"required":["a","gone"]}"#;
+        let before = Schema::from_str(json).unwrap();
+        let at: Vec<String> = found(&before, &Rules::XAI)
+            .into_iter()
+            .map(|v| v.pointer)
+            .collect();
+        assert_eq!(at, ["/properties/gone", "/properties/any"]);
+        let (after, changes) = fix(children, true, json, &Rules::XAI, Slot::Schema);
+        assert!(changes.iter().all(|c| c.rule == RuleId::BooleanSchema));
+        assert!(found(&after, &Rules::XAI).is_empty());
+        assert_eq!(
+            after.to_json_string(),
+            r#"{"type":"object","properties":{"a":{"type":"string"},"any":{}},"required":["a"]}"#
         );
     }
 }

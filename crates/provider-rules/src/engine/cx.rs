@@ -1,5 +1,6 @@
 //! The engine's context: the rules, the report being written, and each node's pending hints.
 
+use crate::RuleId;
 use crate::Slot;
 use crate::hints;
 use crate::report::{Change, Report};
@@ -94,7 +95,7 @@ impl<'r> Cx<'r> {
     }
 
     /// Records a change that keeps the meaning.
-    pub(crate) fn change(&mut self, pointer: &str, rule: &'static str, message: impl Into<String>) {
+    pub(crate) fn change(&mut self, pointer: &str, rule: RuleId, message: impl Into<String>) {
         self.report.changes.push(Change {
             pointer: pointer.to_owned(),
             rule,
@@ -112,7 +113,7 @@ impl<'r> Cx<'r> {
     pub(crate) fn lost(
         &mut self,
         pointer: &str,
-        rule: &'static str,
+        rule: RuleId,
         message: impl Into<String>,
         hint: Option<String>,
     ) {
@@ -135,7 +136,7 @@ impl<'r> Cx<'r> {
         self.report.strict_compatible = false;
         self.report.changes.push(Change {
             pointer: pointer.to_owned(),
-            rule: "strict-incompatible",
+            rule: RuleId::StrictIncompatible,
             message: why.into(),
             lossy: true,
         });

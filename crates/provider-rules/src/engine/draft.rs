@@ -2,6 +2,7 @@
 //! form (so the later steps see one canonical form).
 
 use super::Cx;
+use crate::RuleId;
 use crate::rules::Tuples;
 use schema_core::{Dependency, Keyword, Schema, Value};
 
@@ -30,7 +31,7 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             }
             cx.change(
                 p,
-                "draft-2020",
+                RuleId::Draft2020,
                 format!("draft-04 boolean {ex} became a number"),
             );
         }
@@ -49,7 +50,7 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.insert(Keyword::Anchor, Value::String(name));
         cx.change(
             p,
-            "draft-2020",
+            RuleId::Draft2020,
             "a draft-07 \"$id\": \"#name\" became $anchor",
         );
     }
@@ -67,11 +68,15 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             if let Some(a @ Value::Schema(_)) = additional {
                 o.insert(Keyword::Items, a);
             }
-            cx.change(p, "draft-2020", "a draft-07 tuple became prefixItems");
+            cx.change(p, RuleId::Draft2020, "a draft-07 tuple became prefixItems");
         } else if o.contains(Keyword::AdditionalItems) && rules.draft_2020 {
             // Without a tuple, additionalItems means nothing.
             o.remove(Keyword::AdditionalItems);
-            cx.change(p, "draft-2020", "additionalItems without a tuple removed");
+            cx.change(
+                p,
+                RuleId::Draft2020,
+                "additionalItems without a tuple removed",
+            );
         }
     }
 
@@ -99,7 +104,7 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         cx.change(
             p,
-            "draft-2020",
+            RuleId::Draft2020,
             "dependencies became dependentRequired/dependentSchemas",
         );
     }
@@ -154,8 +159,65 @@ pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
         );
         cx.change(
             "",
-            "draft-2020",
+            RuleId::Draft2020,
             "declared 2020-12: a $ref has siblings that apply (they would be ignored in draft-07)",
+        );
+    }
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::Tuples;
+    use schema_core::{Keyword, SchemaObject, Value};
+
+    /// Draft-07 spellings in a 2020-12 profile ([`to_2020`](super::to_2020)).
+    pub(crate) fn draft_2020(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let tuple_items = matches!(o.get(Keyword::Items), Some(Value::Schemas(_)));
+        if r.draft_2020 {
+            for kw in [Keyword::ExclusiveMinimum, Keyword::ExclusiveMaximum] {
+                if matches!(o.get(kw), Some(Value::Bool(_))) {
+                    c.push(
+                        p,
+                        RuleId::Draft2020,
+                        format!("{kw} must be a number in 2020-12"),
+                    );
+                }
+            }
+            if tuple_items && r.tuples == Tuples::Keep {
+                c.push(
+                    p,
+                    RuleId::Draft2020,
+                    "items must be a schema in 2020-12".to_owned(),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn anthropic_json_schema_is_invalid_it_must_match_draft_2020_12() {
+        let (out, _) = fixes(
+            to_2020,
+            true,
+            check::draft_2020,
+            r#"{"type":"number","minimum":0,"exclusiveMinimum":true}"#,
+            &Rules::ANTHROPIC,
+            RuleId::Draft2020,
+        );
+        assert_eq!(
+            out.to_json_string(),
+            r#"{"type":"number","exclusiveMinimum":0}"#
         );
     }
 }

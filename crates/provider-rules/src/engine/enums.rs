@@ -2,6 +2,7 @@
 
 use super::Cx;
 use super::types::instance_type;
+use crate::RuleId;
 use crate::hints;
 use crate::rules::{Enums, NullStyle};
 use schema_core::{Instance, InstanceType as T, JsonType, Keyword, Schema, TypeSet, Value};
@@ -31,7 +32,7 @@ pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if !o.contains(Keyword::Type) && t != T::Null {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(t)));
         }
-        cx.change(p, "const", "const became a one-value enum");
+        cx.change(p, RuleId::Const, "const became a one-value enum");
     } else {
         // A null const gets the null type too: where there is none, the null step makes it a
         // nullable string, which still admits null.
@@ -46,7 +47,7 @@ pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         bound_numbers(o, std::slice::from_ref(&v), rules);
         let hint = format!("Must be {}.", hints::short(&v));
-        cx.lost(p, "const", "const is not accepted", Some(hint));
+        cx.lost(p, RuleId::Const, "const is not accepted", Some(hint));
     }
 }
 
@@ -113,7 +114,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.remove(Keyword::Enum);
         cx.lost(
             p,
-            "enum-empty",
+            RuleId::EnumEmpty,
             "an empty enum (accepts nothing) was removed",
             Some("Accepts no value.".to_owned()),
         );
@@ -129,7 +130,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     {
         values.retain(|v| v.json_type() != JsonType::Null);
         o.insert(Keyword::Nullable, Value::Bool(true));
-        cx.change(p, "enum-null", "null enum member became nullable");
+        cx.change(p, RuleId::EnumNull, "null enum member became nullable");
     }
     if rules.enums == Enums::Strings && rules.stringify_enums {
         let before = values.clone();
@@ -142,7 +143,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             .collect();
         if values != before {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::String)));
-            cx.lost(p, "enum-stringify", "enum values became strings", None);
+            cx.lost(p, RuleId::EnumStringify, "enum values became strings", None);
         }
     }
     let type_ok = match rules.enums {
@@ -191,7 +192,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         let hint = format!("Allowed values: {}.", hints::values(&list));
         cx.lost(
             p,
-            "enum-values",
+            RuleId::EnumValues,
             "enum values the provider does not accept moved to the description",
             Some(hint),
         );
@@ -201,7 +202,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         values.retain(|v| v.as_json() != "\"\"");
         cx.lost(
             p,
-            "enum-empty-string",
+            RuleId::EnumEmptyString,
             "an empty-string enum member was removed",
             Some("Also allowed: \"\" (empty).".to_owned()),
         );
@@ -212,5 +213,85 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     if values != list {
         o.insert(Keyword::Enum, Value::Instances(values));
+    }
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::Enums;
+    use schema_core::{InstanceType as T, Keyword, SchemaObject};
+
+    /// Empty enums, enum values of a refused JSON type, `""` in an enum ([`enum_values`](super::enum_values)).
+    pub(crate) fn values(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        if r.keywords.contains(Keyword::Enum)
+            && let Some(list) = o.enum_values()
+        {
+            if list.is_empty() {
+                c.push(p, RuleId::EnumEmpty, "enum has no value".to_owned());
+            }
+            if list.iter().any(|v| !r.enums.accepts(v.json_type())) {
+                c.push(
+                    p,
+                    RuleId::EnumValues,
+                    format!("enum values must be {:?}", r.enums).to_lowercase(),
+                );
+            }
+            if r.enums == Enums::Strings && !(types.is_empty() || types == [T::String]) {
+                c.push(
+                    p,
+                    RuleId::EnumValues,
+                    "enum is only allowed on type string".to_owned(),
+                );
+            }
+            if !r.empty_string_enum && list.iter().any(|v| v.as_json() == "\"\"") {
+                c.push(
+                    p,
+                    RuleId::EnumEmptyString,
+                    "enum has an empty string".to_owned(),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_function_declaration_enum_only_allowed_for_string_type() {
+        let (out, _) = fixes(
+            enum_values,
+            false,
+            check::values,
+            r#"{"type":"integer","enum":[1,2,3]}"#,
+            &Rules::GEMINI,
+            RuleId::EnumValues,
+        );
+        assert!(
+            out.to_json_string().contains(r#""minimum":1"#),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn gemini_enum_cannot_be_empty_empty_string_value_dropped() {
+        fixes(
+            enum_values,
+            false,
+            check::values,
+            r#"{"type":"string","enum":["a",""]}"#,
+            &Rules::GEMINI,
+            RuleId::EnumEmptyString,
+        );
     }
 }

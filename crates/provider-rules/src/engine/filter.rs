@@ -2,6 +2,7 @@
 //! hint. Runs after the structural steps, so only what could not be rewritten is left.
 
 use super::Cx;
+use crate::RuleId;
 use crate::hints;
 use crate::rules::Rules;
 use schema_core::{InstanceType, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
@@ -55,7 +56,7 @@ pub(crate) fn formats(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if let Some(v) = o.remove(Keyword::Format) {
         cx.lost(
             p,
-            "format",
+            RuleId::Format,
             "a format the provider does not accept was removed",
             hints::for_keyword(Keyword::Format, &v),
         );
@@ -93,7 +94,7 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
         {
             cx.change(
                 p,
-                "unsupported-keyword",
+                RuleId::UnsupportedKeyword,
                 "contains with minContains 0 removed",
             );
         }
@@ -101,14 +102,14 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
             Key::Other(name) => {
                 cx.change(
                     p,
-                    "unknown-keyword",
+                    RuleId::UnknownKeyword,
                     format!("{name} is not accepted by the provider"),
                 );
             }
             Key::Known(kw) if matches!(value, Value::Raw(_)) => {
                 cx.lost(
                     p,
-                    "malformed-keyword",
+                    RuleId::MalformedKeyword,
                     format!("{kw} had the wrong JSON type"),
                     None,
                 );
@@ -117,7 +118,7 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
                 if inclusive_bound(o, kw, &value, rules) {
                     cx.change(
                         p,
-                        "exclusive-bound",
+                        RuleId::ExclusiveBound,
                         format!("{kw} became the inclusive bound that says the same"),
                     );
                     continue;
@@ -126,13 +127,13 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
                 if is_annotation(kw) && hint.is_none() {
                     cx.change(
                         p,
-                        "unsupported-keyword",
+                        RuleId::UnsupportedKeyword,
                         format!("{kw} is not accepted by the provider"),
                     );
                 } else {
                     cx.lost(
                         p,
-                        "unsupported-keyword",
+                        RuleId::UnsupportedKeyword,
                         format!("{kw} is not accepted by the provider"),
                         hint,
                     );
@@ -215,9 +216,116 @@ pub(crate) fn patterns(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if let Some(v) = o.remove(Keyword::Pattern) {
         cx.lost(
             p,
-            "pattern-syntax",
+            RuleId::PatternSyntax,
             "a pattern the provider's regex engine refuses was removed",
             hints::for_keyword(Keyword::Pattern, &v),
+        );
+    }
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{Key, Keyword, SchemaObject, Value};
+
+    /// Keywords the provider does not know, does not accept, or finds of the wrong JSON type ([`unsupported_keywords`](super::unsupported_keywords)).
+    pub(crate) fn keywords(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        for e in o.entries() {
+            match (&e.key, &e.value) {
+                (Key::Other(name), _) if !r.unknown_keywords => c.push(
+                    p,
+                    RuleId::UnknownKeyword,
+                    format!("keyword {name} is not accepted"),
+                ),
+                (Key::Known(kw), Value::Raw(_)) => c.push(
+                    p,
+                    RuleId::MalformedKeyword,
+                    format!("{kw} has the wrong JSON type"),
+                ),
+                (Key::Known(kw), _) if !r.keywords.contains(*kw) => c.push(
+                    p,
+                    RuleId::UnsupportedKeyword,
+                    format!("keyword {kw} is not accepted"),
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    /// A `pattern` with syntax the provider refuses ([`patterns`](super::patterns)).
+    pub(crate) fn patterns(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if let (Some(forbidden), Some(pat)) =
+            (&r.forbidden_pattern_syntax, o.string(Keyword::Pattern))
+            && forbidden.iter().any(|f| pat.contains(f.as_ref()))
+        {
+            c.push(
+                p,
+                RuleId::PatternSyntax,
+                format!("pattern {pat:?} uses a construct the provider refuses"),
+            );
+        }
+    }
+
+    /// A `format` the provider does not accept ([`formats`](super::formats)).
+    pub(crate) fn formats(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format))
+            && !allowed.iter().any(|a| a == f)
+        {
+            c.push(p, RuleId::Format, format!("format {f} is not accepted"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_unknown_name_at_parameters_cannot_find_field() {
+        fixes(
+            unsupported_keywords,
+            false,
+            check::keywords,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"x-vendor":1,"$comment":"c"}"#,
+            &Rules::GEMINI,
+            RuleId::UnknownKeyword,
+        );
+    }
+
+    #[test]
+    fn gemini_format_only_enum_and_date_time_are_supported_for_string_type() {
+        let (out, _) = fixes(
+            formats,
+            false,
+            check::formats,
+            r#"{"type":"string","format":"uri"}"#,
+            &Rules::GEMINI,
+            RuleId::Format,
+        );
+        assert!(
+            !out.to_json_string().contains("format"),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn openai_regex_construct_is_not_supported_pattern_dropped() {
+        fixes(
+            patterns,
+            false,
+            check::patterns,
+            r#"{"type":"string","pattern":"^\\p{L}+$"}"#,
+            &Rules::OPENAI,
+            RuleId::PatternSyntax,
         );
     }
 }

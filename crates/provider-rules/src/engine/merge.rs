@@ -2,6 +2,7 @@
 //! properties, where the provider does not accept them.
 
 use super::Cx;
+use crate::RuleId;
 use crate::hints;
 
 use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
@@ -45,7 +46,7 @@ pub(crate) fn merge_all_of(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
         }
         cx.change(
             p,
-            "all-of",
+            RuleId::AllOf,
             format!("allOf of {} merged into the node", list.len()),
         );
         if rounds >= MAX_ROUNDS {
@@ -216,7 +217,7 @@ pub(crate) fn intersect(dst: &mut SchemaObject, src: &Schema, p: &str, cx: &mut 
         if !merged {
             cx.lost(
                 p,
-                "all-of",
+                RuleId::AllOf,
                 format!("{kw} of an allOf branch could not be merged"),
                 hints::for_keyword(kw, &e.value),
             );
@@ -288,7 +289,7 @@ pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     };
     cx.lost(
         p,
-        "conditional",
+        RuleId::Conditional,
         "if/then/else merged into optional properties",
         hint,
     );
@@ -328,7 +329,7 @@ pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     };
     cx.lost(
         p,
-        "dependent-schemas",
+        RuleId::DependentSchemas,
         "dependentSchemas merged into optional properties",
         hint,
     );

@@ -12,7 +12,7 @@
 //! the size of the (inlined) schema.
 
 mod arrays;
-mod booleans;
+pub(crate) mod booleans;
 mod cx;
 mod draft;
 mod enums;
@@ -22,13 +22,14 @@ mod nulls;
 mod objects;
 mod property_maps;
 mod refs;
-mod root;
+pub(crate) mod root;
 mod strict;
 mod types;
 mod unions;
 
 pub(crate) use cx::Cx;
 
+use crate::RuleId;
 use crate::Slot;
 use crate::report::{Change, Sanitized};
 use crate::rules::Rules;
@@ -85,6 +86,35 @@ const POST: &[Step] = &[
     unions::alone,
 ];
 
+/// A check: what one rule finds on an object node that its step would change (the checker's
+/// half of the rule, beside its step in the rule's file).
+pub(crate) type Check = fn(&mut crate::check::Checker<'_>, &str, &schema_core::SchemaObject);
+
+/// The rules' checks on each object node, in the order their violations are reported.
+pub(crate) const CHECKS: &[Check] = &[
+    filter::check::keywords,
+    types::check::type_list,
+    nulls::check::null_type,
+    unions::check::alone,
+    unions::check::empty,
+    enums::check::values,
+    objects::check::empty_properties,
+    unions::check::default_beside_any_of,
+    types::check::type_missing,
+    arrays::check::missing_items,
+    types::check::foreign_keywords,
+    objects::check::required,
+    objects::check::additional_properties,
+    objects::check::property_named_properties,
+    filter::check::patterns,
+    filter::check::formats,
+    refs::check::refs,
+    arrays::check::tuples,
+    draft::check::draft_2020,
+    strict::check::all_required,
+    strict::check::min_items,
+];
+
 /// How many times the PRE steps run on one node at most.
 const PRE_ROUNDS: usize = 4;
 
@@ -123,7 +153,26 @@ impl Transform for Pipeline<'_, '_> {
     }
 }
 
-/// Rewrites `schema` into what `rules` accepts. See [`crate::sanitize`].
+/// [`crate::sanitize`]: [`run`]'s steps, and last the depth cap on what they made too deep
+/// ([`crate::depth::cap`]).
+pub(crate) fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
+    sanitize_with(schema, rules, slot, &crate::SanitizeOptions::default())
+}
+
+/// [`sanitize`] with options ([`crate::sanitize_with`]).
+pub(crate) fn sanitize_with(
+    schema: &Schema,
+    rules: &Rules,
+    slot: Slot,
+    options: &crate::SanitizeOptions,
+) -> Sanitized {
+    let mut out = run_with(schema, rules, slot, options);
+    crate::depth::cap(&mut out, rules, slot);
+    out
+}
+
+/// Rewrites `schema` into what `rules` accepts, without the depth cap (what the cap's own
+/// stand-ins are made with). See [`crate::sanitize`].
 pub(crate) fn run(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
     run_with(schema, rules, slot, &crate::SanitizeOptions::default())
 }
@@ -162,7 +211,7 @@ pub(crate) fn run_with(
     for at in unreachable {
         report.changes.push(Change {
             pointer: at,
-            rule: "strict-required",
+            rule: RuleId::StrictRequired,
             message: "a property made nullable where no decoder reaches: a null the model sends there reaches the tool".to_owned(),
             lossy: true,
         });
@@ -176,7 +225,7 @@ pub(crate) fn run_with(
     } else if report.changes.is_empty() {
         report.changes.push(Change {
             pointer: String::new(),
-            rule: "normalize",
+            rule: RuleId::Normalize,
             message: "normalized the schema".to_owned(),
             lossy: false,
         });
@@ -185,5 +234,104 @@ pub(crate) fn run_with(
         schema: out,
         report,
         decoder,
+    }
+}
+
+/// One rule alone, for its own unit tests (in its file): its step over a whole schema, its
+/// check on every object node, nothing else of the engine or the checker.
+#[cfg(test)]
+pub(crate) mod alone {
+    use super::{Check, Cx, Step};
+    use crate::check::Checker;
+    use crate::report::{Change, Violation};
+    use crate::{Rules, Slot};
+    use schema_core::{Schema, Transform, Visit};
+
+    /// Runs `step` alone, for `slot`, on every node of `json` (after the node's children, as the engine's
+    /// POST steps run; `pre`: before them, as its PRE steps do): the schema it leaves and the
+    /// changes it reports.
+    pub(crate) fn fix(
+        step: Step,
+        pre: bool,
+        json: &str,
+        rules: &Rules,
+        slot: Slot,
+    ) -> (Schema, Vec<Change>) {
+        struct One<'a, 'r> {
+            step: Step,
+            pre: bool,
+            cx: &'a mut Cx<'r>,
+        }
+        impl Transform for One<'_, '_> {
+            fn pre(&mut self, p: &str, s: &mut Schema) {
+                self.cx.enter(s);
+                if self.pre {
+                    (self.step)(s, p, self.cx);
+                }
+            }
+            fn post(&mut self, p: &str, s: &mut Schema) {
+                if !self.pre {
+                    (self.step)(s, p, self.cx);
+                }
+                self.cx.leave();
+            }
+        }
+        let mut schema = Schema::from_str(json).expect("a test schema");
+        let mut cx = Cx::new(rules, slot);
+        schema.transform(&mut One {
+            step,
+            pre,
+            cx: &mut cx,
+        });
+        (schema, cx.into_report().changes)
+    }
+
+    /// Runs `check` alone on every object node of `schema`: what it finds.
+    pub(crate) fn check(check: Check, schema: &Schema, rules: &Rules) -> Vec<Violation> {
+        struct One<'r> {
+            check: Check,
+            c: Checker<'r>,
+        }
+        impl Visit for One<'_> {
+            fn enter(&mut self, p: &str, s: &Schema) -> bool {
+                if let Some(o) = s.as_object() {
+                    (self.check)(&mut self.c, p, o);
+                }
+                true
+            }
+        }
+        let mut one = One {
+            check,
+            c: Checker::new(schema, rules, Slot::Schema),
+        };
+        schema.walk(&mut one);
+        one.c.into_found()
+    }
+
+    /// `check` finds `rule` in `json` for `rules`, and no more once `step` ran alone: the
+    /// schema it leaves (and the report's changes, which name `rule`'s fix).
+    pub(crate) fn fixes(
+        step: Step,
+        pre: bool,
+        check: Check,
+        json: &str,
+        rules: &Rules,
+        rule: crate::RuleId,
+    ) -> (Schema, Vec<Change>) {
+        let before = Schema::from_str(json).expect("a test schema");
+        let found = self::check(check, &before, rules);
+        assert!(
+            found.iter().any(|v| v.rule == rule),
+            "{rule} not found in {json}: {found:?}"
+        );
+        let (after, changes) = fix(step, pre, json, rules, Slot::Schema);
+        let left = self::check(check, &after, rules);
+        assert!(
+            left.is_empty(),
+            "{rule}: still found after the fix: {left:?} in {}",
+            after.to_json_string()
+        );
+        assert!(!changes.is_empty(), "{rule}: the fix reported nothing");
+        (after, changes)
     }
 }

@@ -3,6 +3,7 @@
 
 use super::Cx;
 use super::merge::absorb;
+use crate::RuleId;
 use crate::rules::NullStyle;
 use schema_core::{
     Instance, InstanceType as T, JsonType, Key, Keyword, Schema, SchemaObject, TypeSet, Value,
@@ -92,7 +93,7 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             }
             cx.change(
                 p,
-                "nullable",
+                RuleId::Nullable,
                 format!("a null branch of {kw} became nullable"),
             );
         }
@@ -102,7 +103,7 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if matches!(v, Value::Bool(true)) {
             add_null(o, rules.null_style);
         }
-        cx.change(p, "nullable", "nullable written as JSON Schema");
+        cx.change(p, RuleId::Nullable, "nullable written as JSON Schema");
     }
 
     if !rules.null_type && matches!(o.types(), Some(TypeSet::Single(T::Null))) {
@@ -112,7 +113,7 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         cx.lost(
             p,
-            "null-type",
+            RuleId::NullType,
             "a null-only schema became a nullable string",
             Some("Always null.".to_owned()),
         );
@@ -176,4 +177,45 @@ fn wrap_with_null(o: &mut SchemaObject) {
         Value::Schemas(vec![Schema::Object(inner), null_schema()]),
     );
     *o = outer;
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{InstanceType as T, SchemaObject};
+
+    /// `type: "null"` where the provider has no null type ([`normalize`](super::normalize)).
+    pub(crate) fn null_type(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        if !r.null_type && types == [T::Null] {
+            c.push(
+                p,
+                RuleId::NullType,
+                "the provider has no null type".to_owned(),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn code_assist_has_no_null_type_null_type_rewritten() {
+        fixes(
+            normalize,
+            false,
+            check::null_type,
+            r#"{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"null"}]}}}"#,
+            &Rules::GEMINI_CODE_ASSIST,
+            RuleId::NullType,
+        );
+    }
 }

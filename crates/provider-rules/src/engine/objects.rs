@@ -2,6 +2,7 @@
 
 use super::Cx;
 use super::types::node_types;
+use crate::RuleId;
 use crate::Slot;
 use crate::hints;
 use crate::rules::AdditionalProperties as AP;
@@ -43,7 +44,7 @@ pub(crate) fn property_named_properties(node: &mut Schema, p: &str, cx: &mut Cx<
     super::types::infer_missing_type(inner, &format!("{p}/properties/properties"), cx);
     cx.lost(
         &format!("{p}/properties/properties"),
-        "property-named-properties",
+        RuleId::PropertyNamedProperties,
         "an object property named \"properties\" was collapsed to its description",
         None,
     );
@@ -62,7 +63,7 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.remove(Keyword::Required);
             cx.lost(
                 p,
-                "required-malformed",
+                RuleId::RequiredMalformed,
                 "required was not an array of strings",
                 None,
             );
@@ -85,7 +86,11 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
     });
     if list.len() != before {
-        cx.change(p, "required-duplicates", "duplicate required names removed");
+        cx.change(
+            p,
+            RuleId::RequiredDuplicates,
+            "duplicate required names removed",
+        );
     }
     if !cx.rules.required_defined {
         return;
@@ -106,7 +111,7 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let names: Vec<String> = missing.iter().map(|n| format!("\"{n}\"")).collect();
     cx.lost(
         p,
-        "required-undefined",
+        RuleId::RequiredUndefined,
         format!(
             "required names without a property removed: {}",
             names.join(", ")
@@ -141,7 +146,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
         {
             cx.lost(
                 p,
-                "additional-properties",
+                RuleId::AdditionalProperties,
                 "additionalProperties removed with the patternProperties it complements",
                 hints::for_keyword(Keyword::AdditionalProperties, &v),
             );
@@ -156,7 +161,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
             {
                 cx.lost(
                     p,
-                    "additional-properties",
+                    RuleId::AdditionalProperties,
                     "additionalProperties removed",
                     hints::for_keyword(Keyword::AdditionalProperties, &v),
                 );
@@ -170,7 +175,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                 o.remove(Keyword::AdditionalProperties);
                 cx.change(
                     p,
-                    "additional-properties",
+                    RuleId::AdditionalProperties,
                     "additionalProperties: false removed (objects are closed by default)",
                 );
             }
@@ -183,7 +188,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                 );
                 cx.change(
                     p,
-                    "additional-properties",
+                    RuleId::AdditionalProperties,
                     "open object made explicit with additionalProperties: true",
                 );
             }
@@ -204,7 +209,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                     );
                     cx.lost(
                         p,
-                        "additional-properties",
+                        RuleId::AdditionalProperties,
                         "an object without properties was closed",
                         None,
                     );
@@ -217,7 +222,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                     );
                     cx.change(
                         p,
-                        "additional-properties",
+                        RuleId::AdditionalProperties,
                         "object closed with additionalProperties: false",
                     );
                 }
@@ -231,7 +236,12 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
                         Keyword::AdditionalProperties,
                         Value::Schema(Box::new(Schema::Bool(false))),
                     );
-                    cx.lost(p, "additional-properties", "an open map was closed", hint);
+                    cx.lost(
+                        p,
+                        RuleId::AdditionalProperties,
+                        "an open map was closed",
+                        hint,
+                    );
                     cx.not_strict(
                         p,
                         if open {
@@ -270,7 +280,7 @@ pub(crate) fn empty_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     o.remove(Keyword::Properties);
     cx.change(
         p,
-        "properties-empty",
+        RuleId::PropertiesEmpty,
         "an empty properties map removed (it asserts nothing)",
     );
 }
@@ -333,11 +343,11 @@ impl Promoted {
                 quote(&self.names)
             )
         };
-        cx.change(p, "boolean-required", message);
+        cx.change(p, RuleId::BooleanRequired, message);
         if self.replaced_malformed {
             cx.lost(
                 p,
-                "required-malformed",
+                RuleId::RequiredMalformed,
                 "required was not an array of strings",
                 None,
             );
@@ -402,5 +412,158 @@ fn as_bool(raw: &schema_core::Instance) -> Option<bool> {
         "true" => Some(true),
         "false" => Some(false),
         _ => None,
+    }
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::AdditionalProperties;
+    use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject};
+
+    /// An empty `properties` map ([`empty_properties`](super::empty_properties)).
+    pub(crate) fn empty_properties(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        // A root that must have `properties` keeps even an empty map.
+        let empty_accepted = r.empty_properties || (p.is_empty() && c.root_properties);
+        if !empty_accepted
+            && o.schema_map(Keyword::Properties)
+                .is_some_and(schema_core::SchemaMap::is_empty)
+        {
+            c.push(
+                p,
+                RuleId::PropertiesEmpty,
+                "properties must not be empty (leave it out)".to_owned(),
+            );
+        }
+    }
+
+    /// `required` names with no property ([`required`](super::required)).
+    pub(crate) fn required(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if r.required_defined
+            && let Some(req) = o.required()
+        {
+            let props = o.properties();
+            for n in req {
+                if !props.is_some_and(|m| m.contains_key(n)) {
+                    c.push(
+                        p,
+                        RuleId::RequiredUndefined,
+                        format!("required property \"{n}\" is not defined"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `additionalProperties` as the provider refuses or demands it ([`additional_properties`](super::additional_properties)).
+    pub(crate) fn additional_properties(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        let is_object =
+            types.contains(&T::Object) || (types.is_empty() && o.properties().is_some());
+        match r.additional_properties {
+            AdditionalProperties::DropFalse => {
+                if matches!(
+                    o.schema(Keyword::AdditionalProperties),
+                    Some(Schema::Bool(false))
+                ) {
+                    c.push(
+                        p,
+                        RuleId::AdditionalProperties,
+                        "additionalProperties: false is refused".to_owned(),
+                    );
+                }
+            }
+            AdditionalProperties::ForceFalse
+                if is_object
+                    && !matches!(
+                        o.schema(Keyword::AdditionalProperties),
+                        Some(Schema::Bool(false))
+                    ) =>
+            {
+                c.push(
+                    p,
+                    RuleId::AdditionalProperties,
+                    "every object must set additionalProperties: false".to_owned(),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// An object property named `properties` ([`property_named_properties`](super::property_named_properties)).
+    pub(crate) fn property_named_properties(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if !r.property_named_properties
+            && let Some(inner) = o
+                .properties()
+                .and_then(|m| m.get("properties"))
+                .and_then(Schema::as_object)
+        {
+            let t = inner.declared_types();
+            if t.contains(&T::Object)
+                || inner.properties().is_some()
+                || inner.contains(Keyword::AdditionalProperties)
+            {
+                c.push(
+                    p,
+                    RuleId::PropertyNamedProperties,
+                    "an object property named \"properties\" is misread".to_owned(),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_properties_should_be_non_empty_for_object_type() {
+        fixes(
+            empty_properties,
+            false,
+            check::empty_properties,
+            r#"{"type":"object","properties":{"a":{"type":"object","properties":{}}}}"#,
+            &Rules::GEMINI,
+            RuleId::PropertiesEmpty,
+        );
+    }
+
+    #[test]
+    fn gemini_required_property_is_not_defined() {
+        let (out, _) = fixes(
+            required,
+            false,
+            check::required,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
+            &Rules::GEMINI,
+            RuleId::RequiredUndefined,
+        );
+        assert!(
+            out.to_json_string().contains(r#""required":["a"]"#),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn anthropic_strict_additional_properties_must_be_explicitly_set_to_false() {
+        fixes(
+            additional_properties,
+            false,
+            check::additional_properties,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#,
+            &Rules::ANTHROPIC_STRICT,
+            RuleId::AdditionalProperties,
+        );
     }
 }

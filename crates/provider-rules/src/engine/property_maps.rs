@@ -2,6 +2,7 @@
 //! [`Rules::repair_property_maps`](crate::Rules::repair_property_maps)).
 
 use super::Cx;
+use crate::RuleId;
 use schema_core::{
     DiagnosticKind, InstanceType, Keyword, ParseOptions, Schema, SchemaMap, SchemaObject,
     Transform, TypeSet, Value,
@@ -72,14 +73,14 @@ fn repair_map(o: &mut SchemaObject, kw: Keyword, p: &str, cx: &mut Cx<'_>) {
     if !typed.is_empty() {
         cx.change(
             p,
-            "property-map-repaired",
+            RuleId::PropertyMapRepaired,
             format!("{kw}: type names read as schemas: {}", quote(&typed)),
         );
     }
     if !unknown.is_empty() {
         cx.lost(
             p,
-            "property-map-repaired",
+            RuleId::PropertyMapRepaired,
             format!(
                 "{kw}: members that are not schemas accept any value: {}",
                 quote(&unknown)

@@ -3,6 +3,7 @@
 //! 'X' was set alongside unsupported fields`).
 
 use super::Cx;
+use crate::RuleId;
 use crate::rules::Refs;
 use schema_core::{
     InlineOptions, Key, Keyword, RefIndex, RefIssueKind, Schema, Transform, TypeSet, Value,
@@ -63,7 +64,7 @@ fn draft7_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     for p in strip.0 {
         cx.change(
             &p,
-            "ref-siblings",
+            RuleId::RefSiblings,
             "siblings of a draft-07 $ref (which ignores them) removed",
         );
     }
@@ -74,7 +75,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
         return;
     }
     let out = schema.inline_refs(&InlineOptions::default());
-    cx.change("", "ref-inline", "local $refs inlined");
+    cx.change("", RuleId::RefInline, "local $refs inlined");
     for issue in &out.issues {
         let what = match &issue.kind {
             RefIssueKind::Unresolved(e) => format!("{e}; removed"),
@@ -90,7 +91,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
 
             _ => format!("{} not inlined", issue.reference),
         };
-        cx.lost(&issue.pointer, "ref-inline", what, None);
+        cx.lost(&issue.pointer, RuleId::RefInline, what, None);
         if cx.rules.strict && issue.kind == RefIssueKind::Recursive {
             cx.not_strict(
                 &issue.pointer,
@@ -142,7 +143,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
         if strip.0 > 0 {
             cx.lost(
                 "",
-                "ref-inline",
+                RuleId::RefInline,
                 format!(
                     "{} $refs that could not be inlined were replaced by their name",
                     strip.0
@@ -177,7 +178,11 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
     let mut ids = Ids(0);
     schema.transform(&mut ids);
     if ids.0 > 0 {
-        cx.change("", "ref-inline", "identifiers of inlined schemas removed");
+        cx.change(
+            "",
+            RuleId::RefInline,
+            "identifiers of inlined schemas removed",
+        );
     }
 }
 
@@ -230,9 +235,110 @@ fn inline_with_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     };
     schema.transform(&mut t);
     for p in t.done {
-        cx.change(&p, "ref-siblings", "a $ref with siblings was inlined");
+        cx.change(&p, RuleId::RefSiblings, "a $ref with siblings was inlined");
     }
     for p in t.unresolved {
         cx.not_strict(&p, "a $ref that does not resolve inside the document");
+    }
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::Refs;
+    use schema_core::{Key, SchemaObject};
+
+    /// A `$ref` the provider refuses, circular, dangling or with siblings ([`run`](super::run)).
+    pub(crate) fn refs(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if let Some(_r) = o.reference() {
+            match r.refs {
+                Refs::Inline => c.push(p, RuleId::Ref, "$ref is not accepted".to_owned()),
+                Refs::NonCircular => {
+                    if c.circular.contains(p) {
+                        c.push(p, RuleId::Ref, "a circular $ref is not accepted".to_owned());
+                    } else if c.unresolved(p, o) {
+                        c.push(
+                            p,
+                            RuleId::Ref,
+                            "$ref points to nothing in the schema".to_owned(),
+                        );
+                    }
+                }
+                Refs::NoSiblings => {
+                    let extra = o.entries().iter().any(|e| match e.key {
+                        Key::Known(k) => !Refs::SIBLINGS.contains(&k),
+                        Key::Other(_) => true,
+                    });
+                    if extra {
+                        c.push(
+                            p,
+                            RuleId::RefSiblings,
+                            "$ref must stand without siblings".to_owned(),
+                        );
+                    }
+                }
+                Refs::Keep => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::alone;
+    use crate::{Rules, Slot};
+
+    /// `run` alone on `json`: the schema it leaves, the rules of its changes.
+    fn fixed(json: &str, rules: &Rules) -> (Schema, Vec<RuleId>) {
+        let mut s = Schema::from_str(json).unwrap();
+        let mut cx = Cx::new(rules, Slot::Schema);
+        run(&mut s, &mut cx);
+        let changes = cx
+            .into_report()
+            .changes
+            .into_iter()
+            .map(|c| c.rule)
+            .collect();
+        (s, changes)
+    }
+
+    #[test]
+    fn gemini_unknown_name_ref_cannot_find_field_ref_inlined() {
+        let json = r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/s"}},"$defs":{"s":{"type":"string"}}}"##;
+        let before = Schema::from_str(json).unwrap();
+        let found = alone::check(check::refs, &before, &Rules::GEMINI);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].rule, found[0].pointer.as_str()),
+            (RuleId::Ref, "/properties/a")
+        );
+        let (after, changes) = fixed(json, &Rules::GEMINI);
+        assert!(changes.contains(&RuleId::RefInline), "{changes:?}");
+        assert!(alone::check(check::refs, &after, &Rules::GEMINI).is_empty());
+        assert!(
+            after.to_json_string().contains(r#""a":{"type":"string"}"#),
+            "{}",
+            after.to_json_string()
+        );
+    }
+
+    #[test]
+    fn xai_circular_ref_is_not_accepted_and_a_dangling_one_points_to_nothing() {
+        let json =
+            r##"{"type":"object","properties":{"n":{"$ref":"#"},"d":{"$ref":"#/$defs/none"}}}"##;
+        let before = Schema::from_str(json).unwrap();
+        let found = alone::check(check::refs, &before, &Rules::XAI);
+        let at: Vec<&str> = found.iter().map(|v| v.pointer.as_str()).collect();
+        assert_eq!(at, ["/properties/n", "/properties/d"], "{found:?}");
+        let (after, _) = fixed(json, &Rules::XAI);
+        assert!(
+            alone::check(check::refs, &after, &Rules::XAI).is_empty(),
+            "{}",
+            after.to_json_string()
+        );
     }
 }

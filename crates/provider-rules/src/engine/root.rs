@@ -5,6 +5,7 @@ use super::Cx;
 use super::merge::merge_all_of;
 use super::objects::is_object;
 use super::types::{infer, node_types, unions_allowed};
+use crate::RuleId;
 use crate::Slot;
 use crate::hints;
 use schema_core::{
@@ -51,7 +52,7 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Object)));
         *node = Schema::Object(o);
         if b {
-            cx.change(p, "root", "a boolean root became an object schema");
+            cx.change(p, RuleId::Root, "a boolean root became an object schema");
             if cx.slot == Slot::Schema && cx.rules.strict {
                 cx.not_strict(
                     p,
@@ -61,7 +62,7 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         } else {
             cx.lost(
                 p,
-                "root",
+                RuleId::Root,
                 "a false root (accepts nothing) became an object schema",
                 Some("Accepts no input.".to_owned()),
             );
@@ -99,7 +100,7 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 });
                 cx.lost(
                     p,
-                    "root",
+                    RuleId::Root,
                     "a root that is not an object became an empty object",
                     Some(format!("The tool's input was described as {summary}.")),
                 );
@@ -108,12 +109,12 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 // other values loses them: a strict response format cannot say it.
                 cx.lost(
                     p,
-                    "root",
+                    RuleId::Root,
                     "a root accepting more than objects got type object",
                     None,
                 );
             } else {
-                cx.change(p, "root", "the root got type object");
+                cx.change(p, RuleId::Root, "the root got type object");
             }
             if cx.slot == Slot::Schema && cx.rules.strict && t != [T::Object] {
                 cx.not_strict(
@@ -126,7 +127,11 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     if root.properties && is_object(o) && o.properties().is_none() {
         o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
-        cx.change(p, "root", "the root object got an empty properties map");
+        cx.change(
+            p,
+            RuleId::Root,
+            "the root object got an empty properties map",
+        );
     }
 }
 
@@ -204,7 +209,7 @@ fn merge_object_branches(
     }
     cx.lost(
         p,
-        "root-union",
+        RuleId::RootUnion,
         "a root union was merged into one object",
         Some(hint),
     );
@@ -245,7 +250,7 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
     *schema = Schema::Object(wrapped);
     cx.change(
         "",
-        "bare-properties",
+        RuleId::BareProperties,
         format!("a bare map of {count} property schemas was wrapped in an object schema"),
     );
     if let Some(promoted) = promoted {
@@ -254,9 +259,117 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
     if cut {
         cx.lost(
             "",
-            "depth",
+            RuleId::Depth,
             "property schemas nested deeper than the depth limit were cut",
             None,
+        );
+    }
+}
+
+/// What the provider would reject that this file's steps fix: the root's shape
+/// ([`shape`](super::shape)) and a bare property map ([`wrap_bare_properties`](super::wrap_bare_properties)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{InstanceType as T, Keyword, Schema, TypeSet};
+
+    /// The root where the profile wants an object with `properties` and no union.
+    pub(crate) fn shape(c: &mut Checker<'_>, schema: &Schema) {
+        let root = c.rules.root;
+        let Some(o) = schema.as_object() else {
+            if root.object || root.properties || root.no_composition {
+                c.push(
+                    "",
+                    RuleId::Root,
+                    "the root is a boolean schema, not an object".to_owned(),
+                );
+            }
+            return;
+        };
+        if root.object && o.types() != Some(&TypeSet::Single(T::Object)) {
+            c.push(
+                "",
+                RuleId::Root,
+                "the root must be type \"object\"".to_owned(),
+            );
+        }
+        if root.properties && o.properties().is_none() {
+            c.push(
+                "",
+                RuleId::RootProperties,
+                "the root object must have properties".to_owned(),
+            );
+        }
+        if root.no_composition {
+            for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
+                if o.contains(kw) {
+                    c.push("", RuleId::RootUnion, format!("{kw} at the root"));
+                }
+            }
+        }
+    }
+
+    /// A tool's parameters written as a bare property map lose their properties (Gemini:
+    /// `Unknown name "foo" at '...parameters': Cannot find field.`).
+    pub(crate) fn bare_properties(c: &mut Checker<'_>, schema: &Schema) {
+        if c.rules.wrap_bare_properties
+            && let Some(o) = schema.as_object()
+            && o.bare_properties().is_some()
+        {
+            c.push(
+                "",
+                RuleId::BareProperties,
+                "the parameters are a bare map of property schemas, without type \"object\" and properties"
+                    .to_owned(),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Checker;
+    use crate::engine::alone::fix;
+    use crate::rules::Rules;
+
+    fn found(json: &str, rules: &Rules) -> Vec<RuleId> {
+        let s = Schema::from_str(json).unwrap();
+        let mut c = Checker::new(&s, rules, Slot::Parameters);
+        check::shape(&mut c, &s);
+        check::bare_properties(&mut c, &s);
+        c.into_found().into_iter().map(|v| v.rule).collect()
+    }
+
+    #[test]
+    fn anthropic_input_schema_does_not_support_one_of_all_of_or_any_of_at_the_top_level() {
+        let json = r#"{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"integer"}}}]}"#;
+        assert!(found(json, &Rules::ANTHROPIC).contains(&RuleId::RootUnion));
+        let (out, changes) = fix(shape, true, json, &Rules::ANTHROPIC, Slot::Parameters);
+        assert!(!changes.is_empty());
+        assert!(found(&out.to_json_string(), &Rules::ANTHROPIC).is_empty());
+    }
+
+    #[test]
+    fn anthropic_input_schema_type_input_should_be_object() {
+        let json = r#"{"type":"string"}"#;
+        assert!(found(json, &Rules::ANTHROPIC).contains(&RuleId::Root));
+        let (out, _) = fix(shape, true, json, &Rules::ANTHROPIC, Slot::Parameters);
+        assert!(found(&out.to_json_string(), &Rules::ANTHROPIC).is_empty());
+    }
+
+    #[test]
+    fn gemini_unknown_name_at_parameters_cannot_find_field_bare_properties_wrapped() {
+        let json = r#"{"q":{"type":"string"},"n":{"type":"integer"}}"#;
+        assert!(found(json, &Rules::GEMINI).contains(&RuleId::BareProperties));
+        let mut s = Schema::from_str(json).unwrap();
+        let mut cx = Cx::new(&Rules::GEMINI, Slot::Parameters);
+        wrap_bare_properties(&mut s, &mut cx);
+        assert!(!cx.into_report().changes.is_empty());
+        assert!(found(&s.to_json_string(), &Rules::GEMINI).is_empty());
+        assert_eq!(
+            s.to_json_string(),
+            r#"{"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer"}}}"#
         );
     }
 }

@@ -3,6 +3,7 @@
 use super::Cx;
 use super::nulls::add_null;
 use super::objects::is_object;
+use crate::RuleId;
 use crate::hints;
 use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
 
@@ -53,7 +54,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.insert(Keyword::Required, Value::Strings(Vec::new()));
             cx.change(
                 p,
-                "strict-required",
+                RuleId::StrictRequired,
                 "an empty required list, as strict mode wants on every object",
             );
         }
@@ -101,7 +102,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         let list: Vec<String> = banned.iter().map(|n| format!("\"{n}\"")).collect();
         cx.lost(
             p,
-            "boolean-schema",
+            RuleId::BooleanSchema,
             "properties with schema false removed",
             Some(format!("Never send {}.", list.join(", "))),
         );
@@ -115,7 +116,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if !made_nullable.is_empty() {
         cx.change(
             p,
-            "strict-required",
+            RuleId::StrictRequired,
             format!(
                 "optional properties made required and nullable: {}",
                 made_nullable.join(", ")
@@ -166,7 +167,7 @@ pub(crate) fn min_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if let Some(v) = o.remove(Keyword::MinItems) {
         cx.lost(
             p,
-            "min-items",
+            RuleId::MinItems,
             "minItems above the provider's limit moved to the description",
             hints::for_keyword(Keyword::MinItems, &v),
         );
@@ -277,6 +278,81 @@ pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
                 s.string_chars,
                 l.max_string_chars.unwrap_or(0)
             ),
+        );
+    }
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use schema_core::{InstanceType as T, Keyword, SchemaObject};
+
+    /// Strict mode: a property not in `required` ([`close_object`](super::close_object)).
+    pub(crate) fn all_required(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        let is_object =
+            types.contains(&T::Object) || (types.is_empty() && o.properties().is_some());
+        if r.strict && r.all_required && is_object {
+            let names: Vec<&String> = o
+                .properties()
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            let req = o.required().unwrap_or(&[]);
+            if o.properties().is_none() || names.iter().any(|n| !req.contains(n)) {
+                c.push(
+                    p,
+                    RuleId::StrictRequired,
+                    "every property must be required".to_owned(),
+                );
+            }
+        }
+    }
+
+    /// `minItems` above the provider's limit ([`min_items`](super::min_items)).
+    pub(crate) fn min_items(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if let (Some(max), Some(n)) = (
+            r.limits.max_min_items,
+            o.number(Keyword::MinItems)
+                .and_then(serde_json::Number::as_f64),
+        ) && n > f64::from(max)
+        {
+            c.push(p, RuleId::MinItems, format!("minItems above {max}"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn anthropic_strict_min_items_above_the_limit() {
+        fixes(
+            min_items,
+            false,
+            check::min_items,
+            r#"{"type":"array","items":{"type":"string"},"minItems":3}"#,
+            &Rules::ANTHROPIC_STRICT,
+            RuleId::MinItems,
+        );
+    }
+
+    #[test]
+    fn openai_strict_required_must_include_every_key_in_properties() {
+        fixes(
+            close_object,
+            false,
+            check::all_required,
+            r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"],"additionalProperties":false}"#,
+            &Rules::OPENAI_STRICT,
+            RuleId::StrictRequired,
         );
     }
 }

@@ -2,6 +2,7 @@
 //! that belong to another type removed.
 
 use super::Cx;
+use crate::RuleId;
 use crate::rules::{NullStyle, TypeLists};
 use schema_core::{
     InstanceType as T, JsonType, Key, Keyword, Schema, SchemaObject, TypeSet, Value,
@@ -89,7 +90,11 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     match others.len() {
         0 => {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
-            cx.change(p, "type-list", "a type list of null only became type null");
+            cx.change(
+                p,
+                RuleId::TypeList,
+                "a type list of null only became type null",
+            );
         }
         1 => {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(others[0])));
@@ -98,7 +103,7 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             }
             cx.change(
                 p,
-                "type-list",
+                RuleId::TypeList,
                 format!("type list became {} (nullable)", others[0]),
             );
         }
@@ -127,7 +132,7 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.insert(Keyword::AnyOf, Value::Schemas(branches));
             cx.change(
                 p,
-                "type-list",
+                RuleId::TypeList,
                 format!("type list became anyOf of {}", type_words(&others)),
             );
         }
@@ -144,7 +149,7 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             let rest: Vec<T> = others.iter().copied().filter(|t| *t != best).collect();
             cx.lost(
                 p,
-                "type-list",
+                RuleId::TypeList,
                 format!("type list collapsed to {best}"),
                 Some(format!("Also accepts {}.", type_words(&rest))),
             );
@@ -183,7 +188,7 @@ pub(crate) fn infer_missing_type(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(inferred[0])));
             cx.change(
                 p,
-                "type-inferred",
+                RuleId::TypeInferred,
                 format!("type {} inferred from keywords", inferred[0]),
             );
         }
@@ -196,7 +201,7 @@ pub(crate) fn infer_missing_type(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.insert(Keyword::Type, Value::Type(TypeSet::Single(best)));
             cx.change(
                 p,
-                "type-inferred",
+                RuleId::TypeInferred,
                 format!("type {best} inferred from keywords"),
             );
         }
@@ -301,7 +306,7 @@ fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         // No "Any JSON value." beside a type: the keywords said what the value is meant to be.
         cx.lost(
             p,
-            "any-value",
+            RuleId::AnyValue,
             format!("a schema accepting any value got type {t}, the type its keywords spoke of"),
             None,
         );
@@ -323,14 +328,14 @@ fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if lossy {
         cx.lost(
             p,
-            "any-value",
+            RuleId::AnyValue,
             "a schema accepting any value got a type",
             Some("Any JSON value.".to_owned()),
         );
     } else {
         cx.change(
             p,
-            "any-value",
+            RuleId::AnyValue,
             "a schema accepting any value got typed alternatives",
         );
     }
@@ -360,7 +365,7 @@ pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     if !dropped.is_empty() {
         cx.change(
             p,
-            "foreign-keyword",
+            RuleId::ForeignKeyword,
             format!("{} do not apply to type {t}", dropped.join(", ")),
         );
     }
@@ -373,8 +378,118 @@ pub(crate) fn read_type_names(schema: &mut Schema, cx: &mut Cx<'_>) {
     for p in schema.read_type_names_any_case() {
         cx.change(
             &p,
-            "type-case",
+            RuleId::TypeCase,
             "a type name in upper case was read and written lower-case",
+        );
+    }
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::TypeLists;
+    use schema_core::{Key, Keyword, SchemaObject, TypeSet, Value};
+
+    /// A list of types where the provider wants one ([`split_type_list`](super::split_type_list)).
+    pub(crate) fn type_list(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if r.type_lists == TypeLists::Split && matches!(o.types(), Some(TypeSet::List(_))) {
+            c.push(
+                p,
+                RuleId::TypeList,
+                "type must be a single type, not a list".to_owned(),
+            );
+        }
+    }
+
+    /// A node without `type` where the provider requires one ([`infer_missing_type`](super::infer_missing_type)).
+    pub(crate) fn type_missing(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let composed =
+            o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) || o.contains(Keyword::AllOf);
+        if r.type_required && !matches!(o.get(Keyword::Type), Some(Value::Type(_))) && !composed {
+            c.push(p, RuleId::TypeMissing, "type must be specified".to_owned());
+        }
+    }
+
+    /// Keywords on a type they do not apply to ([`drop_foreign_keywords`](super::drop_foreign_keywords)).
+    pub(crate) fn foreign_keywords(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        if r.keywords_on_own_type_only
+            && let [t] = types
+        {
+            for e in o.entries() {
+                if let Key::Known(kw) = e.key
+                    && !crate::rules::format_tolerated(kw, *t)
+                    && kw.applies_to().is_some_and(|ts| !ts.contains(t))
+                {
+                    c.push(
+                        p,
+                        RuleId::ForeignKeyword,
+                        format!("{kw} is not allowed on type {t}"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_proto_field_is_not_repeating_cannot_start_list_type_list_split() {
+        let (out, _) = fixes(
+            split_type_list,
+            true,
+            check::type_list,
+            r#"{"type":"object","properties":{"v":{"type":["string","integer"]}}}"#,
+            &Rules::GEMINI,
+            RuleId::TypeList,
+        );
+        assert!(
+            out.to_json_string().contains("anyOf"),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn gemini_type_must_be_specified_when_not_using_any_of_type_inferred() {
+        let (out, changes) = fixes(
+            infer_missing_type,
+            false,
+            check::type_missing,
+            r#"{"type":"object","properties":{"n":{"minimum":1}}}"#,
+            &Rules::GEMINI,
+            RuleId::TypeMissing,
+        );
+        assert_eq!(changes[0].rule, RuleId::TypeInferred);
+        assert!(
+            out.to_json_string()
+                .contains(r#""n":{"minimum":1,"type":"number"}"#)
+                || out.to_json_string().contains(r#""type":"number""#),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn gemini_items_field_predicate_failed_type_array_foreign_keyword_dropped() {
+        fixes(
+            drop_foreign_keywords,
+            false,
+            check::foreign_keywords,
+            r#"{"type":"object","properties":{"s":{"type":"string","minItems":1}}}"#,
+            &Rules::GEMINI,
+            RuleId::ForeignKeyword,
         );
     }
 }

@@ -5,6 +5,7 @@ use super::Cx;
 use super::merge::absorb;
 use super::nulls::{ANNOTATIONS, is_null_branch};
 use super::types::{infer, keyword_fits, rank};
+use crate::RuleId;
 use crate::hints;
 use crate::rules::Unions;
 use schema_core::{Entry, InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
@@ -44,7 +45,7 @@ pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     cx.lost(
         p,
-        "one-of",
+        RuleId::OneOf,
         "oneOf became anyOf (exclusivity is not enforced)",
         None,
     );
@@ -72,7 +73,7 @@ pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         e.key = Key::Known(Keyword::AnyOf);
         cx.lost(
             p,
-            "one-of",
+            RuleId::OneOf,
             "oneOf became anyOf: its branches lost constraints, so more than one may match",
             None,
         );
@@ -80,7 +81,7 @@ pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if not && let Some(v) = o.remove(Keyword::Not) {
         cx.lost(
             p,
-            "not",
+            RuleId::Not,
             "not removed: its schema lost constraints, so it would reject valid values",
             hints::for_keyword(Keyword::Not, &v),
         );
@@ -98,11 +99,11 @@ pub(crate) fn empty(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
             o.remove(kw);
             if kw == Keyword::AllOf {
-                cx.change(p, "empty-union", "an empty allOf removed");
+                cx.change(p, RuleId::EmptyUnion, "an empty allOf removed");
             } else {
                 cx.lost(
                     p,
-                    "empty-union",
+                    RuleId::EmptyUnion,
                     format!("an empty {kw} (accepts nothing) removed"),
                     Some("Accepts no value.".to_owned()),
                 );
@@ -162,14 +163,14 @@ fn collapse_once(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) -> bool {
     if summary.len() > 1 {
         cx.lost(
             p,
-            "union-collapse",
+            RuleId::UnionCollapse,
             "anyOf collapsed to its best branch",
             Some(format!("Accepts {}.", summary.join(" or "))),
         );
     } else {
         cx.change(
             p,
-            "union-collapse",
+            RuleId::UnionCollapse,
             "anyOf with one branch merged into the node",
         );
     }
@@ -328,7 +329,7 @@ pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     o.insert(Keyword::AnyOf, Value::Schemas(branches));
     cx.change(
         p,
-        "any-of-alone",
+        RuleId::AnyOfAlone,
         "anyOf's siblings moved into its branches",
     );
 }
@@ -382,13 +383,20 @@ fn push_into_branches(
     }
 }
 
+/// The gate of rule `default-beside-any-of`: the profile accepts `default` but not beside
+/// `anyOf`. Where `default` is not accepted at all it is an unsupported keyword (dropped and
+/// reported as such, once), whatever [`Rules::default_beside_any_of`] says.
+pub(crate) fn refuses_default_beside_any_of(rules: &crate::Rules) -> bool {
+    !rules.default_beside_any_of && rules.keywords.contains(Keyword::Default)
+}
+
 /// A `default` beside an `anyOf` where the profile refuses the pair (gated by
 /// [`Rules::default_beside_any_of`](crate::Rules::default_beside_any_of)) is removed and said
 /// in the description ("Default: \"x\"."): the historical gemini-cli sanitizer did so because
 /// "Vertex AI gets confused if both anyOf and default are set" (peers.md §3 #55). Runs after
 /// every step that can write an `anyOf` on the node (type lists, any-value schemas).
 pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.default_beside_any_of {
+    if !refuses_default_beside_any_of(cx.rules) {
         return;
     }
     let Some(o) = node.as_object_mut() else {
@@ -402,8 +410,128 @@ pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     };
     cx.lost(
         p,
-        "default-beside-any-of",
+        RuleId::DefaultBesideAnyOf,
         "default removed from beside anyOf",
         hints::for_keyword(Keyword::Default, &v),
     );
+}
+
+/// What the provider would reject that this file's steps fix: the checker's part of these
+/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::Unions;
+    use schema_core::{Keyword, Schema, SchemaObject};
+
+    /// `anyOf` beside other keywords where it must stand alone ([`alone`](super::alone)).
+    pub(crate) fn alone(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        if r.unions == Unions::Alone && o.contains(Keyword::AnyOf) && o.len() > 1 {
+            c.push(
+                p,
+                RuleId::AnyOfAlone,
+                "anyOf must be the only keyword of its node".to_owned(),
+            );
+        }
+    }
+
+    /// A union with no branch ([`empty`](super::empty)).
+    pub(crate) fn empty(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
+            if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
+                c.push(p, RuleId::EmptyUnion, format!("{kw} has no branch"));
+            }
+        }
+    }
+
+    /// `default` beside `anyOf` ([`default_beside_any_of`](super::default_beside_any_of)).
+    pub(crate) fn default_beside_any_of(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        if super::refuses_default_beside_any_of(c.rules)
+            && o.contains(Keyword::AnyOf)
+            && o.contains(Keyword::Default)
+        {
+            c.push(
+                p,
+                RuleId::DefaultBesideAnyOf,
+                "default must not stand beside anyOf".to_owned(),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn vertex_when_using_any_of_it_must_be_the_only_field_set() {
+        fixes(
+            alone,
+            false,
+            check::alone,
+            r#"{"anyOf":[{"type":"string"},{"type":"integer"}],"description":"A value."}"#,
+            &Rules::VERTEX,
+            RuleId::AnyOfAlone,
+        );
+    }
+
+    #[test]
+    fn any_of_with_zero_variants_is_rejected_empty_union_removed() {
+        fixes(
+            empty,
+            true,
+            check::empty,
+            r#"{"type":"object","properties":{"v":{"anyOf":[]}}}"#,
+            &Rules::ANTHROPIC,
+            RuleId::EmptyUnion,
+        );
+    }
+
+    #[test]
+    fn gemini_default_beside_any_of_is_refused_default_moved() {
+        fixes(
+            default_beside_any_of,
+            false,
+            check::default_beside_any_of,
+            r#"{"anyOf":[{"type":"string"},{"type":"integer"}],"default":"a"}"#,
+            &Rules::GEMINI,
+            RuleId::DefaultBesideAnyOf,
+        );
+    }
+
+    /// A profile without `default` reports a `default` beside `anyOf` once, as the keyword it
+    /// does not accept (Gemini: `Unknown name "default"`), even if it also says the pair is
+    /// refused.
+    #[test]
+    fn default_on_a_profile_without_default_is_an_unknown_name_once_not_twice() {
+        let rules = Rules {
+            keywords: Rules::GEMINI.keywords.without(&[Keyword::Default]),
+            ..Rules::GEMINI
+        };
+        assert!(!rules.default_beside_any_of);
+        let v = serde_json::json!({"type": "object", "properties": {"v": {
+            "anyOf": [{"type": "string"}, {"type": "integer"}], "default": "a"}}});
+        let found = crate::check(&v, &rules, crate::Slot::Parameters);
+        let at_v: Vec<_> = found
+            .iter()
+            .filter(|f| f.pointer == "/properties/v")
+            .collect();
+        assert_eq!(at_v.len(), 1, "{found:?}");
+        assert_eq!(at_v[0].rule, RuleId::UnsupportedKeyword);
+        let s = Schema::from_str(&v.to_string()).unwrap();
+        let out = crate::sanitize(&s, &rules, crate::Slot::Parameters);
+        assert!(
+            out.report
+                .changes
+                .iter()
+                .all(|c| c.rule != RuleId::DefaultBesideAnyOf),
+            "{:?}",
+            out.report.changes
+        );
+        assert!(crate::check(&out.schema.to_value(), &rules, crate::Slot::Parameters).is_empty());
+    }
 }

@@ -136,7 +136,7 @@ pub fn profile(name: &str) -> Option<&'static Rules> {
 /// assert_eq!(provider_rules::profile_names().next(), Some("gemini"));
 /// ```
 pub fn profile_names() -> impl Iterator<Item = &'static str> {
-    PROFILES.iter().map(|r| registry::static_name(r))
+    PROFILES.iter().map(|r| r.name())
 }
 
 /// A provider by name (`gemini`, `openai`, `azure-openai`, ...).
@@ -180,6 +180,6 @@ pub fn family(rules: &Rules) -> Option<(&'static Provider, Role)> {
 }
 
 /// The provider's own error text for a check rule, by the profile's [`family`].
-pub(crate) fn provider_error(rules: &Rules, rule: &str) -> Option<&'static str> {
-    family(rules)?.0.error_text(rule)
+pub(crate) fn provider_error(rules: &Rules, rule: crate::RuleId) -> Option<&'static str> {
+    family(rules)?.0.error_text(rule.as_str())
 }

@@ -120,7 +120,6 @@ where
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn buffering(
         inner: S,
         parts: http::request::Parts,

@@ -288,7 +288,7 @@ impl SlotSanitizer for Fake {
         o.insert("x-slot".into(), Value::String(format!("{slot:?}")));
         let change = tower_toolschema::report::Change {
             pointer: String::new(),
-            rule: "fake",
+            rule: provider_rules::RuleId::Normalize,
             message: "marked".into(),
             lossy: false,
         };
