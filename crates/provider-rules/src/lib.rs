@@ -91,7 +91,7 @@ pub use check::{check, check_schema, check_slice};
 pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
 pub use decode::Decoder;
-pub use names::{NameMap, ToolNames, check_tool_name};
+pub use names::{NameMap, RenameReason, ToolNames, check_tool_name};
 pub use providers::{
     Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names,
     provider, provider_names,

@@ -7,7 +7,9 @@
 //! - every change at DEBUG;
 //! - WARN for meaning lost only when a schema is first sanitized (a cached schema was warned
 //!   about already), one event per slot; WARN for a strict tool sent non-strict, an invalid
-//!   tool name, and what the provider will reject that cannot be fixed here.
+//!   tool name, and what the provider will reject that cannot be fixed here;
+//! - INFO for every tool renamed for the provider (`tool`, `sent`, `why`: `length`,
+//!   `characters`, `collision`).
 
 use crate::report::{Outcome, SanitizeReport, SlotReport};
 use crate::shapes::Api;
@@ -99,6 +101,10 @@ pub(crate) fn record(span: &Span, report: &SanitizeReport) {
     );
     for slot in &report.slots {
         slot_events(slot);
+    }
+    for r in &report.renames {
+        let why: Vec<&str> = r.why.iter().map(|w| w.as_str()).collect();
+        tracing::info!(target: "tower_toolschema", tool = %r.original, sent = %r.sent, why = %why.join(","), "tool renamed for the provider; mapped back in the response");
     }
 }
 

@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 
 use crate::ToolSchemaLayer;
 use crate::locate::range_in;
+use crate::report::Rename;
 use crate::restore::json::{each_at, holds, member, members, string};
 use crate::rewrite::{Edit, splice};
 use crate::shapes_response::ResponseShape;
@@ -56,13 +57,23 @@ fn declared<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Vec<(String, &'a Ra
     out
 }
 
+/// A body with its refused names renamed.
+pub(crate) struct Renamed {
+    /// The body to send.
+    pub body: Vec<u8>,
+    /// Every declaration's name, original and sent.
+    pub names: NameMap,
+    /// The renamed declarations and why, in declaration order (for the report).
+    pub renames: Vec<Rename>,
+}
+
 /// Renames the refused names of `body`: `None` when every name is fine (or the body is not
 /// JSON). The map lists every declaration.
 pub(crate) fn rename(
     body: &[u8],
     shape: &ResponseShape,
     rule_for: &dyn Fn(Option<&str>) -> ToolNameRule,
-) -> Option<(Vec<u8>, NameMap)> {
+) -> Option<Renamed> {
     if !shape.renames() {
         return None;
     }
@@ -75,6 +86,17 @@ pub(crate) fn rename(
     if map.is_empty() {
         return None;
     }
+    let renames = (0..decl.len())
+        .filter_map(|i| {
+            let sent = map.declared(i)?;
+            let original = &decl.get(i)?.0;
+            (sent != original).then(|| Rename {
+                original: original.clone(),
+                sent: sent.to_owned(),
+                why: map.reasons(&rule, i),
+            })
+        })
+        .collect();
     let mut edits = Vec::new();
     let mut edit = |raw: &RawValue, to: &str| {
         if let (Some(range), Ok(bytes)) = (range_in(body, raw), serde_json::to_vec(to)) {
@@ -103,7 +125,11 @@ pub(crate) fn rename(
         });
     }
     let out = splice(body, edits)?.into_vec(body);
-    Some((out, map))
+    Some(Renamed {
+        body: out,
+        names: map,
+        renames,
+    })
 }
 
 #[cfg(test)]
@@ -121,10 +147,16 @@ mod tests {
             "tools":[{"type":"function","function":{"name":"fs.read","parameters":{"type":"object"}}},
                      {"type":"function","function":{"name":"ok","parameters":{"type":"object"}}}],
             "tool_choice":{"type":"function","function":{"name":"fs.read"}}}"#;
-        let (out, map) = rename(body, response_shape(Api::OpenAiChat), &|_| {
+        let Renamed {
+            body: out,
+            names: map,
+            renames,
+        } = rename(body, response_shape(Api::OpenAiChat), &|_| {
             Rules::OPENAI.tool_names.clone()
         })
         .unwrap();
+        assert_eq!(renames.len(), 1);
+        assert_eq!(renames[0].why, [provider_rules::RenameReason::Characters]);
         assert_eq!(map.sent("fs.read"), "fs_read");
         let want = String::from_utf8_lossy(body)
             .replace(
@@ -149,10 +181,11 @@ mod tests {
         let body = br#"{"request":{"contents":[{"parts":[{"functionCall":{"name":"a b","args":{}}}]},{"parts":[{"functionResponse":{"name":"a b","response":{}}}]}],
             "tools":[{"functionDeclarations":[{"name":"a b"}]}],
             "toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["a b"]}}}}"#;
-        let (out, _) = rename(body, response_shape(Api::CodeAssist), &|_| {
+        let out = rename(body, response_shape(Api::CodeAssist), &|_| {
             Rules::GEMINI.tool_names.clone()
         })
-        .unwrap();
+        .unwrap()
+        .body;
         let out = String::from_utf8(out).unwrap();
         assert!(!out.contains("a b"), "{out}");
         assert_eq!(out.matches("a_b").count(), 4);

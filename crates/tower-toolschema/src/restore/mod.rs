@@ -221,9 +221,9 @@ pub fn prepare_request(
     api: Option<Api>,
     body: Bytes,
 ) -> (Bytes, SanitizeReport, RestorePlan) {
-    let (out, report) = crate::sanitize_body(config, api, body);
+    let (out, mut report) = crate::sanitize_body(config, api, body);
     let renaming = needs_rename(config, &report).then_some(&out[..]);
-    let (renamed, plan) = plan_for(config, None, renaming, &report);
+    let (renamed, plan) = plan_for(config, None, renaming, &mut report);
     let out = renamed.map(Bytes::from).unwrap_or(out);
     (out, report, plan)
 }
@@ -240,20 +240,24 @@ pub(crate) fn needs_rename(config: &Config, report: &SanitizeReport) -> bool {
         .iter()
         .filter(|s| s.role == SlotRole::ToolParameters)
         .filter_map(|s| s.tool.as_deref())
+        .chain(report.unslotted.iter().map(|(n, _)| n.as_str()))
         .collect();
     let n = names.len();
     names.sort_unstable();
     names.dedup();
-    names.len() != n || report.slots.iter().any(|s| s.tool_name_problem.is_some())
+    names.len() != n
+        || report.slots.iter().any(|s| s.tool_name_problem.is_some())
+        || report.unslotted.iter().any(|(_, refused)| *refused)
 }
 
 /// After the request side: renames the names of `body` (given when [`needs_rename`]) and
-/// builds the plan. The renamed body, if any, replaces the one to send.
+/// builds the plan; the renames go into `report`. The renamed body, if any, replaces the one
+/// to send.
 pub(crate) fn plan_for(
     config: &Config,
     host: Option<&str>,
     body: Option<&[u8]>,
-    report: &SanitizeReport,
+    report: &mut SanitizeReport,
 ) -> (Option<Vec<u8>>, RestorePlan) {
     let Some(api) = report.api else {
         return (
@@ -276,11 +280,12 @@ pub(crate) fn plan_for(
                 .tool_names
                 .clone()
         };
-        if let Some((new, names)) = crate::rename::rename(body, response_shape(api), &rule_for) {
-            for (o, s) in names.pairs() {
-                tracing::info!(target: "tower_toolschema", tool = o, sent = s, "tool renamed for the provider; mapped back in the response");
-            }
-            return (Some(new), RestorePlan::new(api, names, decoders));
+        if let Some(renamed) = crate::rename::rename(body, response_shape(api), &rule_for) {
+            report.renames = renamed.renames;
+            return (
+                Some(renamed.body),
+                RestorePlan::new(api, renamed.names, decoders),
+            );
         }
     }
     (None, RestorePlan::new(api, NameMap::default(), decoders))
