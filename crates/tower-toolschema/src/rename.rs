@@ -198,4 +198,34 @@ mod tests {
             .is_none()
         );
     }
+
+    #[test]
+    fn gemini_names_in_any_mix_of_camel_and_snake_case() {
+        // Protobuf's JSON reader takes either spelling per field, so clients mix them.
+        let body = br#"{"contents":[{"parts":[{"function_call":{"name":"a b","args":{}}}]},
+            {"parts":[{"functionResponse":{"name":"a b","response":{}}},{"function_response":{"name":"a b","response":{}}}]}],
+            "tools":[{"function_declarations":[{"name":"a b","parameters":{"type":"object"}}]},{"functionDeclarations":[{"name":"c d"}]}],
+            "tool_config":{"functionCallingConfig":{"allowed_function_names":["a b","c d"]}}}"#;
+        let out = rename(body, response_shape(Api::Gemini), &|_| {
+            Rules::GEMINI.tool_names.clone()
+        })
+        .unwrap();
+        let text = String::from_utf8(out.body).unwrap();
+        assert!(!text.contains("a b") && !text.contains("c d"), "{text}");
+        assert_eq!(text.matches("\"a_b\"").count(), 5, "{text}");
+        assert_eq!(text.matches("\"c_d\"").count(), 2, "{text}");
+        for config in [
+            r#""toolConfig":{"function_calling_config":{"allowedFunctionNames":["a b"]}}"#,
+            r#""tool_config":{"function_calling_config":{"allowed_function_names":["a b"]}}"#,
+            r#""toolConfig":{"functionCallingConfig":{"allowed_function_names":["a b"]}}"#,
+        ] {
+            let body = format!(r#"{{"tools":[{{"functionDeclarations":[{{"name":"a b"}}]}}],{config}}}"#);
+            let out = rename(body.as_bytes(), response_shape(Api::Gemini), &|_| {
+                Rules::GEMINI.tool_names.clone()
+            })
+            .unwrap();
+            let text = String::from_utf8(out.body).unwrap();
+            assert!(!text.contains("a b"), "{text}");
+        }
+    }
 }

@@ -99,18 +99,26 @@ fn walk<'a>(
         None => (*first, false),
     };
     let Some(m) = members(raw) else { return };
-    let Some(v) = member(&m, key) else { return };
-    if !each {
-        walk(v, rest, Some(&m), f);
-        return;
-    }
-    for item in elements(v).unwrap_or_default() {
-        if rest.is_empty() {
-            f(None, item);
-        } else {
-            walk(item, rest, None, f);
+    // `a|b`: either spelling (Gemini's camel and snake case), each one present.
+    for key in key.split('|') {
+        let Some(v) = member(&m, key) else { continue };
+        if !each {
+            walk(v, rest, Some(&m), f);
+            continue;
+        }
+        for item in elements(v).unwrap_or_default() {
+            if rest.is_empty() {
+                f(None, item);
+            } else {
+                walk(item, rest, None, f);
+            }
         }
     }
+}
+
+/// The member at one path segment: `key`, or the first present of `a|b`.
+fn member_of<'a>(m: &Members<'a>, seg: &str) -> Option<&'a RawValue> {
+    seg.split('|').find_map(|k| member(m, k))
 }
 
 /// The single value at a relative `path` under `raw` (no `[]`), with its holder's members.
@@ -119,7 +127,7 @@ pub(crate) fn at<'a>(raw: &'a RawValue, path: &str) -> Option<(Members<'a>, &'a 
     let mut segs = path.split('.').peekable();
     loop {
         let seg = segs.next()?;
-        let v = member(&m, seg)?;
+        let v = member_of(&m, seg)?;
         if segs.peek().is_none() {
             return Some((m, v));
         }
