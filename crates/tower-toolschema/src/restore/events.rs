@@ -80,6 +80,10 @@ pub(crate) struct StreamRestorer {
     /// Tools of the open calls that are not held (by the same keys), for `.done` events that
     /// do not repeat the name.
     open: BTreeMap<(u64, u64), String>,
+    /// OpenAI Responses: once an event was held back, the `sequence_number` the next event
+    /// sent gets (the client sees them strictly increasing, without gaps); `None` until then
+    /// (every number goes on as it came).
+    seq_next: Option<u64>,
     pub(crate) calls: Vec<RestoredCall>,
 }
 
@@ -109,6 +113,7 @@ static FUNCTION_CALL: Key = Key::new("function_call");
 static FUNCTION_CALL_CAMEL: Key = Key::new("functionCall");
 static TOOL_USE: Key = Key::new("tool_use");
 static CONTENT_BLOCK: Key = Key::new("content_block");
+static SEQUENCE_NUMBER: Key = Key::new("\"sequence_number\"");
 
 /// What an event needs.
 enum Triage {
@@ -118,6 +123,8 @@ enum Triage {
     Complete,
     /// It is read.
     Read,
+    /// It goes on with its `sequence_number` renumbered (Responses, after a held event).
+    Renumber,
 }
 
 /// One event's edits, then the decision what to send.
@@ -136,6 +143,7 @@ impl StreamRestorer {
             splitter: Splitter::default(),
             held: BTreeMap::new(),
             open: BTreeMap::new(),
+            seq_next: None,
             calls: Vec::new(),
         }
     }
@@ -154,7 +162,7 @@ impl StreamRestorer {
                 run = end;
                 // No call open: every event before the next keyword passes, found in one scan
                 // (only once an event is complete: an event still arriving is not rescanned).
-                if self.held.is_empty() && self.open.is_empty() {
+                if self.held.is_empty() && self.open.is_empty() && self.seq_next.is_none() {
                     let limit = match self.first_key(&self.splitter.held()[run..]) {
                         Some(k) => run + k,
                         None => self.splitter.held().len(),
@@ -200,8 +208,37 @@ impl StreamRestorer {
     fn release_all(&mut self, cut: bool, out: &mut Vec<Bytes>) {
         for (_, h) in std::mem::take(&mut self.held) {
             if let Some(b) = h.release(cut, &mut self.calls) {
-                out.push(b);
+                self.emit(b, out);
             }
+        }
+    }
+
+    /// Sends one event (its `sequence_number` renumbered once an event was held back).
+    fn emit(&mut self, event: Bytes, out: &mut Vec<Bytes>) {
+        let Some(next) = self.seq_next else {
+            out.push(event);
+            return;
+        };
+        let Some(data) = sse::data(&event) else {
+            out.push(event);
+            return;
+        };
+        let Some((range, n)) = sequence_number(&data) else {
+            out.push(event);
+            return;
+        };
+        self.seq_next = Some(next.saturating_add(1));
+        if n == next {
+            out.push(event);
+            return;
+        }
+        let edit = Edit {
+            range,
+            bytes: next.to_string().into_bytes(),
+        };
+        match splice(&data, vec![edit]) {
+            Some(new) => out.push(Bytes::from(sse::with_data(&event, &new.into_vec(&data)))),
+            None => out.push(event),
         }
     }
 
@@ -230,6 +267,9 @@ impl StreamRestorer {
             Stream::AnthropicBlocks if has(&TOOL_USE) || (open && has(&CONTENT_BLOCK)) => {
                 Triage::Read
             }
+            Stream::ResponsesEvents if self.seq_next.is_some() && has(&SEQUENCE_NUMBER) => {
+                Triage::Renumber
+            }
             Stream::Chunks if has(&FUNCTION_CALL_CAMEL) || has(&FUNCTION_CALL) => Triage::Read,
             _ => Triage::Pass,
         }
@@ -237,20 +277,20 @@ impl StreamRestorer {
 
     fn event(&mut self, event: Bytes, triage: Triage, out: &mut Vec<Bytes>) {
         match triage {
-            Triage::Pass => {
-                out.push(event);
+            Triage::Pass | Triage::Renumber => {
+                self.emit(event, out);
                 return;
             }
             Triage::Complete => {
                 self.open.clear();
                 self.release_all(false, out);
-                out.push(event);
+                self.emit(event, out);
                 return;
             }
             Triage::Read => {}
         }
         let Some(data) = sse::data(&event).map(|d| d.into_owned()) else {
-            out.push(event);
+            self.emit(event, out);
             return;
         };
         let step = match std::str::from_utf8(&data)
@@ -273,20 +313,28 @@ impl StreamRestorer {
             if let Some(h) = self.held.remove(&key)
                 && let Some(b) = h.release(false, &mut self.calls)
             {
-                out.push(b);
+                self.emit(b, out);
             }
         }
         if step.drop {
+            // Responses: from here on the numbers the client sees are counted.
+            if self.seq_next.is_none()
+                && self.plan.shape().stream == Stream::ResponsesEvents
+                && let Some((_, n)) = sequence_number(&data)
+            {
+                self.seq_next = Some(n);
+            }
             return;
         }
         if step.edits.is_empty() {
-            out.push(event);
+            self.emit(event, out);
             return;
         }
-        match splice(&data, step.edits) {
-            Some(new) => out.push(Bytes::from(sse::with_data(&event, &new.into_vec(&data)))),
-            None => out.push(event),
-        }
+        let new = match splice(&data, step.edits) {
+            Some(new) => Bytes::from(sse::with_data(&event, &new.into_vec(&data))),
+            None => event,
+        };
+        self.emit(new, out);
     }
 
     fn step(&mut self, event: &Bytes, data: &[u8], doc: &RawValue) -> Step {
@@ -560,6 +608,14 @@ impl StreamRestorer {
             None => sent.to_owned(),
         }
     }
+}
+
+/// The top-level `sequence_number` of an event's data: where its digits are, and its value.
+fn sequence_number(data: &[u8]) -> Option<(std::ops::Range<usize>, u64)> {
+    let doc: &RawValue = serde_json::from_slice(data).ok()?;
+    let raw = member(&members(doc)?, "sequence_number")?;
+    let n = raw.get().parse().ok()?;
+    Some((range_in(data, raw)?, n))
 }
 
 fn dedup(keys: &mut Vec<(u64, u64)>) {
