@@ -207,7 +207,7 @@ where
                         }
                         Mode::Sse(r) => {
                             this.queue
-                                .extend(r.push(&data).into_iter().map(Frame::data));
+                                .extend(r.push_bytes(data).into_iter().map(Frame::data));
                             let calls = std::mem::take(&mut r.calls);
                             if !calls.is_empty() {
                                 record(this.report.as_ref(), calls, None);

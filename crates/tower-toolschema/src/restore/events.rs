@@ -152,8 +152,40 @@ impl StreamRestorer {
     /// Consecutive events that go on as they came leave as one slice of the input (no copy
     /// per event).
     pub(crate) fn push(&mut self, chunk: &[u8]) -> Vec<Bytes> {
-        self.splitter.extend(chunk);
+        self.push_bytes(Bytes::copy_from_slice(chunk))
+    }
+
+    /// [`StreamRestorer::push`] of a chunk the caller owns: with no call open and nothing
+    /// held, the events before the chunk's first keyword leave as one slice of it (no copy,
+    /// one scan); only the rest is buffered.
+    pub(crate) fn push_bytes(&mut self, mut chunk: Bytes) -> Vec<Bytes> {
         let mut out = Vec::new();
+        // Each turn takes at least one byte of the chunk.
+        while !chunk.is_empty() {
+            if self.splitter.is_empty() && self.quiet() {
+                let limit = self.first_key(&chunk).unwrap_or(chunk.len());
+                if let Some(end) = sse::last_event_end(&chunk[..limit]) {
+                    out.push(chunk.split_to(end));
+                    continue;
+                }
+            }
+            // Buffered: up to the end of the first event this chunk completes.
+            let held = self.splitter.held();
+            let tail = &held[held.len().saturating_sub(2)..];
+            let k = sse::first_event_end(tail, &chunk).unwrap_or(chunk.len());
+            self.splitter.extend(&chunk.split_to(k));
+            self.drain(&mut out);
+        }
+        out
+    }
+
+    /// No call open, nothing held, no number to change: events without a keyword pass.
+    fn quiet(&self) -> bool {
+        self.held.is_empty() && self.open.is_empty() && self.seq_next.is_none()
+    }
+
+    /// Sends what the complete events held need.
+    fn drain(&mut self, out: &mut Vec<Bytes>) {
         // The bytes of the events passing unread, from the start of what is held.
         let mut run = 0;
         while let Some(end) = self.splitter.next_end(run) {
@@ -162,7 +194,7 @@ impl StreamRestorer {
                 run = end;
                 // No call open: every event before the next keyword passes, found in one scan
                 // (only once an event is complete: an event still arriving is not rescanned).
-                if self.held.is_empty() && self.open.is_empty() && self.seq_next.is_none() {
+                if self.quiet() {
                     let limit = match self.first_key(&self.splitter.held()[run..]) {
                         Some(k) => run + k,
                         None => self.splitter.held().len(),
@@ -176,12 +208,11 @@ impl StreamRestorer {
             }
             let event = self.splitter.take(end - run);
             run = 0;
-            self.event(event, triage, &mut out);
+            self.event(event, triage, out);
         }
         if run > 0 {
             out.push(self.splitter.take(run));
         }
-        out
     }
 
     /// The stream ended (`cut`: with an error, or early): what is left to send.
