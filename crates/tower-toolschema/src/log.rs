@@ -100,7 +100,11 @@ pub(crate) fn record(span: &Span, report: &SanitizeReport) {
         "tool schemas sanitized"
     );
     for slot in &report.slots {
-        slot_events(slot);
+        let renamed = slot
+            .tool
+            .as_deref()
+            .is_some_and(|t| report.renames.iter().any(|r| r.original == t));
+        slot_events(slot, renamed);
     }
     for r in &report.renames {
         let why: Vec<&str> = r.why.iter().map(|w| w.as_str()).collect();
@@ -108,7 +112,9 @@ pub(crate) fn record(span: &Span, report: &SanitizeReport) {
     }
 }
 
-fn slot_events(r: &SlotReport) {
+/// One slot's events; `renamed`: its tool was renamed (logged with the renames, not warned
+/// about as an invalid name).
+fn slot_events(r: &SlotReport, renamed: bool) {
     let tool = r.tool.as_deref().unwrap_or("");
     for c in r.changes.iter() {
         tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, pointer = %c.pointer, rule = c.rule, lossy = c.lossy, profile = %r.profile, cached = r.cached, "schema rewritten: {}", c.message);
@@ -127,7 +133,7 @@ fn slot_events(r: &SlotReport) {
     } else if r.strict_downgraded {
         tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "schema cannot be made strict-compatible; sent with strict: false");
     }
-    if let Some(p) = &r.tool_name_problem {
+    if let Some(p) = r.tool_name_problem.as_ref().filter(|_| !renamed) {
         tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "invalid tool name: {p}");
     }
     for p in r.unfixable.iter() {

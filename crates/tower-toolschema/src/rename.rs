@@ -13,9 +13,9 @@ use serde_json::value::RawValue;
 use crate::ToolSchemaLayer;
 use crate::locate::range_in;
 use crate::report::Rename;
-use crate::restore::json::{each_at, holds, member, members, string};
+use crate::restore::json::{each_at_many, holds, member, members, string};
 use crate::rewrite::{Edit, splice};
-use crate::shapes_response::ResponseShape;
+use crate::shapes_response::{NamePath, ResponseShape};
 
 impl<P> ToolSchemaLayer<P> {
     /// Whether tool names the target refuses are renamed in requests and mapped back in
@@ -41,20 +41,37 @@ impl crate::Config {
     }
 }
 
-/// The declared tool names of `body`, in order, with their places.
-fn declared<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Vec<(String, &'a RawValue)> {
+/// Every name at `paths` (under `shape`'s request prefix) in `doc`, with the index of its
+/// path: one read of the body for all of them.
+fn names_at<'a>(
+    doc: &'a RawValue,
+    shape: &ResponseShape,
+    paths: &[NamePath],
+) -> Vec<(usize, String, &'a RawValue)> {
+    let full: Vec<String> = paths
+        .iter()
+        .map(|p| format!("{}{}", shape.request_prefix, p.path))
+        .collect();
+    let refs: Vec<&str> = full.iter().map(String::as_str).collect();
     let mut out = Vec::new();
-    for p in shape.declarations {
-        let path = format!("{}{}", shape.request_prefix, p.path);
-        each_at(doc, &path, &mut |holder, raw| {
-            if holder.is_none_or(|m| holds(m, p.when))
-                && let Some(name) = string(raw)
-            {
-                out.push((name, raw));
-            }
-        });
-    }
+    each_at_many(doc, &refs, &mut |i, holder, raw| {
+        if let Some(p) = paths.get(i)
+            && holder.is_none_or(|m| holds(m, p.when))
+            && let Some(name) = string(raw)
+        {
+            out.push((i, name, raw));
+        }
+    });
     out
+}
+
+/// The declared tool names of `body`, in order (path by path, each in body order), with
+/// their places.
+fn declared<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Vec<(String, &'a RawValue)> {
+    let mut found = names_at(doc, shape, shape.declarations);
+    // Stable: each path's names stay in body order.
+    found.sort_by_key(|(i, _, _)| *i);
+    found.into_iter().map(|(_, n, raw)| (n, raw)).collect()
 }
 
 /// A body with its refused names renamed.
@@ -110,19 +127,11 @@ pub(crate) fn rename(
             edit(raw, sent);
         }
     }
-    for p in shape.history {
-        let path = format!("{}{}", shape.request_prefix, p.path);
-        each_at(doc, &path, &mut |holder, raw| {
-            if !holder.is_none_or(|m| holds(m, p.when)) {
-                return;
-            }
-            if let Some(name) = string(raw) {
-                let sent = map.sent(&name);
-                if sent != name {
-                    edit(raw, sent);
-                }
-            }
-        });
+    for (_, name, raw) in names_at(doc, shape, shape.history) {
+        let sent = map.sent(&name);
+        if sent != name {
+            edit(raw, sent);
+        }
     }
     let out = splice(body, edits)?.into_vec(body);
     Some(Renamed {

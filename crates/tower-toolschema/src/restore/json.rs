@@ -116,6 +116,68 @@ fn walk<'a>(
     }
 }
 
+/// [`each_at`] for many paths at once, each object and array on the way read once however
+/// many paths pass through it: `f` gets the index of the path in `paths`.
+pub(crate) fn each_at_many<'a>(
+    raw: &'a RawValue,
+    paths: &[&str],
+    f: &mut dyn FnMut(usize, Option<&Members<'a>>, &'a RawValue),
+) {
+    let split: Vec<Vec<&str>> = paths
+        .iter()
+        .map(|p| p.split('.').filter(|s| !s.is_empty()).collect())
+        .collect();
+    let todo: Vec<(usize, &[&str])> = split
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i, s.as_slice()))
+        .collect();
+    walk_many(raw, &todo, None, f);
+}
+
+fn walk_many<'a>(
+    raw: &'a RawValue,
+    todo: &[(usize, &[&str])],
+    holder: Option<&Members<'a>>,
+    f: &mut dyn FnMut(usize, Option<&Members<'a>>, &'a RawValue),
+) {
+    let mut deeper = Vec::new();
+    for (id, segs) in todo {
+        match segs.split_first() {
+            None => f(*id, holder, raw),
+            Some((first, rest)) => deeper.push((*id, *first, rest)),
+        }
+    }
+    if deeper.is_empty() {
+        return;
+    }
+    let Some(m) = members(raw) else { return };
+    // The paths that go on through the same segment, in first-seen order.
+    let mut groups: Vec<(&str, Vec<(usize, &[&str])>)> = Vec::new();
+    for (id, first, rest) in deeper {
+        match groups.iter_mut().find(|(g, _)| *g == first) {
+            Some((_, list)) => list.push((id, rest)),
+            None => groups.push((first, vec![(id, rest)])),
+        }
+    }
+    for (seg, list) in groups {
+        let (key, each) = match seg.strip_suffix("[]") {
+            Some(k) => (k, true),
+            None => (seg, false),
+        };
+        for key in key.split('|') {
+            let Some(v) = member(&m, key) else { continue };
+            if !each {
+                walk_many(v, &list, Some(&m), f);
+                continue;
+            }
+            for item in elements(v).unwrap_or_default() {
+                walk_many(item, &list, None, f);
+            }
+        }
+    }
+}
+
 /// The member at one path segment: `key`, or the first present of `a|b`.
 fn member_of<'a>(m: &Members<'a>, seg: &str) -> Option<&'a RawValue> {
     seg.split('|').find_map(|k| member(m, k))

@@ -18,7 +18,12 @@
 //!   they arrive; the argument fragments of a call whose decoder changes something are held
 //!   until the call is complete, then sent as one fragment. Bedrock's ConverseStream uses AWS's
 //!   binary event-stream framing, which is not read: such a stream goes on untouched, and the
-//!   report says so.
+//!   report says so. OpenAI Responses: once fragments were held and merged, every later
+//!   event's `sequence_number` is renumbered, so the client sees them strictly increasing
+//!   without gaps. Gemini: a chunk is restored whole (names mapped back, whole `args`
+//!   decoded); Vertex's partial arguments (`functionCall.partialArgs` with `willContinue`)
+//!   carry no `args` to decode: their chunks go on with only the name mapped back, every
+//!   other byte kept, so a strict null sent that way reaches the client.
 //! - When the plan is empty (no rename, no decoder), the response body is not touched at all
 //!   (no buffering, no parse) and no report is added.
 //! - Compressed responses (`Content-Encoding`) go on untouched and the report says so; put
