@@ -91,8 +91,8 @@ impl<B: Body> RestoreBody<B> {
         Self::with(inner, mode, Some(report))
     }
 
-    pub(crate) fn sse(inner: B, plan: &RestorePlan, report: RestoreReport) -> Self {
-        let mode = Mode::Sse(Box::new(StreamRestorer::new(Arc::new(plan.clone()))));
+    pub(crate) fn sse(inner: B, plan: Arc<RestorePlan>, report: RestoreReport) -> Self {
+        let mode = Mode::Sse(Box::new(StreamRestorer::new(plan)));
         Self::with(inner, mode, Some(report))
     }
 }

@@ -114,6 +114,9 @@ static FUNCTION_CALL_CAMEL: Key = Key::new("functionCall");
 static TOOL_USE: Key = Key::new("tool_use");
 static CONTENT_BLOCK: Key = Key::new("content_block");
 static SEQUENCE_NUMBER: Key = Key::new("\"sequence_number\"");
+// The parts keywords share (`first_key`).
+static CALL: Key = Key::new("_call");
+static UNCTION: Key = Key::new("unction");
 
 /// What an event needs.
 enum Triage {
@@ -273,16 +276,23 @@ impl StreamRestorer {
         }
     }
 
-    /// Where the first keyword of this stream's kind is in `bytes`.
+    /// Where the first keyword of this stream's kind is in `bytes`: one scan, for a part the
+    /// keywords share, each hit checked.
     fn first_key(&self, bytes: &[u8]) -> Option<usize> {
-        let keys: &[&Key] = match self.plan.shape().stream {
-            Stream::ChatDeltas => &[&TOOL_CALLS, &FUNCTION_CALL],
-            Stream::ResponsesEvents => &[&FUNCTION_CALL],
-            Stream::AnthropicBlocks => &[&TOOL_USE],
-            Stream::Chunks => &[&FUNCTION_CALL_CAMEL, &FUNCTION_CALL],
+        // (the shared part, each keyword with the shared part's offset in it)
+        let (anchor, keys): (&Key, &[(&str, usize)]) = match self.plan.shape().stream {
+            Stream::ChatDeltas => (&CALL, &[("tool_calls", 4), ("function_call", 8)]),
+            Stream::ResponsesEvents => (&FUNCTION_CALL, &[("function_call", 0)]),
+            Stream::AnthropicBlocks => (&TOOL_USE, &[("tool_use", 0)]),
+            Stream::Chunks => (&UNCTION, &[("functionCall", 1), ("function_call", 1)]),
             Stream::NotRead => return None,
         };
-        keys.iter().filter_map(|k| k.finder().find(bytes)).min()
+        anchor.finder().find_iter(bytes).find_map(|at| {
+            keys.iter().find_map(|(k, off)| {
+                let start = at.checked_sub(*off)?;
+                bytes[start..].starts_with(k.as_bytes()).then_some(start)
+            })
+        })
     }
 
     /// What an event needs, from a keyword scan of its bytes: most events of a stream (text)

@@ -5,6 +5,8 @@
 //! their members); everything else is skipped by serde_json's scanner and kept byte for byte.
 //! Recursion follows the path only (a handful of levels).
 
+use std::borrow::Cow;
+
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
@@ -14,8 +16,31 @@ use crate::locate::range_in;
 use crate::rewrite::{Edit, splice};
 use crate::shapes_response::CallPath;
 
-/// The members of one JSON object, borrowed, in order.
-pub(crate) type Members<'a> = Vec<(String, &'a RawValue)>;
+/// The members of one JSON object, borrowed (a key is copied only when it has escapes), in
+/// order.
+pub(crate) type Members<'a> = Vec<(Cow<'a, str>, &'a RawValue)>;
+
+/// A key borrowed from the text when it can be.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
 
 struct MembersVisitor;
 
@@ -28,7 +53,7 @@ impl<'de> Visitor<'de> for MembersVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut out = Vec::new();
-        while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
+        while let Some((Key(k), v)) = map.next_entry::<Key<'de>, &'de RawValue>()? {
             out.push((k, v));
         }
         Ok(out)

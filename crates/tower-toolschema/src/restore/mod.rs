@@ -383,7 +383,7 @@ pub(crate) fn wrap<B: http_body::Body>(
         }
         Ok(Read::Sse) => {
             parts.headers.remove(header::CONTENT_LENGTH);
-            RestoreBody::sse(body, &plan, report)
+            RestoreBody::sse(body, plan, report)
         }
         Err(why) => {
             tracing::warn!(target: "tower_toolschema", "response not restored: {why}");
