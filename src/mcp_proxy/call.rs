@@ -33,12 +33,7 @@ struct CallParams<'a> {
 
 /// Decides a `tools/call` request: `text` its message, `id` its id's JSON text, `params`
 /// borrowed from `text`.
-pub fn handle(
-    text: &str,
-    id: &str,
-    params: &RawValue,
-    tools: &HashMap<String, Tool>,
-) -> Call {
+pub fn handle(text: &str, id: &str, params: &RawValue, tools: &HashMap<String, Tool>) -> Call {
     let Ok(p) = serde_json::from_str::<CallParams<'_>>(params.get()) else {
         return Call::Forward(Vec::new()); // not a call this proxy can read: the server answers
     };

@@ -228,7 +228,8 @@ mod tests {
             r#""tool_config":{"function_calling_config":{"allowed_function_names":["a b"]}}"#,
             r#""toolConfig":{"functionCallingConfig":{"allowed_function_names":["a b"]}}"#,
         ] {
-            let body = format!(r#"{{"tools":[{{"functionDeclarations":[{{"name":"a b"}}]}}],{config}}}"#);
+            let body =
+                format!(r#"{{"tools":[{{"functionDeclarations":[{{"name":"a b"}}]}}],{config}}}"#);
             let out = rename(body.as_bytes(), response_shape(Api::Gemini), &|_| {
                 Rules::GEMINI.tool_names.clone()
             })

@@ -187,7 +187,9 @@ const ANTHROPIC_CALLS: &[CallPath] = &[CallPath {
 
 // Protobuf's JSON reader takes either spelling of every field (`lowerCamel` or the proto's
 // `snake_case`), so any mix occurs: `a|b` reads each segment in both.
-const GEMINI_DECLARATIONS: &[NamePath] = &[at("tools[].functionDeclarations|function_declarations[].name")];
+const GEMINI_DECLARATIONS: &[NamePath] = &[at(
+    "tools[].functionDeclarations|function_declarations[].name",
+)];
 const GEMINI_HISTORY: &[NamePath] = &[
     at("contents[].parts[].functionCall|function_call.name"),
     at("contents[].parts[].functionResponse|function_response.name"),

@@ -46,16 +46,16 @@ fn the_report_lists_each_rename_and_why() {
     assert_eq!(got.len(), 4, "{got:?}");
     assert_eq!(got[0].0, LONG);
     assert_eq!(got[0].2, [RenameReason::Length]);
-    assert_eq!(got[1], ("fs.read", "fs_read", vec![RenameReason::Characters]));
+    assert_eq!(
+        got[1],
+        ("fs.read", "fs_read", vec![RenameReason::Characters])
+    );
     assert_eq!(got[2].0, "search");
     assert_eq!(got[2].2, [RenameReason::Collision]);
     assert_ne!(got[2].1, "search");
     let both = format!("{LONG}.x");
     assert_eq!(got[3].0, both);
-    assert_eq!(
-        got[3].2,
-        [RenameReason::Length, RenameReason::Characters]
-    );
+    assert_eq!(got[3].2, [RenameReason::Length, RenameReason::Characters]);
     // What the report says is what was sent.
     let names: Vec<&str> = sent["tools"]
         .as_array()
@@ -112,7 +112,10 @@ fn a_tool_without_parameters_is_renamed_by_itself() {
     assert_eq!(report.renames.len(), 1, "{:?}", report.renames);
     let to = report.renames[0].sent.clone();
     assert_ne!(to, "1password_list");
-    assert_eq!(sent["tools"][0]["functionDeclarations"][0]["name"], to.as_str());
+    assert_eq!(
+        sent["tools"][0]["functionDeclarations"][0]["name"],
+        to.as_str()
+    );
     assert_eq!(
         sent["toolConfig"]["functionCallingConfig"]["allowedFunctionNames"][0],
         to.as_str()
@@ -125,11 +128,14 @@ fn a_tool_without_parameters_is_renamed_by_itself() {
     assert_eq!(report.renames[0].why, [RenameReason::Collision]);
 }
 
+/// What the upstream saw: the body, and the sent names the report in its extensions lists.
+type Seen = (Value, Vec<String>);
+
 /// Through the layer: the request's extensions carry the renames, the upstream gets the sent
 /// name, and the response maps the call on a tool without parameters back.
 #[tokio::test]
 async fn through_the_layer_the_report_has_the_renames_and_the_call_comes_back() {
-    let seen: Arc<Mutex<Option<(Value, Vec<String>)>>> = Arc::default();
+    let seen: Arc<Mutex<Option<Seen>>> = Arc::default();
     let upstream = {
         let seen = Arc::clone(&seen);
         tower::service_fn(move |req: Request<ToolSchemaBody<Full<Bytes>>>| {
@@ -142,7 +148,10 @@ async fn through_the_layer_the_report_has_the_renames_and_the_call_comes_back() 
                     .unwrap_or_default();
                 let body = req.into_body().collect().await.expect("body").to_bytes();
                 let v: Value = serde_json::from_slice(&body).expect("JSON");
-                let name = v["tools"][0]["function"]["name"].as_str().unwrap_or("").to_owned();
+                let name = v["tools"][0]["function"]["name"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned();
                 *seen.lock().expect("lock") = Some((v, renames));
                 let answer = format!(
                     r#"{{"choices":[{{"message":{{"tool_calls":[{{"id":"c","type":"function","function":{{"name":"{name}","arguments":"{{}}"}}}}]}}}}]}}"#

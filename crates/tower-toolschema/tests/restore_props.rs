@@ -160,5 +160,8 @@ fn a_stream_cut_inside_a_character_goes_on_byte_for_byte() {
     let at = stream.find('é').expect("the first event holds an é") + 1;
     let sent = &stream.as_bytes()[..at];
     let out = run(&plan(Api::OpenAiChat), sent, &[], true);
-    assert_eq!(out, sent, "nothing of a cut-short first event is changed or lost");
+    assert_eq!(
+        out, sent,
+        "nothing of a cut-short first event is changed or lost"
+    );
 }

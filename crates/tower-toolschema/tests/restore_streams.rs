@@ -51,7 +51,10 @@ fn responses_stream() -> String {
         .iter()
         .map(|e| {
             let kind: Value = serde_json::from_str(e).expect("event JSON");
-            format!("event: {}\ndata: {e}\n\n", kind["type"].as_str().unwrap_or(""))
+            format!(
+                "event: {}\ndata: {e}\n\n",
+                kind["type"].as_str().unwrap_or("")
+            )
         })
         .collect()
 }

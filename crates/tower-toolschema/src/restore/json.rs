@@ -152,7 +152,7 @@ pub(crate) fn each_at_many<'a>(
         .iter()
         .map(|p| p.split('.').filter(|s| !s.is_empty()).collect())
         .collect();
-    let todo: Vec<(usize, &[&str])> = split
+    let todo: Vec<PathLeft<'_>> = split
         .iter()
         .enumerate()
         .map(|(i, s)| (i, s.as_slice()))
@@ -160,9 +160,12 @@ pub(crate) fn each_at_many<'a>(
     walk_many(raw, &todo, None, f);
 }
 
+/// A path of [`each_at_many`] on the way: its index and the segments left.
+type PathLeft<'p> = (usize, &'p [&'p str]);
+
 fn walk_many<'a>(
     raw: &'a RawValue,
-    todo: &[(usize, &[&str])],
+    todo: &[PathLeft<'_>],
     holder: Option<&Members<'a>>,
     f: &mut dyn FnMut(usize, Option<&Members<'a>>, &'a RawValue),
 ) {
@@ -178,7 +181,7 @@ fn walk_many<'a>(
     }
     let Some(m) = members(raw) else { return };
     // The paths that go on through the same segment, in first-seen order.
-    let mut groups: Vec<(&str, Vec<(usize, &[&str])>)> = Vec::new();
+    let mut groups: Vec<(&str, Vec<PathLeft<'_>>)> = Vec::new();
     for (id, first, rest) in deeper {
         match groups.iter_mut().find(|(g, _)| *g == first) {
             Some((_, list)) => list.push((id, rest)),
