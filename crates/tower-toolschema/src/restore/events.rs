@@ -503,7 +503,9 @@ impl StreamRestorer {
             for call in calls {
                 let Some(tm) = members(call) else { continue };
                 let key = (c, number(member(&tm, "index")));
-                if let Some((_, name)) = at(call, "function.name")
+                // The call's `function`, read once for its name and its arguments.
+                let fm = member(&tm, "function").and_then(members).unwrap_or_default();
+                if let Some(name) = member(&fm, "name")
                     && let Some(sent) = string(name)
                 {
                     // A new call in this choice completes the one before.
@@ -513,7 +515,7 @@ impl StreamRestorer {
                     self.open_call(key, tool);
                 }
                 if self.held.contains_key(&key)
-                    && let Some((fm, args)) = at(call, "function.arguments")
+                    && let Some(args) = member(&fm, "arguments")
                 {
                     let pure = single
                         && !finished
