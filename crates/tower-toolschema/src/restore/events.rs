@@ -504,7 +504,9 @@ impl StreamRestorer {
                 let Some(tm) = members(call) else { continue };
                 let key = (c, number(member(&tm, "index")));
                 // The call's `function`, read once for its name and its arguments.
-                let fm = member(&tm, "function").and_then(members).unwrap_or_default();
+                let fm = member(&tm, "function")
+                    .and_then(members)
+                    .unwrap_or_default();
                 if let Some(name) = member(&fm, "name")
                     && let Some(sent) = string(name)
                 {
