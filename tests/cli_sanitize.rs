@@ -327,3 +327,32 @@ fn strict_tools_that_cannot_be_strict_are_sent_non_strict_and_reported() {
     assert_eq!(out["tools"][1]["function"]["strict"], true);
     expect_code(&run_stdin(&["check", "-p", "openai"], &o.stdout), 0);
 }
+
+#[test]
+fn renamed_tool_names_are_in_the_output_and_the_report() {
+    let body = br#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"fs.read","parameters":{"type":"object"}}},{"type":"function","function":{"name":"clock.now"}},{"type":"function","function":{"name":"ok","parameters":{"type":"object"}}}]}"#;
+    let o = run_stdin(&["sanitize", "-p", "openai", "--report", "-"], body);
+    expect_code(&o, 0);
+    let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
+    assert_eq!(
+        r["renames"],
+        serde_json::json!([
+            {"original": "fs.read", "sent": "fs_read", "why": ["characters"]},
+            {"original": "clock.now", "sent": "clock_now", "why": ["characters"]}
+        ])
+    );
+    let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(out["tools"][0]["function"]["name"], "fs_read");
+    assert_eq!(out["tools"][1]["function"]["name"], "clock_now");
+    // Without a report, the same body comes out (the layer's own pass).
+    let plain = run_stdin(&["sanitize", "-p", "openai", "--api", "openai-chat"], body);
+    expect_code(&plain, 0);
+    assert_eq!(stdout(&plain), stdout(&o));
+    // Nothing renamed: no `renames` member.
+    let o = run_stdin(
+        &["sanitize", "-p", "openai", "--report", "-"],
+        br#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"ok","parameters":{"type":"object"}}}]}"#,
+    );
+    let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
+    assert!(r.get("renames").is_none());
+}

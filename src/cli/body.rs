@@ -1,6 +1,7 @@
 //! A whole LLM request body: its schema slots as the shape table locates them
-//! ([`tower_toolschema::locate`]), sanitized as the layer does ([`tower_toolschema::sanitize_body`],
-//! one splice; the slot reports carry each sanitized schema), and checked against the profile the
+//! ([`tower_toolschema::locate`]), sanitized and its refused tool names renamed as the layer
+//! does ([`tower_toolschema::restore::prepare_request`], one splice; the slot reports carry each
+//! sanitized schema), and checked against the profile the
 //! layer's [`plan`](tower_toolschema::plan) gives each slot.
 
 use super::error::CliError;
@@ -83,7 +84,8 @@ pub fn document(source: Source, api: Option<Api>) -> Result<Document, CliError> 
 /// Sanitizes a request body with the layer's own machinery: only slots change.
 pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
     let text = &doc.source.text;
-    let (out, report) = tower_toolschema::sanitize_body(
+    // As the layer sends it: slots sanitized, refused tool names renamed.
+    let (out, report, _) = tower_toolschema::restore::prepare_request(
         &body_config(choice),
         doc.api,
         Bytes::copy_from_slice(text.as_bytes()),
@@ -126,7 +128,11 @@ pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
             strict_downgraded: slot.strict_downgraded,
         });
     }
-    Ok(Applied { output, slots })
+    Ok(Applied {
+        output,
+        slots,
+        renames: report.renames,
+    })
 }
 
 /// What the provider would reject in a request body: each slot against the profile the layer

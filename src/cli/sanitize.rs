@@ -110,13 +110,17 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
 }
 
 /// A request body of a known API, with no report asked for: the layer's own pass, which reads
-/// the body once, sanitizes only its slots and splices them back (no document model, no second
-/// scan), so the command costs about what the layer costs.
+/// the body once, sanitizes only its slots and splices them back, renaming refused tool names
+/// as the layer does (no document model, no second scan), so the command costs about what the
+/// layer costs.
 fn run_body(file: Option<&Path>, choice: &Choice, api: Api) -> CliResult {
     // Bytes as read: the layer's scan checks the JSON (and its strings' UTF-8) itself.
     let (name, bytes) = read_bytes(file)?;
-    let (out, report) =
-        tower_toolschema::sanitize_body(&body_config(choice), Some(api), Bytes::from(bytes));
+    let (out, report, _) = tower_toolschema::restore::prepare_request(
+        &body_config(choice),
+        Some(api),
+        Bytes::from(bytes),
+    );
     if let Outcome::Skipped(reason) = &report.outcome {
         return Err(CliError::usage(format!(
             "{name}: cannot read the request body: {reason}"
@@ -144,6 +148,9 @@ pub struct ReportJson<'a> {
     pub provider: &'a str,
     /// One entry per schema slot, in document order.
     pub slots: Vec<SlotJson<'a>>,
+    /// The tool names renamed for the provider (request bodies), in declaration order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub renames: Vec<RenameJson<'a>>,
     /// Totals.
     pub summary: SummaryJson,
 }
@@ -174,6 +181,18 @@ pub struct SlotJson<'a> {
     /// Why the slot was left unchanged, if it could not be sanitized.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<&'a str>,
+}
+
+/// One renamed tool in the `--report` JSON.
+#[derive(Debug, Serialize)]
+pub struct RenameJson<'a> {
+    /// The tool's own name.
+    pub original: &'a str,
+    /// The name sent instead (mapped back in the response).
+    pub sent: &'a str,
+    /// Why: `length`, `characters` (the provider's rule refuses them), `collision` (an
+    /// earlier tool has the name).
+    pub why: &'a [tower_toolschema::report::RenameReason],
 }
 
 /// Totals of the `--report` JSON.
@@ -222,6 +241,15 @@ pub fn report_json<'a>(
         api: doc.api.map(|a| a.name()),
         provider,
         slots,
+        renames: applied
+            .renames
+            .iter()
+            .map(|r| RenameJson {
+                original: &r.original,
+                sent: &r.sent,
+                why: &r.why,
+            })
+            .collect(),
         summary: SummaryJson {
             slots: applied.slots.len(),
             changed: applied.slots.iter().filter(|s| s.after.is_some()).count(),

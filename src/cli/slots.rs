@@ -45,6 +45,8 @@ pub struct Applied {
     pub output: String,
     /// One result per slot, in document order.
     pub slots: Vec<SlotResult>,
+    /// The tool names renamed for the provider (request bodies, as the layer renames them).
+    pub renames: Vec<tower_toolschema::report::Rename>,
 }
 
 /// Sanitizes one slot with `rules`: the result, and the new schema text when it changed. The
@@ -135,7 +137,11 @@ pub fn apply_with(
     } else {
         splice(text, edits)
     };
-    Ok(Applied { output, slots })
+    Ok(Applied {
+        output,
+        slots,
+        renames: Vec::new(),
+    })
 }
 
 /// The layer configuration that applies `choice` to request bodies.

@@ -5,9 +5,7 @@
 use super::errors;
 use super::list::Tool;
 use super::message::{json_string, result};
-use super::nulls::strip_optional_nulls;
 use crate::cli::input::span;
-use provider_rules::Rules;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -35,13 +33,7 @@ struct CallParams<'a> {
 
 /// Decides a `tools/call` request: `text` its message, `id` its id's JSON text, `params`
 /// borrowed from `text`.
-pub fn handle(
-    text: &str,
-    id: &str,
-    params: &RawValue,
-    tools: &HashMap<String, Tool>,
-    rules: &Rules,
-) -> Call {
+pub fn handle(text: &str, id: &str, params: &RawValue, tools: &HashMap<String, Tool>) -> Call {
     let Ok(p) = serde_json::from_str::<CallParams<'_>>(params.get()) else {
         return Call::Forward(Vec::new()); // not a call this proxy can read: the server answers
     };
@@ -71,14 +63,15 @@ pub fn handle(
         Ok(()) => return Call::Forward(edits),
         Err(e) => e,
     };
-    // A strict profile made optional properties required-and-nullable: their nulls mean "left out".
-    if rules.strict
-        && rules.all_required
-        && let Some(stripped) = strip_optional_nulls(&args, &tool.schema)
-        && tool_calls::validate(&tool.schema, &stripped).is_ok()
-        && let Some(raw) = p.arguments
+    // What the sanitizing made the model send that the tool does not take (a strict profile's
+    // nulls for optional properties): provider-rules' decoder for the tool undoes it, keeping
+    // every other byte of the arguments.
+    if let Some(raw) = p.arguments
+        && let Ok(Some(decoded)) = tool.decoder.decode_json(raw.get())
+        && serde_json::from_str::<Value>(&decoded)
+            .is_ok_and(|v| tool_calls::validate(&tool.schema, &v).is_ok())
     {
-        edits.push((span(text, raw), stripped.to_string()));
+        edits.push((span(text, raw), decoded));
         return Call::Forward(edits);
     }
     Call::Answer(tool_error(id, &errors::invalid_call(&name, &err)))
@@ -99,20 +92,30 @@ fn tool_error(id: &str, text: &str) -> String {
 mod tests {
     use super::*;
     use crate::cli::input::splice;
+    use provider_rules::Rules;
     use serde_json::json;
 
-    fn tools() -> HashMap<String, Tool> {
+    /// The tool as `tools/list` under `rules` leaves it: its decoder from the sanitizing.
+    fn tools(rules: &Rules) -> HashMap<String, Tool> {
         let schema = json!({
             "type": "object",
             "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
             "required": ["city"],
             "additionalProperties": false
         });
+        let decoder = provider_rules::sanitize_slice(
+            schema.to_string().as_bytes(),
+            rules,
+            provider_rules::Slot::Parameters,
+        )
+        .unwrap()
+        .decoder;
         HashMap::from([(
             "get_weather".to_owned(),
             Tool {
                 original: "get weather".to_owned(),
                 schema,
+                decoder,
             },
         )])
     }
@@ -123,8 +126,7 @@ mod tests {
             text,
             &env.id_key().unwrap(),
             env.params.unwrap(),
-            &tools(),
-            rules,
+            &tools(rules),
         )
     }
 
@@ -165,7 +167,10 @@ mod tests {
         let Call::Forward(edits) = decide(text, &Rules::OPENAI_STRICT) else {
             panic!("forwarded")
         };
-        let out: Value = serde_json::from_str(&splice(text, edits)).unwrap();
+        let out = splice(text, edits);
+        // Only the null member goes: the arguments' other bytes are kept.
+        assert!(out.contains(r#""arguments":{"city":"Oslo"}}}"#), "{out}");
+        let out: Value = serde_json::from_str(&out).unwrap();
         assert_eq!(out["params"]["arguments"], json!({"city": "Oslo"}));
         assert_eq!(out["params"]["name"], "get weather");
     }

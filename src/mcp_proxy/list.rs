@@ -17,6 +17,9 @@ pub struct Tool {
     pub original: String,
     /// The schema the server published (calls are validated against it).
     pub schema: Value,
+    /// What undoes, in a call's arguments, what the sanitized schema made the model send
+    /// (provider-rules' decoder; the identity when the schema was not rewritten).
+    pub decoder: provider_rules::Decoder,
 }
 
 /// One `tools/list` page, read.
@@ -98,38 +101,47 @@ pub fn rewrite(
             page.notes
                 .push(errors::renamed(original, &exposed, rules.name()));
         }
-        let schema = match (raw.input_schema, purpose) {
+        let (schema, decoder) = match (raw.input_schema, purpose) {
             (Some(s), Purpose::Rewrite) => sanitize_into(text, s, rules, original, &mut page),
-            (Some(s), Purpose::Read) => serde_json::from_str(s.get()).unwrap_or(Value::Bool(true)),
-            (None, _) => Value::Object(serde_json::Map::new()),
+            (Some(s), Purpose::Read) => (
+                serde_json::from_str(s.get()).unwrap_or(Value::Bool(true)),
+                provider_rules::Decoder::default(),
+            ),
+            (None, _) => (
+                Value::Object(serde_json::Map::new()),
+                provider_rules::Decoder::default(),
+            ),
         };
         page.tools.push((
             exposed,
             Tool {
                 original: original.clone(),
                 schema,
+                decoder,
             },
         ));
     }
     page
 }
 
-/// Sanitizes one `inputSchema` (an edit when it changes); the original as a value.
+/// Sanitizes one `inputSchema` (an edit when it changes); the original as a value, and the
+/// decoder of the calls' arguments.
 fn sanitize_into(
     text: &str,
     schema: &RawValue,
     rules: &Rules,
     tool: &str,
     page: &mut Page,
-) -> Value {
+) -> (Value, provider_rules::Decoder) {
     let original = match serde_json::from_str::<Value>(schema.get()) {
         Ok(v) => v,
         Err(e) => {
             page.notes
                 .push(errors::schema_unreadable(tool, &e.to_string()));
-            return Value::Bool(true);
+            return (Value::Bool(true), provider_rules::Decoder::default());
         }
     };
+    let mut decoder = provider_rules::Decoder::default();
     match provider_rules::sanitize_slice(schema.get().as_bytes(), rules, Slot::Parameters) {
         Ok(out) if out.report.is_empty() => {}
         Ok(out) => {
@@ -139,12 +151,13 @@ fn sanitize_into(
             }
             page.edits
                 .push((span(text, schema), out.schema.to_json_string()));
+            decoder = out.decoder;
         }
         Err(e) => page
             .notes
             .push(errors::schema_unreadable(tool, &e.to_string())),
     }
-    original
+    (original, decoder)
 }
 
 #[cfg(test)]

@@ -15,7 +15,6 @@ pub mod errors;
 pub mod list;
 pub mod message;
 pub mod names;
-pub mod nulls;
 pub mod proxy;
 pub mod session;
 pub mod transport;

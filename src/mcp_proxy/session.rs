@@ -163,7 +163,7 @@ impl Session {
                 let Some(params) = env.params else {
                     return Part::Same;
                 };
-                match call::handle(text, &id, params, &self.tools, &self.rules) {
+                match call::handle(text, &id, params, &self.tools) {
                     Call::Forward(edits) if edits.is_empty() => {}
                     Call::Forward(edits) => return Part::Edited(splice(text, edits)),
                     Call::Answer(resp) => {

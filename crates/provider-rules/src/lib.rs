@@ -121,7 +121,7 @@ pub use config::RulesError;
 pub use cost::{StrictCost, strict_cost};
 pub use decode::Decoder;
 pub use encode::{Encodings, SanitizeOptions};
-pub use names::{NameMap, ToolNames, check_tool_name};
+pub use names::{NameMap, RenameReason, ToolNames, check_tool_name};
 pub use providers::{
     Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names,
     provider, provider_names,

@@ -56,6 +56,68 @@ impl ToolNameRule {
     }
 }
 
+/// Why a tool name was renamed: what the rule refuses in it, or that another tool of the
+/// request already has it.
+///
+/// ```
+/// use provider_rules::{NameMap, RenameReason, Rules};
+/// let rule = &Rules::OPENAI.tool_names;
+/// assert_eq!(rule.refusals("a.b"), [RenameReason::Characters]);
+/// assert_eq!(rule.refusals(&"x".repeat(65)), [RenameReason::Length]);
+/// let map = NameMap::new(rule, ["search", "search"]);
+/// assert_eq!(map.reasons(rule, 1), [RenameReason::Collision]);
+/// assert_eq!(RenameReason::Length.as_str(), "length");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RenameReason {
+    /// Longer than the rule's `max_len` (in characters).
+    Length,
+    /// A character the rule does not take (or a first character it does not take, or empty).
+    Characters,
+    /// Valid, but an earlier tool of the request has the same name.
+    Collision,
+}
+
+impl RenameReason {
+    /// The reason's name as reports and logs write it (`length`, `characters`, `collision`).
+    ///
+    /// See [`RenameReason`] for an example.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RenameReason::Length => "length",
+            RenameReason::Characters => "characters",
+            RenameReason::Collision => "collision",
+        }
+    }
+}
+
+impl std::fmt::Display for RenameReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl ToolNameRule {
+    /// What the rule refuses in `name` (empty: it accepts the name).
+    ///
+    /// See [`RenameReason`] for an example.
+    pub fn refusals(&self, name: &str) -> Vec<RenameReason> {
+        let mut out = Vec::new();
+        if name.chars().count() > self.max_len as usize {
+            out.push(RenameReason::Length);
+        }
+        let mut chars = name.chars();
+        let chars_ok = chars
+            .next()
+            .is_some_and(|c| self.first_ok(c) && chars.all(|c| self.rest_ok(c)));
+        if !chars_ok {
+            out.push(RenameReason::Characters);
+        }
+        out
+    }
+}
+
 /// The violation for a tool name the provider would refuse, if any.
 ///
 /// ```
@@ -287,6 +349,25 @@ impl NameMap {
         self.renamed()
             .find(|(_, s)| s == sent)
             .map(|(o, _)| o.as_str())
+    }
+
+    /// Why the `index`-th declaration was renamed under `rule` (the rule the map was built
+    /// with): what the rule refuses in its name, else [`RenameReason::Collision`]; empty when
+    /// it keeps its name.
+    ///
+    /// See [`RenameReason`] for an example.
+    pub fn reasons(&self, rule: &ToolNameRule, index: usize) -> Vec<RenameReason> {
+        match self.declared.get(index) {
+            Some((o, s)) if o != s => {
+                let r = rule.refusals(o);
+                if r.is_empty() {
+                    vec![RenameReason::Collision]
+                } else {
+                    r
+                }
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// Every renamed `(original, sent)` pair, in declaration order.

@@ -7,7 +7,8 @@
 //!   call's name is mapped back and its fragments held and decoded (target ≤ 1.5×).
 //!
 //! The `RATIO` is the median of paired samples (one call of each, back to back).
-//! `cargo bench -p tower-toolschema --bench restore`.
+//! `cargo bench -p tower-toolschema --bench restore` (`TS_BENCH_RATIOS_ONLY=1`: the ratios
+//! only; `TS_BENCH_RESTORE_CASE=nothing` or `all`: one case).
 
 mod common;
 
@@ -171,7 +172,12 @@ fn main() {
         "\n== the way back: a {} SSE response with {CALLS} tool calls, layer vs bare ==",
         mb(size)
     );
+    // `TS_BENCH_RESTORE_CASE=nothing` (or `all`) measures one case only (to profile it).
+    let only = std::env::var("TS_BENCH_RESTORE_CASE").ok();
     for (name, all, target) in [("nothing", false, 1.05), ("all", true, 1.5)] {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let body = request_body(all);
         let svc = ToolSchemaLayer::openai().layer(up.clone());
         // Sanity: the restored stream is not the upstream's when there is something to restore.

@@ -7,7 +7,9 @@
 //! - every change at DEBUG;
 //! - WARN for meaning lost only when a schema is first sanitized (a cached schema was warned
 //!   about already), one event per slot; WARN for a strict tool sent non-strict, an invalid
-//!   tool name, and what the provider will reject that cannot be fixed here.
+//!   tool name, and what the provider will reject that cannot be fixed here;
+//! - INFO for every tool renamed for the provider (`tool`, `sent`, `why`: `length`,
+//!   `characters`, `collision`).
 
 use crate::report::{Outcome, SanitizeReport, SlotReport};
 use crate::shapes::Api;
@@ -98,11 +100,21 @@ pub(crate) fn record(span: &Span, report: &SanitizeReport) {
         "tool schemas sanitized"
     );
     for slot in &report.slots {
-        slot_events(slot);
+        let renamed = slot
+            .tool
+            .as_deref()
+            .is_some_and(|t| report.renames.iter().any(|r| r.original == t));
+        slot_events(slot, renamed);
+    }
+    for r in &report.renames {
+        let why: Vec<&str> = r.why.iter().map(|w| w.as_str()).collect();
+        tracing::info!(target: "tower_toolschema", tool = %r.original, sent = %r.sent, why = %why.join(","), "tool renamed for the provider; mapped back in the response");
     }
 }
 
-fn slot_events(r: &SlotReport) {
+/// One slot's events; `renamed`: its tool was renamed (logged with the renames, not warned
+/// about as an invalid name).
+fn slot_events(r: &SlotReport, renamed: bool) {
     let tool = r.tool.as_deref().unwrap_or("");
     for c in r.changes.iter() {
         tracing::debug!(target: "tower_toolschema", tool, slot = %r.pointer, pointer = %c.pointer, rule = c.rule.as_str(), lossy = c.lossy, profile = %r.profile, cached = r.cached, "schema rewritten: {}", c.message);
@@ -121,7 +133,7 @@ fn slot_events(r: &SlotReport) {
     } else if r.strict_downgraded {
         tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "schema cannot be made strict-compatible; sent with strict: false");
     }
-    if let Some(p) = &r.tool_name_problem {
+    if let Some(p) = r.tool_name_problem.as_ref().filter(|_| !renamed) {
         tracing::warn!(target: "tower_toolschema", tool, slot = %r.pointer, "invalid tool name: {p}");
     }
     for p in r.unfixable.iter() {

@@ -12,9 +12,10 @@ use serde_json::value::RawValue;
 
 use crate::ToolSchemaLayer;
 use crate::locate::range_in;
-use crate::restore::json::{each_at, holds, member, members, string};
+use crate::report::Rename;
+use crate::restore::json::{each_at_many, holds, member, members, string};
 use crate::rewrite::{Edit, splice};
-use crate::shapes_response::ResponseShape;
+use crate::shapes_response::{NamePath, ResponseShape};
 
 impl<P> ToolSchemaLayer<P> {
     /// Whether tool names the target refuses are renamed in requests and mapped back in
@@ -31,20 +32,47 @@ impl<P> ToolSchemaLayer<P> {
     }
 }
 
-/// The declared tool names of `body`, in order, with their places.
-fn declared<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Vec<(String, &'a RawValue)> {
+/// Every name at `paths` (under `shape`'s request prefix) in `doc`, with the index of its
+/// path: one read of the body for all of them.
+fn names_at<'a>(
+    doc: &'a RawValue,
+    shape: &ResponseShape,
+    paths: &[NamePath],
+) -> Vec<(usize, String, &'a RawValue)> {
+    let full: Vec<String> = paths
+        .iter()
+        .map(|p| format!("{}{}", shape.request_prefix, p.path))
+        .collect();
+    let refs: Vec<&str> = full.iter().map(String::as_str).collect();
     let mut out = Vec::new();
-    for p in shape.declarations {
-        let path = format!("{}{}", shape.request_prefix, p.path);
-        each_at(doc, &path, &mut |holder, raw| {
-            if holder.is_none_or(|m| holds(m, p.when))
-                && let Some(name) = string(raw)
-            {
-                out.push((name, raw));
-            }
-        });
-    }
+    each_at_many(doc, &refs, &mut |i, holder, raw| {
+        if let Some(p) = paths.get(i)
+            && holder.is_none_or(|m| holds(m, p.when))
+            && let Some(name) = string(raw)
+        {
+            out.push((i, name, raw));
+        }
+    });
     out
+}
+
+/// The declared tool names of `body`, in order (path by path, each in body order), with
+/// their places.
+fn declared<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Vec<(String, &'a RawValue)> {
+    let mut found = names_at(doc, shape, shape.declarations);
+    // Stable: each path's names stay in body order.
+    found.sort_by_key(|(i, _, _)| *i);
+    found.into_iter().map(|(_, n, raw)| (n, raw)).collect()
+}
+
+/// A body with its refused names renamed.
+pub(crate) struct Renamed {
+    /// The body to send.
+    pub body: Vec<u8>,
+    /// Every declaration's name, original and sent.
+    pub names: NameMap,
+    /// The renamed declarations and why, in declaration order (for the report).
+    pub renames: Vec<Rename>,
 }
 
 /// Renames the refused names of `body`: `None` when every name is fine (or the body is not
@@ -53,7 +81,7 @@ pub(crate) fn rename(
     body: &[u8],
     shape: &ResponseShape,
     rule_for: &dyn Fn(Option<&str>) -> ToolNameRule,
-) -> Option<(Vec<u8>, NameMap)> {
+) -> Option<Renamed> {
     if !shape.renames() {
         return None;
     }
@@ -66,6 +94,17 @@ pub(crate) fn rename(
     if map.is_empty() {
         return None;
     }
+    let renames = (0..decl.len())
+        .filter_map(|i| {
+            let sent = map.declared(i)?;
+            let original = &decl.get(i)?.0;
+            (sent != original).then(|| Rename {
+                original: original.clone(),
+                sent: sent.to_owned(),
+                why: map.reasons(&rule, i),
+            })
+        })
+        .collect();
     let mut edits = Vec::new();
     let mut edit = |raw: &RawValue, to: &str| {
         if let (Some(range), Ok(bytes)) = (range_in(body, raw), serde_json::to_vec(to)) {
@@ -79,22 +118,18 @@ pub(crate) fn rename(
             edit(raw, sent);
         }
     }
-    for p in shape.history {
-        let path = format!("{}{}", shape.request_prefix, p.path);
-        each_at(doc, &path, &mut |holder, raw| {
-            if !holder.is_none_or(|m| holds(m, p.when)) {
-                return;
-            }
-            if let Some(name) = string(raw) {
-                let sent = map.sent(&name);
-                if sent != name {
-                    edit(raw, sent);
-                }
-            }
-        });
+    for (_, name, raw) in names_at(doc, shape, shape.history) {
+        let sent = map.sent(&name);
+        if sent != name {
+            edit(raw, sent);
+        }
     }
     let out = splice(body, edits)?.into_vec(body);
-    Some((out, map))
+    Some(Renamed {
+        body: out,
+        names: map,
+        renames,
+    })
 }
 
 #[cfg(test)]
@@ -112,10 +147,16 @@ mod tests {
             "tools":[{"type":"function","function":{"name":"fs.read","parameters":{"type":"object"}}},
                      {"type":"function","function":{"name":"ok","parameters":{"type":"object"}}}],
             "tool_choice":{"type":"function","function":{"name":"fs.read"}}}"#;
-        let (out, map) = rename(body, response_shape(Api::OpenAiChat), &|_| {
+        let Renamed {
+            body: out,
+            names: map,
+            renames,
+        } = rename(body, response_shape(Api::OpenAiChat), &|_| {
             Rules::OPENAI.tool_names.clone()
         })
         .unwrap();
+        assert_eq!(renames.len(), 1);
+        assert_eq!(renames[0].why, [provider_rules::RenameReason::Characters]);
         assert_eq!(map.sent("fs.read"), "fs_read");
         let want = String::from_utf8_lossy(body)
             .replace(
@@ -140,10 +181,11 @@ mod tests {
         let body = br#"{"request":{"contents":[{"parts":[{"functionCall":{"name":"a b","args":{}}}]},{"parts":[{"functionResponse":{"name":"a b","response":{}}}]}],
             "tools":[{"functionDeclarations":[{"name":"a b"}]}],
             "toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["a b"]}}}}"#;
-        let (out, _) = rename(body, response_shape(Api::CodeAssist), &|_| {
+        let out = rename(body, response_shape(Api::CodeAssist), &|_| {
             Rules::GEMINI.tool_names.clone()
         })
-        .unwrap();
+        .unwrap()
+        .body;
         let out = String::from_utf8(out).unwrap();
         assert!(!out.contains("a b"), "{out}");
         assert_eq!(out.matches("a_b").count(), 4);
@@ -155,5 +197,36 @@ mod tests {
             )
             .is_none()
         );
+    }
+
+    #[test]
+    fn gemini_names_in_any_mix_of_camel_and_snake_case() {
+        // Protobuf's JSON reader takes either spelling per field, so clients mix them.
+        let body = br#"{"contents":[{"parts":[{"function_call":{"name":"a b","args":{}}}]},
+            {"parts":[{"functionResponse":{"name":"a b","response":{}}},{"function_response":{"name":"a b","response":{}}}]}],
+            "tools":[{"function_declarations":[{"name":"a b","parameters":{"type":"object"}}]},{"functionDeclarations":[{"name":"c d"}]}],
+            "tool_config":{"functionCallingConfig":{"allowed_function_names":["a b","c d"]}}}"#;
+        let out = rename(body, response_shape(Api::Gemini), &|_| {
+            Rules::GEMINI.tool_names.clone()
+        })
+        .unwrap();
+        let text = String::from_utf8(out.body).unwrap();
+        assert!(!text.contains("a b") && !text.contains("c d"), "{text}");
+        assert_eq!(text.matches("\"a_b\"").count(), 5, "{text}");
+        assert_eq!(text.matches("\"c_d\"").count(), 2, "{text}");
+        for config in [
+            r#""toolConfig":{"function_calling_config":{"allowedFunctionNames":["a b"]}}"#,
+            r#""tool_config":{"function_calling_config":{"allowed_function_names":["a b"]}}"#,
+            r#""toolConfig":{"functionCallingConfig":{"allowed_function_names":["a b"]}}"#,
+        ] {
+            let body =
+                format!(r#"{{"tools":[{{"functionDeclarations":[{{"name":"a b"}}]}}],{config}}}"#);
+            let out = rename(body.as_bytes(), response_shape(Api::Gemini), &|_| {
+                Rules::GEMINI.tool_names.clone()
+            })
+            .unwrap();
+            let text = String::from_utf8(out.body).unwrap();
+            assert!(!text.contains("a b"), "{text}");
+        }
     }
 }

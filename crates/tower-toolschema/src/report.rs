@@ -23,6 +23,32 @@ use crate::shapes::{Api, SlotRole};
 
 /// One change made to a schema: the engine's own type, as `provider_rules` reports it.
 pub use provider_rules::Change;
+/// Why a tool name was renamed (`provider_rules`' own type).
+pub use provider_rules::RenameReason;
+
+/// A tool name the layer renamed for the provider (the response maps it back,
+/// [`crate::restore`]).
+///
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, restore::prepare_request, shapes::Api};
+/// use tower_toolschema::report::RenameReason;
+/// let body = br#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"fs.read"}}]}"#;
+/// let (_, report, _) = prepare_request(ToolSchemaLayer::openai().config(), Some(Api::OpenAiChat), bytes::Bytes::from_static(body));
+/// let r = &report.renames[0];
+/// assert_eq!((r.original.as_str(), r.sent.as_str()), ("fs.read", "fs_read"));
+/// assert_eq!(r.why, [RenameReason::Characters]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Rename {
+    /// The tool's own name.
+    pub original: String,
+    /// The name sent to the provider instead.
+    pub sent: String,
+    /// Why: what the provider's rule refuses in the name (length, characters), or that an
+    /// earlier tool of the request has it (collision).
+    pub why: Vec<RenameReason>,
+}
 
 /// What happened to one schema slot.
 ///
@@ -190,6 +216,13 @@ pub struct SanitizeReport {
     pub outcome: Outcome,
     /// Every slot found, in body order.
     pub slots: Vec<SlotReport>,
+    /// The tool names renamed for the provider, in declaration order (empty when renaming is
+    /// off or every name is fine); see [`Rename`].
+    pub renames: Vec<Rename>,
+    /// The tools declared without a parameters slot (an OpenAI function without
+    /// `parameters`, a Gemini declaration without one): their names, and whether the target
+    /// refuses the name. Collected when renaming is on.
+    pub(crate) unslotted: Vec<(String, bool)>,
 }
 
 impl SanitizeReport {
@@ -198,6 +231,8 @@ impl SanitizeReport {
             api,
             outcome: Outcome::Skipped(reason),
             slots: Vec::new(),
+            renames: Vec::new(),
+            unslotted: Vec::new(),
         }
     }
 

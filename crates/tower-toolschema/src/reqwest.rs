@@ -98,8 +98,8 @@ impl ToolSchemaMiddleware {
             return Some((SanitizeReport::skipped(api, reason), None));
         }
         let span = crate::log::request_span(api);
-        let (new, report) = span.in_scope(|| crate::rewrite::process(&self.config, &ctx, bytes));
-        crate::log::record(&span, &report);
+        let (new, mut report) =
+            span.in_scope(|| crate::rewrite::process(&self.config, &ctx, bytes));
         let mut out = match (new, &report.outcome) {
             (Some(new), Outcome::Rewritten { .. }) => Some(new.into_vec(bytes)),
             _ => None,
@@ -110,8 +110,9 @@ impl ToolSchemaMiddleware {
             &self.config,
             ctx.host.as_deref(),
             renaming.as_deref(),
-            &report,
+            &mut report,
         );
+        crate::log::record(&span, &report);
         if renamed.is_some() {
             out = renamed;
         }

@@ -116,8 +116,8 @@ fn body() -> String {
         .to_owned()
 }
 
-fn request() -> Request<Full<Bytes>> {
-    let body = Bytes::from(body());
+fn request(body: &str) -> Request<Full<Bytes>> {
+    let body = Bytes::from(body.to_owned());
     Request::builder()
         .method(Method::POST)
         .uri("/v1beta/models/gemini-2.5-flash:generateContent")
@@ -129,6 +129,11 @@ fn request() -> Request<Full<Bytes>> {
 
 /// Sends `n` requests through one layer (one cache) under a caller's span `outer`.
 fn send(n: usize) -> Log {
+    send_body(n, &body())
+}
+
+/// [`send`] with this body.
+fn send_body(n: usize, body: &str) -> Log {
     let capture = Capture::default();
     let log = Arc::clone(&capture.log);
     tracing::subscriber::with_default(capture, || {
@@ -148,7 +153,7 @@ fn send(n: usize) -> Log {
                 ));
             let outer = tracing::info_span!("outer");
             let _e = outer.enter();
-            rt.block_on(svc.oneshot(request())).unwrap();
+            rt.block_on(svc.oneshot(request(body))).unwrap();
         }
     });
     Arc::try_unwrap(log).unwrap().into_inner().unwrap()
@@ -238,4 +243,28 @@ fn a_cached_schema_is_not_warned_about_again() {
         .collect();
     assert_eq!(warns.len(), 1, "only the first request warns: {warns:?}");
     assert_eq!(warns[0].span, Some(spans[0].0));
+}
+
+#[test]
+fn each_rename_is_logged_with_why_and_not_warned_about() {
+    let body = r#"{"contents":[],"tools":[{"functionDeclarations":[
+        {"name":"1password get","parameters":{"type":"object","properties":{"s":{"type":"string"}}}},
+        {"name":"clock now"}]}]}"#;
+    let log = send_body(1, body);
+    let renames: Vec<&EventRec> = log
+        .events
+        .iter()
+        .filter(|e| e.level == Level::INFO && e.fields.contains_key("sent"))
+        .collect();
+    assert_eq!(renames.len(), 2, "{:?}", log.events);
+    assert_eq!(renames[0].fields["tool"], "1password get");
+    assert_eq!(renames[0].fields["why"], "characters");
+    assert_eq!(renames[1].fields["tool"], "clock now");
+    assert_eq!(renames[1].fields["sent"], "clock_now");
+    let warns: Vec<&EventRec> = log
+        .events
+        .iter()
+        .filter(|e| e.level == Level::WARN)
+        .collect();
+    assert!(warns.is_empty(), "renamed, not refused: {warns:?}");
 }

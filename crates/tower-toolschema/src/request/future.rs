@@ -241,7 +241,7 @@ where
                                 let mut tools: Option<
                                     Vec<rewrite::OriginalTool>,
                                 > = None;
-                                let (new, report) = span.in_scope(|| {
+                                let (new, mut report) = span.in_scope(|| {
                                     rewrite::process_with(&config, &ctx, &bytes, tools.as_mut())
                                 });
                                 #[cfg(feature = "validate")]
@@ -258,7 +258,7 @@ where
                                         &config,
                                         ctx.host.as_deref(),
                                         Some(&whole),
-                                        &report,
+                                        &mut report,
                                     );
                                     (r, p)
                                 } else {
@@ -266,7 +266,7 @@ where
                                         &config,
                                         ctx.host.as_deref(),
                                         None,
-                                        &report,
+                                        &mut report,
                                     )
                                 };
                                 plan = Some(Arc::new(p));

@@ -91,8 +91,8 @@ impl<B: Body> RestoreBody<B> {
         Self::with(inner, mode, Some(report))
     }
 
-    pub(crate) fn sse(inner: B, plan: &RestorePlan, report: RestoreReport) -> Self {
-        let mode = Mode::Sse(Box::new(StreamRestorer::new(Arc::new(plan.clone()))));
+    pub(crate) fn sse(inner: B, plan: Arc<RestorePlan>, report: RestoreReport) -> Self {
+        let mode = Mode::Sse(Box::new(StreamRestorer::new(plan)));
         Self::with(inner, mode, Some(report))
     }
 }
@@ -207,7 +207,7 @@ where
                         }
                         Mode::Sse(r) => {
                             this.queue
-                                .extend(r.push(&data).into_iter().map(Frame::data));
+                                .extend(r.push_bytes(data).into_iter().map(Frame::data));
                             let calls = std::mem::take(&mut r.calls);
                             if !calls.is_empty() {
                                 record(this.report.as_ref(), calls, None);

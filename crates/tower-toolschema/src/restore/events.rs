@@ -80,6 +80,10 @@ pub(crate) struct StreamRestorer {
     /// Tools of the open calls that are not held (by the same keys), for `.done` events that
     /// do not repeat the name.
     open: BTreeMap<(u64, u64), String>,
+    /// OpenAI Responses: once an event was held back, the `sequence_number` the next event
+    /// sent gets (the client sees them strictly increasing, without gaps); `None` until then
+    /// (every number goes on as it came).
+    seq_next: Option<u64>,
     pub(crate) calls: Vec<RestoredCall>,
 }
 
@@ -109,6 +113,10 @@ static FUNCTION_CALL: Key = Key::new("function_call");
 static FUNCTION_CALL_CAMEL: Key = Key::new("functionCall");
 static TOOL_USE: Key = Key::new("tool_use");
 static CONTENT_BLOCK: Key = Key::new("content_block");
+static SEQUENCE_NUMBER: Key = Key::new("\"sequence_number\"");
+// The parts keywords share (`first_key`).
+static CALL: Key = Key::new("_call");
+static UNCTION: Key = Key::new("unction");
 
 /// What an event needs.
 enum Triage {
@@ -118,6 +126,8 @@ enum Triage {
     Complete,
     /// It is read.
     Read,
+    /// It goes on with its `sequence_number` renumbered (Responses, after a held event).
+    Renumber,
 }
 
 /// One event's edits, then the decision what to send.
@@ -136,6 +146,7 @@ impl StreamRestorer {
             splitter: Splitter::default(),
             held: BTreeMap::new(),
             open: BTreeMap::new(),
+            seq_next: None,
             calls: Vec::new(),
         }
     }
@@ -144,8 +155,40 @@ impl StreamRestorer {
     /// Consecutive events that go on as they came leave as one slice of the input (no copy
     /// per event).
     pub(crate) fn push(&mut self, chunk: &[u8]) -> Vec<Bytes> {
-        self.splitter.extend(chunk);
+        self.push_bytes(Bytes::copy_from_slice(chunk))
+    }
+
+    /// [`StreamRestorer::push`] of a chunk the caller owns: with no call open and nothing
+    /// held, the events before the chunk's first keyword leave as one slice of it (no copy,
+    /// one scan); only the rest is buffered.
+    pub(crate) fn push_bytes(&mut self, mut chunk: Bytes) -> Vec<Bytes> {
         let mut out = Vec::new();
+        // Each turn takes at least one byte of the chunk.
+        while !chunk.is_empty() {
+            if self.splitter.is_empty() && self.quiet() {
+                let limit = self.first_key(&chunk).unwrap_or(chunk.len());
+                if let Some(end) = sse::last_event_end(&chunk[..limit]) {
+                    out.push(chunk.split_to(end));
+                    continue;
+                }
+            }
+            // Buffered: up to the end of the first event this chunk completes.
+            let held = self.splitter.held();
+            let tail = &held[held.len().saturating_sub(2)..];
+            let k = sse::first_event_end(tail, &chunk).unwrap_or(chunk.len());
+            self.splitter.extend(&chunk.split_to(k));
+            self.drain(&mut out);
+        }
+        out
+    }
+
+    /// No call open, nothing held, no number to change: events without a keyword pass.
+    fn quiet(&self) -> bool {
+        self.held.is_empty() && self.open.is_empty() && self.seq_next.is_none()
+    }
+
+    /// Sends what the complete events held need.
+    fn drain(&mut self, out: &mut Vec<Bytes>) {
         // The bytes of the events passing unread, from the start of what is held.
         let mut run = 0;
         while let Some(end) = self.splitter.next_end(run) {
@@ -154,7 +197,7 @@ impl StreamRestorer {
                 run = end;
                 // No call open: every event before the next keyword passes, found in one scan
                 // (only once an event is complete: an event still arriving is not rescanned).
-                if self.held.is_empty() && self.open.is_empty() {
+                if self.quiet() {
                     let limit = match self.first_key(&self.splitter.held()[run..]) {
                         Some(k) => run + k,
                         None => self.splitter.held().len(),
@@ -168,12 +211,11 @@ impl StreamRestorer {
             }
             let event = self.splitter.take(end - run);
             run = 0;
-            self.event(event, triage, &mut out);
+            self.event(event, triage, out);
         }
         if run > 0 {
             out.push(self.splitter.take(run));
         }
-        out
     }
 
     /// The stream ended (`cut`: with an error, or early): what is left to send.
@@ -200,21 +242,57 @@ impl StreamRestorer {
     fn release_all(&mut self, cut: bool, out: &mut Vec<Bytes>) {
         for (_, h) in std::mem::take(&mut self.held) {
             if let Some(b) = h.release(cut, &mut self.calls) {
-                out.push(b);
+                self.emit(b, out);
             }
         }
     }
 
-    /// Where the first keyword of this stream's kind is in `bytes`.
+    /// Sends one event (its `sequence_number` renumbered once an event was held back).
+    fn emit(&mut self, event: Bytes, out: &mut Vec<Bytes>) {
+        let Some(next) = self.seq_next else {
+            out.push(event);
+            return;
+        };
+        let Some(data) = sse::data(&event) else {
+            out.push(event);
+            return;
+        };
+        let Some((range, n)) = sequence_number(&data) else {
+            out.push(event);
+            return;
+        };
+        self.seq_next = Some(next.saturating_add(1));
+        if n == next {
+            out.push(event);
+            return;
+        }
+        let edit = Edit {
+            range,
+            bytes: next.to_string().into_bytes(),
+        };
+        match splice(&data, vec![edit]) {
+            Some(new) => out.push(Bytes::from(sse::with_data(&event, &new.into_vec(&data)))),
+            None => out.push(event),
+        }
+    }
+
+    /// Where the first keyword of this stream's kind is in `bytes`: one scan, for a part the
+    /// keywords share, each hit checked.
     fn first_key(&self, bytes: &[u8]) -> Option<usize> {
-        let keys: &[&Key] = match self.plan.shape().stream {
-            Stream::ChatDeltas => &[&TOOL_CALLS, &FUNCTION_CALL],
-            Stream::ResponsesEvents => &[&FUNCTION_CALL],
-            Stream::AnthropicBlocks => &[&TOOL_USE],
-            Stream::Chunks => &[&FUNCTION_CALL_CAMEL, &FUNCTION_CALL],
+        // (the shared part, each keyword with the shared part's offset in it)
+        let (anchor, keys): (&Key, &[(&str, usize)]) = match self.plan.shape().stream {
+            Stream::ChatDeltas => (&CALL, &[("tool_calls", 4), ("function_call", 8)]),
+            Stream::ResponsesEvents => (&FUNCTION_CALL, &[("function_call", 0)]),
+            Stream::AnthropicBlocks => (&TOOL_USE, &[("tool_use", 0)]),
+            Stream::Chunks => (&UNCTION, &[("functionCall", 1), ("function_call", 1)]),
             Stream::NotRead => return None,
         };
-        keys.iter().filter_map(|k| k.finder().find(bytes)).min()
+        anchor.finder().find_iter(bytes).find_map(|at| {
+            keys.iter().find_map(|(k, off)| {
+                let start = at.checked_sub(*off)?;
+                bytes[start..].starts_with(k.as_bytes()).then_some(start)
+            })
+        })
     }
 
     /// What an event needs, from a keyword scan of its bytes: most events of a stream (text)
@@ -230,6 +308,9 @@ impl StreamRestorer {
             Stream::AnthropicBlocks if has(&TOOL_USE) || (open && has(&CONTENT_BLOCK)) => {
                 Triage::Read
             }
+            Stream::ResponsesEvents if self.seq_next.is_some() && has(&SEQUENCE_NUMBER) => {
+                Triage::Renumber
+            }
             Stream::Chunks if has(&FUNCTION_CALL_CAMEL) || has(&FUNCTION_CALL) => Triage::Read,
             _ => Triage::Pass,
         }
@@ -237,20 +318,20 @@ impl StreamRestorer {
 
     fn event(&mut self, event: Bytes, triage: Triage, out: &mut Vec<Bytes>) {
         match triage {
-            Triage::Pass => {
-                out.push(event);
+            Triage::Pass | Triage::Renumber => {
+                self.emit(event, out);
                 return;
             }
             Triage::Complete => {
                 self.open.clear();
                 self.release_all(false, out);
-                out.push(event);
+                self.emit(event, out);
                 return;
             }
             Triage::Read => {}
         }
         let Some(data) = sse::data(&event).map(|d| d.into_owned()) else {
-            out.push(event);
+            self.emit(event, out);
             return;
         };
         let step = match std::str::from_utf8(&data)
@@ -273,20 +354,28 @@ impl StreamRestorer {
             if let Some(h) = self.held.remove(&key)
                 && let Some(b) = h.release(false, &mut self.calls)
             {
-                out.push(b);
+                self.emit(b, out);
             }
         }
         if step.drop {
+            // Responses: from here on the numbers the client sees are counted.
+            if self.seq_next.is_none()
+                && self.plan.shape().stream == Stream::ResponsesEvents
+                && let Some((_, n)) = sequence_number(&data)
+            {
+                self.seq_next = Some(n);
+            }
             return;
         }
         if step.edits.is_empty() {
-            out.push(event);
+            self.emit(event, out);
             return;
         }
-        match splice(&data, step.edits) {
-            Some(new) => out.push(Bytes::from(sse::with_data(&event, &new.into_vec(&data)))),
-            None => out.push(event),
-        }
+        let new = match splice(&data, step.edits) {
+            Some(new) => Bytes::from(sse::with_data(&event, &new.into_vec(&data))),
+            None => event,
+        };
+        self.emit(new, out);
     }
 
     fn step(&mut self, event: &Bytes, data: &[u8], doc: &RawValue) -> Step {
@@ -414,7 +503,11 @@ impl StreamRestorer {
             for call in calls {
                 let Some(tm) = members(call) else { continue };
                 let key = (c, number(member(&tm, "index")));
-                if let Some((_, name)) = at(call, "function.name")
+                // The call's `function`, read once for its name and its arguments.
+                let fm = member(&tm, "function")
+                    .and_then(members)
+                    .unwrap_or_default();
+                if let Some(name) = member(&fm, "name")
                     && let Some(sent) = string(name)
                 {
                     // A new call in this choice completes the one before.
@@ -424,7 +517,7 @@ impl StreamRestorer {
                     self.open_call(key, tool);
                 }
                 if self.held.contains_key(&key)
-                    && let Some((fm, args)) = at(call, "function.arguments")
+                    && let Some(args) = member(&fm, "arguments")
                 {
                     let pure = single
                         && !finished
@@ -560,6 +653,14 @@ impl StreamRestorer {
             None => sent.to_owned(),
         }
     }
+}
+
+/// The top-level `sequence_number` of an event's data: where its digits are, and its value.
+fn sequence_number(data: &[u8]) -> Option<(std::ops::Range<usize>, u64)> {
+    let doc: &RawValue = serde_json::from_slice(data).ok()?;
+    let raw = member(&members(doc)?, "sequence_number")?;
+    let n = raw.get().parse().ok()?;
+    Some((range_in(data, raw)?, n))
 }
 
 fn dedup(keys: &mut Vec<(u64, u64)>) {

@@ -5,6 +5,8 @@
 //! their members); everything else is skipped by serde_json's scanner and kept byte for byte.
 //! Recursion follows the path only (a handful of levels).
 
+use std::borrow::Cow;
+
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
@@ -14,8 +16,31 @@ use crate::locate::range_in;
 use crate::rewrite::{Edit, splice};
 use crate::shapes_response::CallPath;
 
-/// The members of one JSON object, borrowed, in order.
-pub(crate) type Members<'a> = Vec<(String, &'a RawValue)>;
+/// The members of one JSON object, borrowed (a key is copied only when it has escapes), in
+/// order.
+pub(crate) type Members<'a> = Vec<(Cow<'a, str>, &'a RawValue)>;
+
+/// A key borrowed from the text when it can be.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
 
 struct MembersVisitor;
 
@@ -28,7 +53,7 @@ impl<'de> Visitor<'de> for MembersVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut out = Vec::new();
-        while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
+        while let Some((Key(k), v)) = map.next_entry::<Key<'de>, &'de RawValue>()? {
             out.push((k, v));
         }
         Ok(out)
@@ -99,18 +124,91 @@ fn walk<'a>(
         None => (*first, false),
     };
     let Some(m) = members(raw) else { return };
-    let Some(v) = member(&m, key) else { return };
-    if !each {
-        walk(v, rest, Some(&m), f);
-        return;
-    }
-    for item in elements(v).unwrap_or_default() {
-        if rest.is_empty() {
-            f(None, item);
-        } else {
-            walk(item, rest, None, f);
+    // `a|b`: either spelling (Gemini's camel and snake case), each one present.
+    for key in key.split('|') {
+        let Some(v) = member(&m, key) else { continue };
+        if !each {
+            walk(v, rest, Some(&m), f);
+            continue;
+        }
+        for item in elements(v).unwrap_or_default() {
+            if rest.is_empty() {
+                f(None, item);
+            } else {
+                walk(item, rest, None, f);
+            }
         }
     }
+}
+
+/// [`each_at`] for many paths at once, each object and array on the way read once however
+/// many paths pass through it: `f` gets the index of the path in `paths`.
+pub(crate) fn each_at_many<'a>(
+    raw: &'a RawValue,
+    paths: &[&str],
+    f: &mut dyn FnMut(usize, Option<&Members<'a>>, &'a RawValue),
+) {
+    let split: Vec<Vec<&str>> = paths
+        .iter()
+        .map(|p| p.split('.').filter(|s| !s.is_empty()).collect())
+        .collect();
+    let todo: Vec<PathLeft<'_>> = split
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i, s.as_slice()))
+        .collect();
+    walk_many(raw, &todo, None, f);
+}
+
+/// A path of [`each_at_many`] on the way: its index and the segments left.
+type PathLeft<'p> = (usize, &'p [&'p str]);
+
+fn walk_many<'a>(
+    raw: &'a RawValue,
+    todo: &[PathLeft<'_>],
+    holder: Option<&Members<'a>>,
+    f: &mut dyn FnMut(usize, Option<&Members<'a>>, &'a RawValue),
+) {
+    let mut deeper = Vec::new();
+    for (id, segs) in todo {
+        match segs.split_first() {
+            None => f(*id, holder, raw),
+            Some((first, rest)) => deeper.push((*id, *first, rest)),
+        }
+    }
+    if deeper.is_empty() {
+        return;
+    }
+    let Some(m) = members(raw) else { return };
+    // The paths that go on through the same segment, in first-seen order.
+    let mut groups: Vec<(&str, Vec<PathLeft<'_>>)> = Vec::new();
+    for (id, first, rest) in deeper {
+        match groups.iter_mut().find(|(g, _)| *g == first) {
+            Some((_, list)) => list.push((id, rest)),
+            None => groups.push((first, vec![(id, rest)])),
+        }
+    }
+    for (seg, list) in groups {
+        let (key, each) = match seg.strip_suffix("[]") {
+            Some(k) => (k, true),
+            None => (seg, false),
+        };
+        for key in key.split('|') {
+            let Some(v) = member(&m, key) else { continue };
+            if !each {
+                walk_many(v, &list, Some(&m), f);
+                continue;
+            }
+            for item in elements(v).unwrap_or_default() {
+                walk_many(item, &list, None, f);
+            }
+        }
+    }
+}
+
+/// The member at one path segment: `key`, or the first present of `a|b`.
+fn member_of<'a>(m: &Members<'a>, seg: &str) -> Option<&'a RawValue> {
+    seg.split('|').find_map(|k| member(m, k))
 }
 
 /// The single value at a relative `path` under `raw` (no `[]`), with its holder's members.
@@ -119,7 +217,7 @@ pub(crate) fn at<'a>(raw: &'a RawValue, path: &str) -> Option<(Members<'a>, &'a 
     let mut segs = path.split('.').peekable();
     loop {
         let seg = segs.next()?;
-        let v = member(&m, seg)?;
+        let v = member_of(&m, seg)?;
         if segs.peek().is_none() {
             return Some((m, v));
         }

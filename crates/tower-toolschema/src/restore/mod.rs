@@ -18,7 +18,12 @@
 //!   they arrive; the argument fragments of a call whose decoder changes something are held
 //!   until the call is complete, then sent as one fragment. Bedrock's ConverseStream uses AWS's
 //!   binary event-stream framing, which is not read: such a stream goes on untouched, and the
-//!   report says so.
+//!   report says so. OpenAI Responses: once fragments were held and merged, every later
+//!   event's `sequence_number` is renumbered, so the client sees them strictly increasing
+//!   without gaps. Gemini: a chunk is restored whole (names mapped back, whole `args`
+//!   decoded); Vertex's partial arguments (`functionCall.partialArgs` with `willContinue`)
+//!   carry no `args` to decode: their chunks go on with only the name mapped back, every
+//!   other byte kept, so a strict null sent that way reaches the client.
 //! - When the plan is empty (no rename, no decoder), the response body is not touched at all
 //!   (no buffering, no parse) and no report is added.
 //! - Compressed responses (`Content-Encoding`) go on untouched and the report says so; put
@@ -236,9 +241,9 @@ pub fn prepare_request(
     api: Option<Api>,
     body: Bytes,
 ) -> (Bytes, SanitizeReport, RestorePlan) {
-    let (out, report) = crate::sanitize_body(config, api, body);
+    let (out, mut report) = crate::sanitize_body(config, api, body);
     let renaming = needs_rename(config, &report).then_some(&out[..]);
-    let (renamed, plan) = plan_for(config, None, renaming, &report);
+    let (renamed, plan) = plan_for(config, None, renaming, &mut report);
     let out = renamed.map(Bytes::from).unwrap_or(out);
     (out, report, plan)
 }
@@ -255,20 +260,24 @@ pub(crate) fn needs_rename(config: &Config, report: &SanitizeReport) -> bool {
         .iter()
         .filter(|s| s.role == SlotRole::ToolParameters)
         .filter_map(|s| s.tool.as_deref())
+        .chain(report.unslotted.iter().map(|(n, _)| n.as_str()))
         .collect();
     let n = names.len();
     names.sort_unstable();
     names.dedup();
-    names.len() != n || report.slots.iter().any(|s| s.tool_name_problem.is_some())
+    names.len() != n
+        || report.slots.iter().any(|s| s.tool_name_problem.is_some())
+        || report.unslotted.iter().any(|(_, refused)| *refused)
 }
 
 /// After the request side: renames the names of `body` (given when [`needs_rename`]) and
-/// builds the plan. The renamed body, if any, replaces the one to send.
+/// builds the plan; the renames go into `report`. The renamed body, if any, replaces the one
+/// to send.
 pub(crate) fn plan_for(
     config: &Config,
     host: Option<&str>,
     body: Option<&[u8]>,
-    report: &SanitizeReport,
+    report: &mut SanitizeReport,
 ) -> (Option<Vec<u8>>, RestorePlan) {
     let Some(api) = report.api else {
         return (
@@ -291,11 +300,12 @@ pub(crate) fn plan_for(
                 .tool_names
                 .clone()
         };
-        if let Some((new, names)) = crate::rename::rename(body, response_shape(api), &rule_for) {
-            for (o, s) in names.pairs() {
-                tracing::info!(target: "tower_toolschema", tool = o, sent = s, "tool renamed for the provider; mapped back in the response");
-            }
-            return (Some(new), RestorePlan::new(api, names, decoders));
+        if let Some(renamed) = crate::rename::rename(body, response_shape(api), &rule_for) {
+            report.renames = renamed.renames;
+            return (
+                Some(renamed.body),
+                RestorePlan::new(api, renamed.names, decoders),
+            );
         }
     }
     (None, RestorePlan::new(api, NameMap::default(), decoders))
@@ -388,7 +398,7 @@ pub(crate) fn wrap<B: http_body::Body>(
         }
         Ok(Read::Sse) => {
             parts.headers.remove(header::CONTENT_LENGTH);
-            RestoreBody::sse(body, &plan, report)
+            RestoreBody::sse(body, plan, report)
         }
         Err(why) => {
             tracing::warn!(target: "tower_toolschema", "response not restored: {why}");

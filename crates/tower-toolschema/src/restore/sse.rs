@@ -67,10 +67,7 @@ impl Splitter {
         if from >= limit {
             return from;
         }
-        let part = &self.buf[from..limit];
-        let lf = memchr::memmem::rfind(part, b"\n\n").map(|i| i + 2);
-        let crlf = memchr::memmem::rfind(part, b"\n\r\n").map(|i| i + 3);
-        match lf.max(crlf) {
+        match last_event_end(&self.buf[from..limit]) {
             Some(end) => {
                 let end = from + end;
                 if end > self.scanned {
@@ -81,6 +78,11 @@ impl Splitter {
             }
             None => from,
         }
+    }
+
+    /// Whether nothing is held (the last chunk ended with a complete event).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.buf.is_empty()
     }
 
     /// Takes the first `n` held bytes (whole events) as one `Bytes`, without a copy.
@@ -97,6 +99,35 @@ impl Splitter {
         self.line = 0;
         (!self.buf.is_empty()).then(|| std::mem::take(&mut self.buf).freeze())
     }
+}
+
+/// The end of the last complete event in `part` (after its `\n\n` or `\n\r\n`), if any:
+/// found from the back, line end by line end (a text stream's last event ends the part).
+pub(crate) fn last_event_end(part: &[u8]) -> Option<usize> {
+    for nl in memchr::memrchr_iter(b'\n', part) {
+        let before = &part[..nl];
+        if before.ends_with(b"\n") || before.ends_with(b"\n\r") {
+            return Some(nl + 1);
+        }
+    }
+    None
+}
+
+/// The end of the first event `chunk` completes after `prev` (the last bytes held before it):
+/// just after the first `\n` that ends an empty line.
+pub(crate) fn first_event_end(prev: &[u8], chunk: &[u8]) -> Option<usize> {
+    let byte = |back: usize, nl: usize| match nl.checked_sub(back) {
+        Some(i) => chunk.get(i).copied(),
+        None => prev
+            .len()
+            .checked_sub(back - nl)
+            .and_then(|i| prev.get(i).copied()),
+    };
+    memchr::memchr_iter(b'\n', chunk).find_map(|nl| {
+        let empty = byte(1, nl) == Some(b'\n')
+            || (byte(1, nl) == Some(b'\r') && byte(2, nl) == Some(b'\n'));
+        empty.then_some(nl + 1)
+    })
 }
 
 /// The lines of an event: (content range, line end range).
@@ -188,6 +219,14 @@ mod tests {
             assert_eq!(&out[0][..], b"event: a\ndata: {\"x\":1}\n\n");
             assert_eq!(tail.as_deref(), Some(&b"tail"[..]));
         }
+        assert_eq!(last_event_end(b"a\n\nb\r\n\r\nc"), Some(8));
+        assert_eq!(last_event_end(b"a\n\nb\nc\n"), Some(3));
+        assert_eq!(last_event_end(b"a\nb\r\nc"), None);
+        assert_eq!(first_event_end(b"", b"a\n\nb\n\n"), Some(3));
+        assert_eq!(first_event_end(b"a\n", b"\nb"), Some(1));
+        assert_eq!(first_event_end(b"a\r\n", b"\r\nb"), Some(2));
+        assert_eq!(first_event_end(b"\n\r", b"\nb"), Some(1));
+        assert_eq!(first_event_end(b"a", b"\nb\r\n"), None);
         let ev = b"event: a\r\ndata: 3\r\ndata: 4\r\n\r\n";
         assert_eq!(data(ev).as_deref(), Some(&b"3\n4"[..]));
         assert_eq!(with_data(ev, b"7"), b"event: a\r\ndata: 7\r\n\r\n");

@@ -139,7 +139,7 @@ pub(crate) fn process_with(
     tools: Option<&mut Vec<OriginalTool>>,
 ) -> (Option<Spliced>, SanitizeReport) {
     let api = ctx.shape.map(|s| s.api);
-    let located = match locate::locate_with(body, api, tools.is_some()) {
+    let located = match locate::locate_with(body, api, tools.is_some() || cfg.rename_tools) {
         Ok(l) => l,
         Err(LocateError::Invalid(e)) => {
             return (
@@ -173,10 +173,13 @@ pub(crate) fn process_with(
         ));
     }
     tool_limit(cfg, &located, ctx, budget.fields, &mut slots);
+    let unslotted = unslotted(cfg, &located, api, ctx);
     let report = |outcome| SanitizeReport {
         api,
         outcome,
         slots,
+        renames: Vec::new(),
+        unslotted,
     };
     if edits.is_empty() {
         return (None, report(Outcome::Unchanged));
@@ -188,6 +191,32 @@ pub(crate) fn process_with(
         }
         None => (None, report(Outcome::Unchanged)),
     }
+}
+
+/// The tools declared without a parameters slot, with whether the target refuses each name
+/// (renaming needs them: such a tool has no slot report to say so).
+fn unslotted(
+    cfg: &Config,
+    located: &locate::Located<'_>,
+    api: Option<crate::shapes::Api>,
+    ctx: &RequestCtx,
+) -> Vec<(String, bool)> {
+    let (Some(api), false) = (api, located.tools_without_schema.is_empty()) else {
+        return Vec::new();
+    };
+    let profiles = cfg.profiles_for(api, located.model.as_deref(), ctx.host.as_deref());
+    located
+        .tools_without_schema
+        .iter()
+        .filter_map(|raw| serde_json::from_str::<String>(raw.get()).ok())
+        .map(|name| {
+            let refused = cfg
+                .sanitizer
+                .check_tool_name(&name, &profiles.native)
+                .is_some();
+            (name, refused)
+        })
+        .collect()
 }
 
 /// A request over the provider's documented tool count (issue 19) or request-wide field count

@@ -5,7 +5,8 @@
 //! events. This file holds the types and the building blocks; the table's entries pick them.
 //!
 //! Paths are dotted from the body's root; `name[]` steps into every element of the array
-//! `name`. A [`NamePath`] ends at a name (a string), or with `[]` at a list of names. A
+//! `name`; `a|b` is either spelling of one member (Gemini's camel and snake case: each present
+//! one is read). A [`NamePath`] ends at a name (a string), or with `[]` at a list of names. A
 //! [`CallPath`] ends at a call object; its `name` and `args` paths are relative to it. `when`
 //! keeps only the objects whose member has that string value (`"type": "tool_use"`).
 //!
@@ -16,7 +17,7 @@
 //! let gemini = response_shape(Api::CodeAssist);
 //! assert_eq!(gemini.response_prefix, "response.");
 //! assert_eq!(gemini.stream, Stream::Chunks);
-//! assert!(gemini.history.iter().any(|p| p.path.ends_with("allowedFunctionNames[]")));
+//! assert!(gemini.history.iter().any(|p| p.path.ends_with("allowedFunctionNames|allowed_function_names[]")));
 //! // Bedrock's ConverseStream is a binary event stream: not read.
 //! assert_eq!(response_shape(Api::BedrockConverse).stream, Stream::NotRead);
 //! ```
@@ -201,32 +202,24 @@ const ANTHROPIC_CALLS: &[CallPath] = &[CallPath {
     args: "input",
 }];
 
-const GEMINI_DECLARATIONS: &[NamePath] = &[
-    at("tools[].functionDeclarations[].name"),
-    at("tools[].function_declarations[].name"),
-];
+// Protobuf's JSON reader takes either spelling of every field (`lowerCamel` or the proto's
+// `snake_case`), so any mix occurs: `a|b` reads each segment in both.
+const GEMINI_DECLARATIONS: &[NamePath] = &[at(
+    "tools[].functionDeclarations|function_declarations[].name",
+)];
 const GEMINI_HISTORY: &[NamePath] = &[
-    at("contents[].parts[].functionCall.name"),
-    at("contents[].parts[].functionResponse.name"),
-    at("contents[].parts[].function_call.name"),
-    at("contents[].parts[].function_response.name"),
-    at("toolConfig.functionCallingConfig.allowedFunctionNames[]"),
-    at("tool_config.function_calling_config.allowed_function_names[]"),
+    at("contents[].parts[].functionCall|function_call.name"),
+    at("contents[].parts[].functionResponse|function_response.name"),
+    at(
+        "toolConfig|tool_config.functionCallingConfig|function_calling_config.allowedFunctionNames|allowed_function_names[]",
+    ),
 ];
-const GEMINI_CALLS: &[CallPath] = &[
-    CallPath {
-        at: "candidates[].content.parts[]",
-        when: None,
-        name: "functionCall.name",
-        args: "functionCall.args",
-    },
-    CallPath {
-        at: "candidates[].content.parts[]",
-        when: None,
-        name: "function_call.name",
-        args: "function_call.args",
-    },
-];
+const GEMINI_CALLS: &[CallPath] = &[CallPath {
+    at: "candidates[].content.parts[]",
+    when: None,
+    name: "functionCall|function_call.name",
+    args: "functionCall|function_call.args",
+}];
 
 const RESPONSES_EVENT_CALLS: &[CallPath] = &[
     CallPath {
