@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use provider_rules::{PROFILES, Provider, Role};
 
-use crate::shapes::{Dialect, Family};
+use crate::shapes::Dialect;
 
 #[derive(Clone)]
 enum RulesRef {
@@ -324,16 +324,6 @@ impl Profiles {
         Profiles::of_provider(&Provider::PORTABLE)
     }
 
-    /// The default profiles of a provider family.
-    ///
-    /// ```
-    /// use tower_toolschema::{Profiles, shapes::Family};
-    /// assert_eq!(Profiles::for_family(Family::Vertex).native.name(), "vertex");
-    /// ```
-    pub fn for_family(family: Family) -> Profiles {
-        Profiles::of_provider(family_provider(family))
-    }
-
     /// The profile for a slot of `dialect`; `strict` when the tool asked for strict mode.
     /// Returns the profile and whether it is the strict one.
     pub(crate) fn pick(&self, dialect: Dialect, strict: bool) -> (&Profile, bool) {
@@ -342,19 +332,6 @@ impl Profiles {
             (Dialect::Native, true, Some(s)) => (s, true),
             (Dialect::Native, _, _) => (&self.native, false),
         }
-    }
-}
-
-/// The provider of a [`Family`] of the shape table.
-pub(crate) fn family_provider(family: Family) -> &'static Provider {
-    match family {
-        Family::OpenAi => &Provider::OPENAI,
-        Family::Anthropic => &Provider::ANTHROPIC,
-        Family::Gemini => &Provider::GEMINI,
-        Family::CodeAssist => &Provider::GEMINI_CODE_ASSIST,
-        Family::Vertex => &Provider::VERTEX,
-        Family::Xai => &Provider::XAI,
-        Family::Bedrock => &Provider::BEDROCK,
     }
 }
 

@@ -30,34 +30,6 @@ pub use slot_spec::{Dialect, Encoding, SlotRole, SlotSpec};
 use crate::shapes_response::{self as response, ResponseShape};
 use slot_spec::{join, slot};
 
-/// A provider family by name, for [`Profiles::for_family`](crate::Profiles::for_family).
-///
-/// The shape table does not use it: which provider an API's slots take is the registry's
-/// [`Provider::apis`](provider_rules::Provider::apis) (see [`auto_provider`](crate::auto_provider)).
-///
-/// ```
-/// use tower_toolschema::{Profiles, shapes::Family};
-/// assert_eq!(Profiles::for_family(Family::Bedrock).native.name(), "bedrock");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Family {
-    /// OpenAI (strict tools take the strict profile).
-    OpenAi,
-    /// Anthropic (strict tools take the strict profile).
-    Anthropic,
-    /// Gemini API: Schema-proto slots take `gemini`, `*JsonSchema` slots `gemini-jsonschema`.
-    Gemini,
-    /// Gemini Code Assist / Antigravity.
-    CodeAssist,
-    /// Vertex AI Gemini.
-    Vertex,
-    /// xAI (only reached through `auto`'s host / model detection).
-    Xai,
-    /// Amazon Bedrock Converse.
-    Bedrock,
-}
-
 /// One API: how to recognise its URLs and where its schema slots are.
 ///
 /// URL patterns are matched on the path, segment by segment: a leading `**` matches any prefix,
