@@ -53,6 +53,11 @@ pub struct CallPath {
     pub at: &'static str,
     /// Only the call objects with this member and value.
     pub when: Option<(&'static str, &'static str)>,
+    /// The call itself, relative to the call object: `""` when it is that object (OpenAI's
+    /// `tool_calls[]` items, Anthropic's blocks), else the member holding it (Gemini's
+    /// `functionCall|function_call`, Bedrock's `toolUse`, the legacy `function_call`). `name`
+    /// and `args` start with it; the validator's findings point at it.
+    pub call: &'static str,
     /// The call's name, relative to the call object.
     pub name: &'static str,
     /// The call's arguments, relative to the call object: JSON text (a string holding JSON,
@@ -156,12 +161,14 @@ const CHAT_CALLS: &[CallPath] = &[
     CallPath {
         at: "choices[].message.tool_calls[]",
         when: None,
+        call: "",
         name: "function.name",
         args: "function.arguments",
     },
     CallPath {
         at: "choices[].message",
         when: None,
+        call: "function_call",
         name: "function_call.name",
         args: "function_call.arguments",
     },
@@ -169,8 +176,16 @@ const CHAT_CALLS: &[CallPath] = &[
     CallPath {
         at: "message.tool_calls[]",
         when: None,
+        call: "",
         name: "function.name",
         args: "function.arguments",
+    },
+    CallPath {
+        at: "message",
+        when: None,
+        call: "function_call",
+        name: "function_call.name",
+        args: "function_call.arguments",
     },
 ];
 
@@ -186,6 +201,7 @@ const RESPONSES_HISTORY: &[NamePath] = &[
 const RESPONSES_CALLS: &[CallPath] = &[CallPath {
     at: "output[]",
     when: Some(("type", "function_call")),
+    call: "",
     name: "name",
     args: "arguments",
 }];
@@ -198,6 +214,7 @@ const ANTHROPIC_HISTORY: &[NamePath] = &[
 const ANTHROPIC_CALLS: &[CallPath] = &[CallPath {
     at: "content[]",
     when: Some(("type", "tool_use")),
+    call: "",
     name: "name",
     args: "input",
 }];
@@ -217,6 +234,7 @@ const GEMINI_HISTORY: &[NamePath] = &[
 const GEMINI_CALLS: &[CallPath] = &[CallPath {
     at: "candidates[].content.parts[]",
     when: None,
+    call: "functionCall|function_call",
     name: "functionCall|function_call.name",
     args: "functionCall|function_call.args",
 }];
@@ -225,12 +243,14 @@ const RESPONSES_EVENT_CALLS: &[CallPath] = &[
     CallPath {
         at: "item",
         when: Some(("type", "function_call")),
+        call: "",
         name: "name",
         args: "arguments",
     },
     CallPath {
         at: "response.output[]",
         when: Some(("type", "function_call")),
+        call: "",
         name: "name",
         args: "arguments",
     },
@@ -238,6 +258,7 @@ const RESPONSES_EVENT_CALLS: &[CallPath] = &[
 const ANTHROPIC_EVENT_CALLS: &[CallPath] = &[CallPath {
     at: "content_block",
     when: Some(("type", "tool_use")),
+    call: "",
     name: "name",
     args: "input",
 }];
@@ -250,6 +271,7 @@ const BEDROCK_HISTORY: &[NamePath] = &[
 const BEDROCK_CALLS: &[CallPath] = &[CallPath {
     at: "output.message.content[]",
     when: None,
+    call: "toolUse",
     name: "toolUse.name",
     args: "toolUse.input",
 }];
@@ -350,8 +372,14 @@ mod tests {
             for p in r.declarations.iter().chain(r.history) {
                 assert!(!p.path.is_empty() && !p.path.starts_with('.'), "{}", p.path);
             }
-            for c in r.calls {
+            for c in r.calls.iter().chain(r.event_calls) {
                 assert!(!c.name.is_empty() && !c.args.is_empty());
+                // `name` and `args` are under `call` (the validator reads them from it).
+                for p in [c.name, c.args] {
+                    let under = c.call.is_empty()
+                        || p.strip_prefix(c.call).is_some_and(|r| r.starts_with('.'));
+                    assert!(under, "{p} is not under {}", c.call);
+                }
             }
         }
     }
