@@ -136,6 +136,42 @@ impl ResponseShape {
     }
 }
 
+/// One segment of a table path (the grammar of the module docs): `name`, `name[]` (every
+/// element of the array `name`), `a|b` (each present spelling). The one reader of that
+/// grammar, for the way back's raw walker and the validator's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Step<'p> {
+    spellings: &'p str,
+    /// Whether the step goes into every element of the array (`name[]`).
+    pub(crate) every: bool,
+}
+
+impl<'p> Step<'p> {
+    /// The step of one segment.
+    pub(crate) fn parse(seg: &'p str) -> Self {
+        match seg.strip_suffix("[]") {
+            Some(spellings) => Step {
+                spellings,
+                every: true,
+            },
+            None => Step {
+                spellings: seg,
+                every: false,
+            },
+        }
+    }
+
+    /// The member's spellings, in table order (camel case first).
+    pub(crate) fn keys(self) -> std::str::Split<'p, char> {
+        self.spellings.split('|')
+    }
+}
+
+/// The segments of a dotted table path (empty ones, as after a prefix's `.`, skipped).
+pub(crate) fn segments(path: &str) -> impl Iterator<Item = &str> {
+    path.split('.').filter(|s| !s.is_empty())
+}
+
 const fn at(path: &'static str) -> NamePath {
     NamePath { path, when: None }
 }
@@ -364,6 +400,22 @@ pub fn response_shape(api: Api) -> &'static ResponseShape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn steps_read_arrays_and_spellings() {
+        let steps: Vec<(Vec<&str>, bool)> = segments("response.parts[].functionCall|function_call")
+            .map(Step::parse)
+            .map(|s| (s.keys().collect(), s.every))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                (vec!["response"], false),
+                (vec!["parts"], true),
+                (vec!["functionCall", "function_call"], false)
+            ]
+        );
+    }
 
     #[test]
     fn paths_are_well_formed() {

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use serde_json::Value;
 
 use crate::shapes::Api;
-use crate::shapes_response::CallPath;
+use crate::shapes_response::{CallPath, Step, segments};
 
 /// The arguments of one call as found in the response.
 pub(super) enum Args<'a> {
@@ -86,11 +86,6 @@ pub(super) fn calls(v: &Value) -> Vec<Call<'_>> {
     out
 }
 
-/// The dotted segments of a table path.
-fn segments(path: &'static str) -> impl Iterator<Item = &'static str> {
-    path.split('.').filter(|s| !s.is_empty())
-}
-
 /// `path` relative to the member `call` it starts with (the table's test keeps that so).
 fn under(call: &str, path: &'static str) -> Option<&'static str> {
     if call.is_empty() {
@@ -109,9 +104,7 @@ fn holds(obj: &Value, when: Option<(&str, &str)>) -> bool {
 
 /// The value at the dotted `path` under `v` (the first present spelling of an `a|b` segment).
 fn get<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('.')
-        .filter(|s| !s.is_empty())
-        .try_fold(v, |at, seg| seg.split('|').find_map(|k| at.get(k)))
+    segments(path).try_fold(v, |at, seg| Step::parse(seg).keys().find_map(|k| at.get(k)))
 }
 
 /// Calls `f` with every value at `segs` under `v` and its pointer (`ptr` is `v`'s on entry,
@@ -122,16 +115,13 @@ fn walk<'a>(v: &'a Value, segs: &[&str], ptr: &mut String, f: &mut dyn FnMut(&st
         f(ptr, v);
         return;
     };
-    let (key, every) = match first.strip_suffix("[]") {
-        Some(k) => (k, true),
-        None => (*first, false),
-    };
-    for k in key.split('|') {
+    let step = Step::parse(first);
+    for k in step.keys() {
         let Some(child) = v.get(k) else { continue };
         let len = ptr.len();
         ptr.push('/');
         ptr.push_str(k);
-        if every {
+        if step.every {
             for (i, item) in child.as_array().into_iter().flatten().enumerate() {
                 let at = ptr.len();
                 let _ = write!(ptr, "/{i}");
