@@ -14,7 +14,7 @@ use super::RestorePlan;
 use super::report::RestoredCall;
 use crate::locate::range_in;
 use crate::rewrite::{Edit, splice};
-use crate::shapes_response::CallPath;
+use crate::shapes_response::{CallPath, Step};
 
 /// The members of one JSON object, borrowed (a key is copied only when it has escapes), in
 /// order.
@@ -119,15 +119,12 @@ fn walk<'a>(
         f(holder, raw);
         return;
     };
-    let (key, each) = match first.strip_suffix("[]") {
-        Some(k) => (k, true),
-        None => (*first, false),
-    };
+    let step = Step::parse(first);
     let Some(m) = members(raw) else { return };
     // `a|b`: either spelling (Gemini's camel and snake case), each one present.
-    for key in key.split('|') {
+    for key in step.keys() {
         let Some(v) = member(&m, key) else { continue };
-        if !each {
+        if !step.every {
             walk(v, rest, Some(&m), f);
             continue;
         }
@@ -189,13 +186,10 @@ fn walk_many<'a>(
         }
     }
     for (seg, list) in groups {
-        let (key, each) = match seg.strip_suffix("[]") {
-            Some(k) => (k, true),
-            None => (seg, false),
-        };
-        for key in key.split('|') {
+        let step = Step::parse(seg);
+        for key in step.keys() {
             let Some(v) = member(&m, key) else { continue };
-            if !each {
+            if !step.every {
                 walk_many(v, &list, Some(&m), f);
                 continue;
             }
@@ -208,7 +202,7 @@ fn walk_many<'a>(
 
 /// The member at one path segment: `key`, or the first present of `a|b`.
 fn member_of<'a>(m: &Members<'a>, seg: &str) -> Option<&'a RawValue> {
-    seg.split('|').find_map(|k| member(m, k))
+    Step::parse(seg).keys().find_map(|k| member(m, k))
 }
 
 /// The single value at a relative `path` under `raw` (no `[]`), with its holder's members.

@@ -53,6 +53,11 @@ pub struct CallPath {
     pub at: &'static str,
     /// Only the call objects with this member and value.
     pub when: Option<(&'static str, &'static str)>,
+    /// The call itself, relative to the call object: `""` when it is that object (OpenAI's
+    /// `tool_calls[]` items, Anthropic's blocks), else the member holding it (Gemini's
+    /// `functionCall|function_call`, Bedrock's `toolUse`, the legacy `function_call`). `name`
+    /// and `args` start with it; the validator's findings point at it.
+    pub call: &'static str,
     /// The call's name, relative to the call object.
     pub name: &'static str,
     /// The call's arguments, relative to the call object: JSON text (a string holding JSON,
@@ -131,6 +136,42 @@ impl ResponseShape {
     }
 }
 
+/// One segment of a table path (the grammar of the module docs): `name`, `name[]` (every
+/// element of the array `name`), `a|b` (each present spelling). The one reader of that
+/// grammar, for the way back's raw walker and the validator's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Step<'p> {
+    spellings: &'p str,
+    /// Whether the step goes into every element of the array (`name[]`).
+    pub(crate) every: bool,
+}
+
+impl<'p> Step<'p> {
+    /// The step of one segment.
+    pub(crate) fn parse(seg: &'p str) -> Self {
+        match seg.strip_suffix("[]") {
+            Some(spellings) => Step {
+                spellings,
+                every: true,
+            },
+            None => Step {
+                spellings: seg,
+                every: false,
+            },
+        }
+    }
+
+    /// The member's spellings, in table order (camel case first).
+    pub(crate) fn keys(self) -> std::str::Split<'p, char> {
+        self.spellings.split('|')
+    }
+}
+
+/// The segments of a dotted table path (empty ones, as after a prefix's `.`, skipped).
+pub(crate) fn segments(path: &str) -> impl Iterator<Item = &str> {
+    path.split('.').filter(|s| !s.is_empty())
+}
+
 const fn at(path: &'static str) -> NamePath {
     NamePath { path, when: None }
 }
@@ -156,12 +197,14 @@ const CHAT_CALLS: &[CallPath] = &[
     CallPath {
         at: "choices[].message.tool_calls[]",
         when: None,
+        call: "",
         name: "function.name",
         args: "function.arguments",
     },
     CallPath {
         at: "choices[].message",
         when: None,
+        call: "function_call",
         name: "function_call.name",
         args: "function_call.arguments",
     },
@@ -169,8 +212,16 @@ const CHAT_CALLS: &[CallPath] = &[
     CallPath {
         at: "message.tool_calls[]",
         when: None,
+        call: "",
         name: "function.name",
         args: "function.arguments",
+    },
+    CallPath {
+        at: "message",
+        when: None,
+        call: "function_call",
+        name: "function_call.name",
+        args: "function_call.arguments",
     },
 ];
 
@@ -186,6 +237,7 @@ const RESPONSES_HISTORY: &[NamePath] = &[
 const RESPONSES_CALLS: &[CallPath] = &[CallPath {
     at: "output[]",
     when: Some(("type", "function_call")),
+    call: "",
     name: "name",
     args: "arguments",
 }];
@@ -198,6 +250,7 @@ const ANTHROPIC_HISTORY: &[NamePath] = &[
 const ANTHROPIC_CALLS: &[CallPath] = &[CallPath {
     at: "content[]",
     when: Some(("type", "tool_use")),
+    call: "",
     name: "name",
     args: "input",
 }];
@@ -217,6 +270,7 @@ const GEMINI_HISTORY: &[NamePath] = &[
 const GEMINI_CALLS: &[CallPath] = &[CallPath {
     at: "candidates[].content.parts[]",
     when: None,
+    call: "functionCall|function_call",
     name: "functionCall|function_call.name",
     args: "functionCall|function_call.args",
 }];
@@ -225,12 +279,14 @@ const RESPONSES_EVENT_CALLS: &[CallPath] = &[
     CallPath {
         at: "item",
         when: Some(("type", "function_call")),
+        call: "",
         name: "name",
         args: "arguments",
     },
     CallPath {
         at: "response.output[]",
         when: Some(("type", "function_call")),
+        call: "",
         name: "name",
         args: "arguments",
     },
@@ -238,6 +294,7 @@ const RESPONSES_EVENT_CALLS: &[CallPath] = &[
 const ANTHROPIC_EVENT_CALLS: &[CallPath] = &[CallPath {
     at: "content_block",
     when: Some(("type", "tool_use")),
+    call: "",
     name: "name",
     args: "input",
 }];
@@ -250,6 +307,7 @@ const BEDROCK_HISTORY: &[NamePath] = &[
 const BEDROCK_CALLS: &[CallPath] = &[CallPath {
     at: "output.message.content[]",
     when: None,
+    call: "toolUse",
     name: "toolUse.name",
     args: "toolUse.input",
 }];
@@ -344,14 +402,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn steps_read_arrays_and_spellings() {
+        let steps: Vec<(Vec<&str>, bool)> = segments("response.parts[].functionCall|function_call")
+            .map(Step::parse)
+            .map(|s| (s.keys().collect(), s.every))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                (vec!["response"], false),
+                (vec!["parts"], true),
+                (vec!["functionCall", "function_call"], false)
+            ]
+        );
+    }
+
+    #[test]
     fn paths_are_well_formed() {
         for api in Api::ALL {
             let r = response_shape(api);
             for p in r.declarations.iter().chain(r.history) {
                 assert!(!p.path.is_empty() && !p.path.starts_with('.'), "{}", p.path);
             }
-            for c in r.calls {
+            for c in r.calls.iter().chain(r.event_calls) {
                 assert!(!c.name.is_empty() && !c.args.is_empty());
+                // `name` and `args` are under `call` (the validator reads them from it).
+                for p in [c.name, c.args] {
+                    let under = c.call.is_empty()
+                        || p.strip_prefix(c.call).is_some_and(|r| r.starts_with('.'));
+                    assert!(under, "{p} is not under {}", c.call);
+                }
             }
         }
     }

@@ -8,12 +8,14 @@
 //! [`tool_calls::CallError`]'s `Display`) is written for the model, to send back as
 //! the tool result.
 //!
-//! Response shapes read: OpenAI Chat `choices[].message.tool_calls[].function.{name,
+//! Where calls sit is read from the response side of the
+//! [shape table](crate::shapes_response) (every API's `calls`, under its envelope prefix), the
+//! table the way back reads too: OpenAI Chat `choices[].message.tool_calls[].function.{name,
 //! arguments}` (arguments is JSON text; also the legacy `function_call`), OpenAI Responses
 //! `output[]` items of type `function_call`, Anthropic `content[]` blocks of type `tool_use`,
-//! Gemini `candidates[].content.parts[].functionCall.{name, args}` (also under Code Assist's
-//! `response`), and `message.tool_calls[]` (Ollama's native and Cohere v2's), Bedrock Converse
-//! `output.message.content[].toolUse`.
+//! Gemini `candidates[].content.parts[].functionCall|function_call.{name, args}` (also under
+//! Code Assist's `response`), and `message.tool_calls[]` (Ollama's native and Cohere v2's),
+//! Bedrock Converse `output.message.content[].toolUse`.
 //!
 //! A response is read only when it is JSON, not `text/event-stream`, not compressed and under
 //! the layer's body limit; otherwise it goes on untouched, and the findings say why it was not
@@ -56,6 +58,7 @@
 //! ```
 
 mod body;
+mod calls;
 mod future;
 mod layer;
 
@@ -68,6 +71,8 @@ use bytes::Bytes;
 use http::Extensions;
 use serde_json::Value;
 use tool_calls::{CallError, DEFAULT_NAMESPACE, LookupError, Tool, ToolCatalog};
+
+use calls::{Args, Call, calls};
 
 pub use body::ToolCallsBody;
 pub use future::ValidateResponseFuture;
@@ -368,130 +373,6 @@ fn request_tools(capture: &Capture) -> Result<&RequestTools, NotInspected> {
         Some(Captured::Skipped(r)) => Err(NotInspected::RequestSkipped(r.clone())),
         Some(Captured::Tools(t)) if t.tools.is_empty() => Err(NotInspected::NoTools),
         Some(Captured::Tools(t)) => Ok(t),
-    }
-}
-
-/// The arguments of one call as found in the response.
-enum Args<'a> {
-    /// A JSON value (Anthropic `input`, Gemini `args`).
-    Value(&'a Value),
-    /// JSON text (OpenAI `arguments`).
-    Text(&'a str),
-    /// Absent (Gemini omits `args` for a call with no arguments).
-    Missing,
-}
-
-struct Call<'a> {
-    pointer: String,
-    name: &'a str,
-    args: Args<'a>,
-}
-
-fn args_of(v: Option<&Value>) -> Args<'_> {
-    match v {
-        None | Some(Value::Null) => Args::Missing,
-        Some(Value::String(s)) => Args::Text(s),
-        Some(other) => Args::Value(other),
-    }
-}
-
-fn each(v: Option<&Value>) -> impl Iterator<Item = (usize, &Value)> {
-    v.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-}
-
-/// The tool calls of a response body, in body order.
-fn calls(v: &Value) -> Vec<Call<'_>> {
-    let mut out = Vec::new();
-    // OpenAI Chat (and every compatible API).
-    for (i, choice) in each(v.get("choices")) {
-        if let Some(message) = choice.get("message") {
-            message_calls(message, &format!("/choices/{i}/message"), &mut out);
-        }
-    }
-    // Ollama native, Cohere v2.
-    if let Some(message) = v.get("message") {
-        message_calls(message, "/message", &mut out);
-    }
-    // OpenAI Responses.
-    for (i, item) in each(v.get("output")) {
-        if item.get("type").and_then(Value::as_str) == Some("function_call")
-            && let Some(name) = item.get("name").and_then(Value::as_str)
-        {
-            out.push(Call {
-                pointer: format!("/output/{i}"),
-                name,
-                args: args_of(item.get("arguments")),
-            });
-        }
-    }
-    // Bedrock Converse.
-    for (i, block) in each(v.pointer("/output/message/content")) {
-        if let Some(tool_use) = block.get("toolUse")
-            && let Some(name) = tool_use.get("name").and_then(Value::as_str)
-        {
-            out.push(Call {
-                pointer: format!("/output/message/content/{i}/toolUse"),
-                name,
-                args: args_of(tool_use.get("input")),
-            });
-        }
-    }
-    // Anthropic Messages.
-    for (i, block) in each(v.get("content")) {
-        if block.get("type").and_then(Value::as_str) == Some("tool_use")
-            && let Some(name) = block.get("name").and_then(Value::as_str)
-        {
-            out.push(Call {
-                pointer: format!("/content/{i}"),
-                name,
-                args: args_of(block.get("input")),
-            });
-        }
-    }
-    // Gemini, and Code Assist's envelope.
-    for (base, root) in [("", Some(v)), ("/response", v.get("response"))] {
-        let Some(root) = root else { continue };
-        for (i, candidate) in each(root.get("candidates")) {
-            for (j, part) in each(candidate.pointer("/content/parts")) {
-                if let Some(call) = part.get("functionCall")
-                    && let Some(name) = call.get("name").and_then(Value::as_str)
-                {
-                    out.push(Call {
-                        pointer: format!("{base}/candidates/{i}/content/parts/{j}/functionCall"),
-                        name,
-                        args: args_of(call.get("args")),
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// `message.tool_calls[]` (and the legacy `message.function_call`) of a chat message.
-fn message_calls<'a>(message: &'a Value, base: &str, out: &mut Vec<Call<'a>>) {
-    for (j, call) in each(message.get("tool_calls")) {
-        if let Some(function) = call.get("function")
-            && let Some(name) = function.get("name").and_then(Value::as_str)
-        {
-            out.push(Call {
-                pointer: format!("{base}/tool_calls/{j}"),
-                name,
-                args: args_of(function.get("arguments")),
-            });
-        }
-    }
-    if let Some(function) = message.get("function_call")
-        && let Some(name) = function.get("name").and_then(Value::as_str)
-    {
-        out.push(Call {
-            pointer: format!("{base}/function_call"),
-            name,
-            args: args_of(function.get("arguments")),
-        });
     }
 }
 
