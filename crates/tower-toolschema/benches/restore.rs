@@ -6,7 +6,11 @@
 //! - `all`: every tool is renamed (a dot in its name) and strict with optional properties: every
 //!   call's name is mapped back and its fragments held and decoded (target ≤ 1.5×).
 //!
-//! The `RATIO` is the median of paired samples (one call of each, back to back).
+//! The `RATIO` is the median of paired samples (one call of each, back to back): the whole
+//! layer (request side, call, response side) against the bare upstream, as the issue asks.
+//! Beside it, `response side alone`: the same frames read through the layer's response body
+//! with the request's plan (built once, outside the timing) against the bare frames, and the
+//! medians of both whole exchanges, so the request side's share can be read off.
 //! `cargo bench -p tower-toolschema --bench restore` (`TS_BENCH_RATIOS_ONLY=1`: the ratios
 //! only; `TS_BENCH_RESTORE_CASE=nothing` or `all`: one case).
 
@@ -14,6 +18,7 @@ mod common;
 
 use std::convert::Infallible;
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -25,6 +30,8 @@ use http_body_util::{BodyExt, Full};
 use tower::ServiceExt;
 use tower_layer::Layer;
 use tower_toolschema::ToolSchemaLayer;
+use tower_toolschema::restore::{RestorePlan, RestoreResponse, prepare_request};
+use tower_toolschema::shapes::Api;
 
 const CALLS: usize = 50;
 const SIZE: usize = 2 << 20;
@@ -129,12 +136,43 @@ where
     RB: Body<Data = Bytes>,
     RB::Error: std::fmt::Debug,
 {
+    let res = rt
+        .block_on(svc.clone().oneshot(req(body)))
+        .expect("service");
+    drain(rt, res.into_body())
+}
+
+/// The response side alone: the upstream's frames through the layer's response body with
+/// `plan` (`None`: the bare frames), read and copied out as [`exchange`] does.
+fn response_only(
+    rt: &tokio::runtime::Runtime,
+    stream: &Bytes,
+    plan: Option<&Arc<RestorePlan>>,
+) -> usize {
+    let res = http::Response::builder()
+        .header("content-type", "text/event-stream")
+        .body(Chunked::new(stream, 16 << 10))
+        .expect("response");
+    match plan {
+        Some(p) => drain(
+            rt,
+            res.restored(Some(Arc::clone(p)), usize::MAX).into_body(),
+        ),
+        None => drain(rt, res.into_body()),
+    }
+}
+
+/// Reads every frame of `body` and copies it out; returns the bytes read.
+fn drain<B>(rt: &tokio::runtime::Runtime, body: B) -> usize
+where
+    B: Body<Data = Bytes>,
+    B::Error: std::fmt::Debug,
+{
     thread_local! {
         static SINK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     rt.block_on(async {
-        let res = svc.clone().oneshot(req(body)).await.expect("service");
-        let mut body = std::pin::pin!(res.into_body());
+        let mut body = std::pin::pin!(body);
         SINK.with_borrow_mut(Vec::clear);
         while let Some(f) = body.frame().await {
             if let Ok(d) = f.expect("frame").into_data() {
@@ -197,5 +235,40 @@ fn main() {
             },
         );
         println!("RATIO restore_{name}: {r:.3}x (target <= {target}x)");
+        let times = best_of(
+            3,
+            Duration::from_millis(300),
+            &mut [
+                &mut || {
+                    black_box(exchange(&rt, &svc, &body));
+                },
+                &mut || {
+                    black_box(exchange(&rt, &up, &body));
+                },
+            ],
+        );
+        println!(
+            "  medians: layer {}, bare {} (the request side and the response side together: {})",
+            fmt(times[0]),
+            fmt(times[1]),
+            fmt(times[0].saturating_sub(times[1]))
+        );
+        // The response side alone: the plan the request side made, the same frames.
+        let (_, _, plan) = prepare_request(
+            ToolSchemaLayer::openai().config(),
+            Some(Api::OpenAiChat),
+            body.clone(),
+        );
+        let plan = Arc::new(plan);
+        let r = paired_ratio(
+            60,
+            || {
+                black_box(response_only(&rt, &up.0, Some(&plan)));
+            },
+            || {
+                black_box(response_only(&rt, &up.0, None));
+            },
+        );
+        println!("  response side alone: {r:.3}x (the layer's response body vs the bare frames)");
     }
 }

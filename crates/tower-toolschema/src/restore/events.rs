@@ -14,10 +14,10 @@ use std::sync::Arc;
 use bytes::Bytes;
 use serde_json::value::RawValue;
 
-use super::json::{at, call_edits, decode_args, elements, member, members, string};
+use super::json::{at, call_edits, decode_args, member, members, string};
 use super::report::RestoredCall;
 use super::sse::{self, Splitter};
-use super::{RestorePlan, json};
+use super::{RestorePlan, chat, json};
 use crate::locate::range_in;
 use crate::rewrite::{Edit, splice};
 use crate::shapes_response::Stream;
@@ -32,10 +32,15 @@ struct Held {
     template: Option<Template>,
 }
 
+/// The last event that carried a fragment: the one event sent on release is made from it
+/// (its fragment replaced by the whole arguments, its other edits, a renamed name, made),
+/// only then: no copy per fragment.
 #[derive(Debug)]
 struct Template {
     event: Bytes,
-    data: Vec<u8>,
+    data: Bytes,
+    /// The event's other edits (usually none).
+    edits: Vec<Edit>,
     fragment: std::ops::Range<usize>,
 }
 
@@ -61,10 +66,12 @@ impl Held {
         };
         calls.push(call);
         let fragment = serde_json::to_vec(&text).ok()?;
-        let mut data = Vec::with_capacity(t.data.len() + fragment.len());
-        data.extend_from_slice(&t.data[..t.fragment.start]);
-        data.extend_from_slice(&fragment);
-        data.extend_from_slice(&t.data[t.fragment.end..]);
+        let mut edits = t.edits;
+        edits.push(Edit {
+            range: t.fragment,
+            bytes: fragment,
+        });
+        let data = splice(&t.data, edits)?.into_vec(&t.data);
         Some(Bytes::from(sse::with_data(&t.event, &data)))
     }
 }
@@ -330,15 +337,20 @@ impl StreamRestorer {
             }
             Triage::Read => {}
         }
-        let Some(data) = sse::data(&event).map(|d| d.into_owned()) else {
-            self.emit(event, out);
-            return;
+        // The data: a slice of the event when it is one line (no copy).
+        let data = match sse::data(&event) {
+            Some(std::borrow::Cow::Borrowed(d)) => event.slice_ref(d),
+            Some(std::borrow::Cow::Owned(d)) => Bytes::from(d),
+            None => {
+                self.emit(event, out);
+                return;
+            }
         };
         let step = match std::str::from_utf8(&data)
             .ok()
-            .and_then(|s| serde_json::from_str::<&RawValue>(s).ok())
+            .and_then(|text| self.step(&event, &data, text))
         {
-            Some(doc) => self.step(&event, &data, doc),
+            Some(step) => step,
             None => {
                 // `[DONE]` and anything else that is not JSON: every call is complete.
                 let release: Vec<_> = self.held.keys().copied().collect();
@@ -378,7 +390,8 @@ impl StreamRestorer {
         self.emit(new, out);
     }
 
-    fn step(&mut self, event: &Bytes, data: &[u8], doc: &RawValue) -> Step {
+    /// One event's step, from its data `text` (the bytes of `data`); `None`: not JSON.
+    fn step(&mut self, event: &Bytes, data: &Bytes, text: &str) -> Option<Step> {
         let mut step = Step {
             edits: Vec::new(),
             drop: false,
@@ -386,8 +399,15 @@ impl StreamRestorer {
         };
         let plan = Arc::clone(&self.plan);
         let shape = plan.shape();
+        // Chat: read in one pass; the others through the generic walker.
+        if shape.stream == Stream::ChatDeltas {
+            let chunk = chat::read(text)?;
+            self.chat(event, data, chunk, &mut step);
+            return Some(step);
+        }
+        let doc = serde_json::from_str::<&RawValue>(text).ok()?;
         match shape.stream {
-            Stream::ChatDeltas => self.chat(event, data, doc, &mut step),
+            Stream::ChatDeltas => {}
             Stream::ResponsesEvents => self.responses(event, data, doc, &mut step),
             Stream::AnthropicBlocks => self.anthropic(event, data, doc, &mut step),
             Stream::Chunks => {
@@ -402,7 +422,7 @@ impl StreamRestorer {
             }
             Stream::NotRead => {}
         }
-        step
+        Some(step)
     }
 
     /// Holds the fragment at `raw` of the call at `key`: cut out of the event (`pure`: the
@@ -411,7 +431,7 @@ impl StreamRestorer {
         &mut self,
         key: (u64, u64),
         event: &Bytes,
-        data: &[u8],
+        data: &Bytes,
         raw: &RawValue,
         pure: bool,
         step: &mut Step,
@@ -421,9 +441,8 @@ impl StreamRestorer {
         };
         let Some(text) = string(raw) else { return };
         h.fragments.push_str(&text);
-        // The template: this event with its fragment emptied (and the event's earlier edits,
-        // a renamed name, made).
-        let mut all: Vec<Edit> = step
+        // The template: this event, its earlier edits (a renamed name) made on release.
+        let edits = step
             .edits
             .iter()
             .map(|e| Edit {
@@ -431,23 +450,11 @@ impl StreamRestorer {
                 bytes: e.bytes.clone(),
             })
             .collect();
-        let shift: isize = all
-            .iter()
-            .filter(|e| e.range.end <= range.start)
-            .map(|e| e.bytes.len() as isize - e.range.len() as isize)
-            .sum();
-        all.push(Edit {
-            range: range.clone(),
-            bytes: b"\"\"".to_vec(),
-        });
-        let Some(template_data) = splice(data, all).map(|s| s.into_vec(data)) else {
-            return;
-        };
-        let start = (range.start as isize + shift).max(0) as usize;
         h.template = Some(Template {
             event: event.clone(),
-            data: template_data,
-            fragment: start..start + 2,
+            data: data.clone(),
+            edits,
+            fragment: range.clone(),
         });
         if pure {
             step.drop = true;
@@ -478,36 +485,18 @@ impl StreamRestorer {
         }
     }
 
-    fn chat(&mut self, event: &Bytes, data: &[u8], doc: &RawValue, step: &mut Step) {
-        let top = members(doc).unwrap_or_default();
-        let usage = member(&top, "usage").is_some_and(|u| u.get() != "null");
-        let choices = member(&top, "choices")
-            .and_then(elements)
-            .unwrap_or_default();
-        let single = choices.len() == 1 && !usage;
-        for ch in choices {
-            let Some(cm) = members(ch) else { continue };
-            let c = number(member(&cm, "index"));
-            let finished = member(&cm, "finish_reason").is_some_and(|f| f.get() != "null");
-            let Some(delta) = member(&cm, "delta") else {
+    fn chat(&mut self, event: &Bytes, data: &Bytes, chunk: chat::Chunk<'_>, step: &mut Step) {
+        let single = chunk.choices.len() == 1 && !chunk.usage;
+        for ch in chunk.choices.into_iter().flatten() {
+            let c = number(ch.index);
+            let finished = ch.finished;
+            let Some(delta) = ch.delta else {
                 continue;
             };
-            let dm = members(delta).unwrap_or_default();
-            let calls = member(&dm, "tool_calls")
-                .and_then(elements)
-                .unwrap_or_default();
-            let delta_only_calls = dm
-                .iter()
-                .all(|(k, v)| k == "tool_calls" || k == "role" || v.get() == "null");
-            let single_call = calls.len() == 1;
-            for call in calls {
-                let Some(tm) = members(call) else { continue };
-                let key = (c, number(member(&tm, "index")));
-                // The call's `function`, read once for its name and its arguments.
-                let fm = member(&tm, "function")
-                    .and_then(members)
-                    .unwrap_or_default();
-                if let Some(name) = member(&fm, "name")
+            let single_call = delta.calls.len() == 1;
+            for call in delta.calls.into_iter().flatten() {
+                let key = (c, number(call.index));
+                if let Some(name) = call.name
                     && let Some(sent) = string(name)
                 {
                     // A new call in this choice completes the one before.
@@ -517,14 +506,14 @@ impl StreamRestorer {
                     self.open_call(key, tool);
                 }
                 if self.held.contains_key(&key)
-                    && let Some(args) = member(&fm, "arguments")
+                    && let Some(args) = call.arguments
                 {
                     let pure = single
                         && !finished
-                        && delta_only_calls
+                        && delta.only_calls
                         && single_call
-                        && tm.iter().all(|(k, _)| k == "index" || k == "function")
-                        && fm.len() == 1;
+                        && call.only_index_function
+                        && call.function_members == 1;
                     self.hold(key, event, data, args, pure, step);
                 }
             }
@@ -537,7 +526,7 @@ impl StreamRestorer {
         dedup(&mut step.release);
     }
 
-    fn responses(&mut self, event: &Bytes, data: &[u8], doc: &RawValue, step: &mut Step) {
+    fn responses(&mut self, event: &Bytes, data: &Bytes, doc: &RawValue, step: &mut Step) {
         let top = members(doc).unwrap_or_default();
         let kind = member(&top, "type").and_then(string).unwrap_or_default();
         let key = (number(member(&top, "output_index")), 0);
@@ -590,7 +579,7 @@ impl StreamRestorer {
         }
     }
 
-    fn anthropic(&mut self, event: &Bytes, data: &[u8], doc: &RawValue, step: &mut Step) {
+    fn anthropic(&mut self, event: &Bytes, data: &Bytes, doc: &RawValue, step: &mut Step) {
         let top = members(doc).unwrap_or_default();
         let kind = member(&top, "type").and_then(string).unwrap_or_default();
         let key = (number(member(&top, "index")), 0);

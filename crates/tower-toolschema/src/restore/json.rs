@@ -21,7 +21,7 @@ use crate::shapes_response::{CallPath, Step};
 pub(crate) type Members<'a> = Vec<(Cow<'a, str>, &'a RawValue)>;
 
 /// A key borrowed from the text when it can be.
-struct Key<'a>(Cow<'a, str>);
+pub(crate) struct Key<'a>(pub(crate) Cow<'a, str>);
 
 impl<'de> serde::Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -56,6 +56,7 @@
 //! ```
 
 mod body;
+mod chat;
 mod events;
 pub(crate) mod json;
 mod report;
