@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 use crate::ToolSchemaLayer;
 use crate::locate::range_in;
 use crate::report::Rename;
-use crate::restore::json::{each_at_many, holds, member, members, string};
+use crate::restore::json::{each_at_many, holds, string};
 use crate::rewrite::{Edit, splice};
 use crate::shapes_response::{NamePath, ResponseShape};
 
@@ -32,37 +32,51 @@ impl<P> ToolSchemaLayer<P> {
     }
 }
 
-/// Every name at `paths` (under `shape`'s request prefix) in `doc`, with the index of its
-/// path: one read of the body for all of them.
-fn names_at<'a>(
-    doc: &'a RawValue,
-    shape: &ResponseShape,
-    paths: &[NamePath],
-) -> Vec<(usize, String, &'a RawValue)> {
-    let full: Vec<String> = paths
+/// What renaming reads of a body, in one walk: the declared names (path by path, each in body
+/// order), the names in the history, each with its place, and the body's `model`.
+struct Names<'a> {
+    declared: Vec<(String, &'a RawValue)>,
+    history: Vec<(String, &'a RawValue)>,
+    model: Option<String>,
+}
+
+fn read_names<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Names<'a> {
+    let paths: Vec<&NamePath> = shape.declarations.iter().chain(shape.history).collect();
+    let mut full: Vec<String> = paths
         .iter()
         .map(|p| format!("{}{}", shape.request_prefix, p.path))
         .collect();
+    // The body's own `model`, at its top level (also under an envelope).
+    full.push("model".to_owned());
     let refs: Vec<&str> = full.iter().map(String::as_str).collect();
-    let mut out = Vec::new();
-    each_at_many(doc, &refs, &mut |i, holder, raw| {
-        if let Some(p) = paths.get(i)
-            && holder.is_none_or(|m| holds(m, p.when))
-            && let Some(name) = string(raw)
-        {
-            out.push((i, name, raw));
+    let mut found = Vec::new();
+    let mut model = None;
+    each_at_many(doc, &refs, &mut |i, holder, raw| match paths.get(i) {
+        Some(p) => {
+            if holder.is_none_or(|m| holds(m, p.when))
+                && let Some(name) = string(raw)
+            {
+                found.push((i, name, raw));
+            }
         }
+        None => model = string(raw),
     });
-    out
-}
-
-/// The declared tool names of `body`, in order (path by path, each in body order), with
-/// their places.
-fn declared<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Vec<(String, &'a RawValue)> {
-    let mut found = names_at(doc, shape, shape.declarations);
     // Stable: each path's names stay in body order.
     found.sort_by_key(|(i, _, _)| *i);
-    found.into_iter().map(|(_, n, raw)| (n, raw)).collect()
+    let d = shape.declarations.len();
+    let (mut declared, mut history) = (Vec::new(), Vec::new());
+    for (i, name, raw) in found {
+        if i < d {
+            declared.push((name, raw));
+        } else {
+            history.push((name, raw));
+        }
+    }
+    Names {
+        declared,
+        history,
+        model,
+    }
 }
 
 /// A body with its refused names renamed.
@@ -86,9 +100,12 @@ pub(crate) fn rename(
         return None;
     }
     let doc: &RawValue = serde_json::from_str(std::str::from_utf8(body).ok()?).ok()?;
-    let decl = declared(doc, shape);
+    let Names {
+        declared: decl,
+        history,
+        model,
+    } = read_names(doc, shape);
     // The body's `model` picks the rule where one URL serves every vendor (`auto`).
-    let model = members(doc).and_then(|m| member(&m, "model").and_then(string));
     let rule = rule_for(model.as_deref());
     let map = NameMap::new(&rule, decl.iter().map(|(n, _)| n.as_str()));
     if map.is_empty() {
@@ -118,7 +135,7 @@ pub(crate) fn rename(
             edit(raw, sent);
         }
     }
-    for (_, name, raw) in names_at(doc, shape, shape.history) {
+    for (name, raw) in history {
         let sent = map.sent(&name);
         if sent != name {
             edit(raw, sent);

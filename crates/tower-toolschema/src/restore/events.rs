@@ -91,6 +91,8 @@ pub(crate) struct StreamRestorer {
     /// sent gets (the client sees them strictly increasing, without gaps); `None` until then
     /// (every number goes on as it came).
     seq_next: Option<u64>,
+    /// See [`LastFragment`]; cleared by every other event.
+    last_fragment: Option<LastFragment>,
     pub(crate) calls: Vec<RestoredCall>,
 }
 
@@ -144,6 +146,49 @@ struct Step {
     drop: bool,
     /// Held calls to release before this event.
     release: Vec<(u64, u64)>,
+    /// The call and the place in the data of the fragment a held-back event carried.
+    fragment: Option<((u64, u64), std::ops::Range<usize>)>,
+}
+
+/// The last event read, when all it did was carry one fragment of a held call and be held
+/// back: an event whose data is the same bytes around another JSON string reads the same
+/// (the same call, the same decision), so it is held without a parse.
+#[derive(Debug)]
+struct LastFragment {
+    key: (u64, u64),
+    data: Bytes,
+    fragment: std::ops::Range<usize>,
+}
+
+impl LastFragment {
+    /// Where the fragment of `data` is, when `data` is this event's data with another JSON
+    /// string token in the fragment's place.
+    fn same_around(&self, data: &[u8]) -> Option<std::ops::Range<usize>> {
+        let (pre, post) = (
+            self.data.get(..self.fragment.start)?,
+            self.data.get(self.fragment.end..)?,
+        );
+        if data.len() < pre.len() + post.len() + 2
+            || !data.starts_with(pre)
+            || !data.ends_with(post)
+        {
+            return None;
+        }
+        let range = pre.len()..data.len() - post.len();
+        let token = &data[range.clone()];
+        // One string token: its first unescaped quote after the opening one is its last byte.
+        let body = token.strip_prefix(b"\"")?;
+        let mut i = 0;
+        while let Some(off) = memchr::memchr2(b'"', b'\\', body.get(i..)?) {
+            let at = i + off;
+            if body[at] == b'\\' {
+                i = at + 2;
+                continue;
+            }
+            return (at + 1 == body.len()).then_some(range);
+        }
+        None
+    }
 }
 
 impl StreamRestorer {
@@ -154,6 +199,7 @@ impl StreamRestorer {
             held: BTreeMap::new(),
             open: BTreeMap::new(),
             seq_next: None,
+            last_fragment: None,
             calls: Vec::new(),
         }
     }
@@ -324,6 +370,7 @@ impl StreamRestorer {
     }
 
     fn event(&mut self, event: Bytes, triage: Triage, out: &mut Vec<Bytes>) {
+        let last = self.last_fragment.take();
         match triage {
             Triage::Pass | Triage::Renumber => {
                 self.emit(event, out);
@@ -346,6 +393,18 @@ impl StreamRestorer {
                 return;
             }
         };
+        if let Some(last) = last
+            && self.held.contains_key(&last.key)
+            && let Some(fragment) = last.same_around(&data)
+            && self.hold_again(last.key, &event, &data, fragment.clone())
+        {
+            self.last_fragment = Some(LastFragment {
+                key: last.key,
+                data,
+                fragment,
+            });
+            return;
+        }
         let step = match std::str::from_utf8(&data)
             .ok()
             .and_then(|text| self.step(&event, &data, text))
@@ -359,9 +418,11 @@ impl StreamRestorer {
                     edits: Vec::new(),
                     drop: false,
                     release,
+                    fragment: None,
                 }
             }
         };
+        let released = !step.release.is_empty();
         for key in step.release {
             if let Some(h) = self.held.remove(&key)
                 && let Some(b) = h.release(false, &mut self.calls)
@@ -370,6 +431,17 @@ impl StreamRestorer {
             }
         }
         if step.drop {
+            // Held back having done nothing else: the next event may read the same.
+            if !released
+                && step.edits.is_empty()
+                && let Some((key, fragment)) = step.fragment
+            {
+                self.last_fragment = Some(LastFragment {
+                    key,
+                    data: data.clone(),
+                    fragment,
+                });
+            }
             // Responses: from here on the numbers the client sees are counted.
             if self.seq_next.is_none()
                 && self.plan.shape().stream == Stream::ResponsesEvents
@@ -396,6 +468,7 @@ impl StreamRestorer {
             edits: Vec::new(),
             drop: false,
             release: Vec::new(),
+            fragment: None,
         };
         let plan = Arc::clone(&self.plan);
         let shape = plan.shape();
@@ -458,12 +531,42 @@ impl StreamRestorer {
         });
         if pure {
             step.drop = true;
+            step.fragment = Some((key, range));
         } else {
             step.edits.push(Edit {
                 range,
                 bytes: b"\"\"".to_vec(),
             });
         }
+    }
+
+    /// [`StreamRestorer::hold`] of a held-back event known to read as the last one did (see
+    /// [`LastFragment`]): its fragment at `fragment` in `data`. `false` (nothing done) when
+    /// the fragment is not a JSON string.
+    fn hold_again(
+        &mut self,
+        key: (u64, u64),
+        event: &Bytes,
+        data: &Bytes,
+        fragment: std::ops::Range<usize>,
+    ) -> bool {
+        let Some(text) = std::str::from_utf8(&data[fragment.clone()])
+            .ok()
+            .and_then(|t| serde_json::from_str::<String>(t).ok())
+        else {
+            return false;
+        };
+        let Some(h) = self.held.get_mut(&key) else {
+            return false;
+        };
+        h.fragments.push_str(&text);
+        h.template = Some(Template {
+            event: event.clone(),
+            data: data.clone(),
+            edits: Vec::new(),
+            fragment,
+        });
+        true
     }
 
     fn open_call(&mut self, key: (u64, u64), tool: String) {
@@ -655,4 +758,46 @@ fn sequence_number(data: &[u8]) -> Option<(std::ops::Range<usize>, u64)> {
 fn dedup(keys: &mut Vec<(u64, u64)>) {
     keys.sort_unstable();
     keys.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_bytes_around_another_string_read_the_same() {
+        let data = Bytes::from_static(br#"{"d":{"arguments":"{\"a\":"},"n":null}"#);
+        let start = br#"{"d":{"arguments":"#.len();
+        let end = data.len() - br#"},"n":null}"#.len();
+        let last = LastFragment {
+            key: (0, 0),
+            fragment: start..end,
+            data,
+        };
+        assert_eq!(&last.data[last.fragment.clone()], br#""{\"a\":""#);
+        let same = |s: &str| last.same_around(s.as_bytes()).map(|r| s[r].to_owned());
+        assert_eq!(
+            same(r#"{"d":{"arguments":"1}"},"n":null}"#).as_deref(),
+            Some(r#""1}""#)
+        );
+        assert_eq!(
+            same(r#"{"d":{"arguments":"\\\""},"n":null}"#).as_deref(),
+            Some(r#""\\\"""#)
+        );
+        assert_eq!(
+            same(r#"{"d":{"arguments":""},"n":null}"#).as_deref(),
+            Some(r#""""#)
+        );
+        // Not one string token in the place: read in full.
+        for other in [
+            r#"{"d":{"arguments":"a","b":"c"},"n":null}"#,
+            r#"{"d":{"arguments":"a\"},"n":null}"#,
+            r#"{"d":{"arguments":"a\},"n":null}"#,
+            r#"{"d":{"arguments":1},"n":null}"#,
+            r#"{"d":{"arguments":"a"},"n":1}"#,
+            r#"{"d":{"arguments":"},"n":null}"#,
+        ] {
+            assert_eq!(same(other), None, "{other}");
+        }
+    }
 }
