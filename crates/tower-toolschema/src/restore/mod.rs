@@ -96,14 +96,27 @@ impl RestorePlan {
         names: NameMap,
         decoders: impl IntoIterator<Item = (String, Decoder)>,
     ) -> Self {
+        Self::shared(
+            api,
+            names,
+            decoders
+                .into_iter()
+                .map(|(n, d)| (n, Arc::new(d)))
+                .collect(),
+        )
+    }
+
+    /// [`RestorePlan::new`] with the decoders as the cache holds them (no copy).
+    pub(crate) fn shared(
+        api: Api,
+        names: NameMap,
+        mut decoders: Vec<(String, Arc<Decoder>)>,
+    ) -> Self {
+        decoders.retain(|(_, d)| !d.is_identity());
         RestorePlan {
             api,
             names,
-            decoders: decoders
-                .into_iter()
-                .filter(|(_, d)| !d.is_identity())
-                .map(|(n, d)| (n, Arc::new(d)))
-                .collect(),
+            decoders,
         }
     }
 
@@ -286,11 +299,12 @@ pub(crate) fn plan_for(
             RestorePlan::new(Api::OpenAiChat, NameMap::default(), []),
         );
     };
-    let decoders: Vec<(String, Decoder)> = report
+    // The decoders as the slot cache holds them, shared (not copied per request).
+    let decoders: Vec<(String, Arc<Decoder>)> = report
         .slots
         .iter()
         .filter(|s| s.role == SlotRole::ToolParameters && !s.decoder.is_identity())
-        .filter_map(|s| Some((s.tool.clone()?, (*s.decoder).clone())))
+        .filter_map(|s| Some((s.tool.clone()?, Arc::clone(&s.decoder))))
         .collect();
     if let Some(body) = body {
         let rule_for = |model: Option<&str>| {
@@ -305,11 +319,11 @@ pub(crate) fn plan_for(
             report.renames = renamed.renames;
             return (
                 Some(renamed.body),
-                RestorePlan::new(api, renamed.names, decoders),
+                RestorePlan::shared(api, renamed.names, decoders),
             );
         }
     }
-    (None, RestorePlan::new(api, NameMap::default(), decoders))
+    (None, RestorePlan::shared(api, NameMap::default(), decoders))
 }
 
 /// How a response is read, decided from its headers.

@@ -130,12 +130,14 @@ pub(crate) fn first_event_end(prev: &[u8], chunk: &[u8]) -> Option<usize> {
     })
 }
 
-/// The lines of an event: (content range, line end range).
-fn lines(raw: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
-    let mut out = Vec::new();
+/// The lines of an event: (content range, line end range), without a list.
+fn lines(raw: &[u8]) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
     let mut start = 0;
-    while start < raw.len() {
-        match memchr::memchr(b'\n', &raw[start..]) {
+    std::iter::from_fn(move || {
+        if start >= raw.len() {
+            return None;
+        }
+        Some(match memchr::memchr(b'\n', &raw[start..]) {
             Some(off) => {
                 let nl = start + off;
                 let end = if nl > start && raw[nl - 1] == b'\r' {
@@ -143,16 +145,17 @@ fn lines(raw: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
                 } else {
                     nl
                 };
-                out.push((start..end, end..nl + 1));
+                let line = (start..end, end..nl + 1);
                 start = nl + 1;
+                line
             }
             None => {
-                out.push((start..raw.len(), raw.len()..raw.len()));
+                let line = (start..raw.len(), raw.len()..raw.len());
                 start = raw.len();
+                line
             }
-        }
-    }
-    out
+        })
+    })
 }
 
 fn field_value<'a>(line: &'a [u8], name: &[u8]) -> Option<&'a [u8]> {
