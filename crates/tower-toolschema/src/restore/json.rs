@@ -14,7 +14,7 @@ use super::RestorePlan;
 use super::report::RestoredCall;
 use crate::locate::range_in;
 use crate::rewrite::{Edit, splice};
-use crate::shapes_response::{CallPath, Step};
+use crate::shapes_response::{CallPath, Step, segments};
 
 /// The members of one JSON object, borrowed (a key is copied only when it has escapes), in
 /// order.
@@ -105,7 +105,7 @@ pub(crate) fn each_at<'a>(
     path: &str,
     f: &mut dyn FnMut(Option<&Members<'a>>, &'a RawValue),
 ) {
-    let segs: Vec<&str> = path.split('.').filter(|s| !s.is_empty()).collect();
+    let segs: Vec<&str> = segments(path).collect();
     walk(raw, &segs, None, f);
 }
 
@@ -145,10 +145,7 @@ pub(crate) fn each_at_many<'a>(
     paths: &[&str],
     f: &mut dyn FnMut(usize, Option<&Members<'a>>, &'a RawValue),
 ) {
-    let split: Vec<Vec<&str>> = paths
-        .iter()
-        .map(|p| p.split('.').filter(|s| !s.is_empty()).collect())
-        .collect();
+    let split: Vec<Vec<&str>> = paths.iter().map(|p| segments(p).collect()).collect();
     let todo: Vec<PathLeft<'_>> = split
         .iter()
         .enumerate()
