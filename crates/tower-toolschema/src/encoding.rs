@@ -5,8 +5,11 @@
 //! request's restore plan as the strict-null decoders do, so the tool calls of the response
 //! (JSON and SSE) reach the client in the tools' own terms.
 //!
-//! Not yet: the arguments of earlier tool calls in the conversation's history are sent as they
-//! are (in the tools' terms), not encoded; `Decoder::encode_value` is the encoder for that.
+//! The arguments of earlier tool calls in the conversation's history are encoded on the way
+//! out with the same decoder (`Decoder::encode_value`), so the model sees its earlier calls in
+//! the form the declarations speak: only those arguments change, and only for tools with an
+//! encoding (the history is not read otherwise); each is in
+//! [`SanitizeReport::history`](crate::SanitizeReport::history).
 //!
 //! ```
 //! use tower_toolschema::ToolSchemaLayer;
@@ -15,6 +18,8 @@
 //! # let _ = layer;
 //! # Ok::<(), tower_toolschema::UnknownProvider>(())
 //! ```
+
+pub(crate) mod history;
 
 use crate::profile::Profile;
 use crate::sanitizer::{RulesSanitizer, SlotOutcome, SlotSanitizer, rules_outcome};
