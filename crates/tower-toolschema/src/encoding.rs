@@ -45,3 +45,37 @@ impl SlotSanitizer for EncodingSanitizer {
         RulesSanitizer.check_tool_name(name, profile)
     }
 }
+
+/// The nesting depth of the JSON text `s` (its deepest array or object; brackets in strings do
+/// not count), read without recursion: a bound to check before a value is parsed into a tree.
+///
+/// ```
+/// use tower_toolschema::encoding::nesting;
+/// assert_eq!(nesting(r#"{"a":[1,{"b":"[[["}]}"#), 3);
+/// assert_eq!(nesting(&"[".repeat(1_000_000)), 1_000_000);
+/// assert_eq!(nesting("7"), 0);
+/// ```
+pub fn nesting(s: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in s.bytes() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}

@@ -85,32 +85,6 @@ fn has_encoding(d: &Decoder) -> bool {
     false
 }
 
-/// The nesting depth of the JSON text `s` (strings skipped), without recursion.
-fn depth(s: &str) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for b in s.bytes() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' | b'[' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
-}
-
 /// Encodes one call's arguments as they sit in a body: JSON text in a string (OpenAI) or a
 /// JSON value (Anthropic, Gemini, Bedrock). `Ok(None)`: the encoding changes nothing.
 pub(crate) fn encode_args(decoder: &Decoder, raw: &str) -> Result<Option<Vec<u8>>, String> {
@@ -123,7 +97,7 @@ pub(crate) fn encode_args(decoder: &Decoder, raw: &str) -> Result<Option<Vec<u8>
     if in_string && text.trim().is_empty() {
         return Ok(None);
     }
-    if depth(&text) > MAX_DEPTH {
+    if super::nesting(&text) > MAX_DEPTH {
         return Err(format!(
             "the arguments nest deeper than {MAX_DEPTH} levels: not encoded"
         ));
@@ -258,8 +232,6 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         let e = encode_args(&d, &deep).unwrap_err();
         assert!(e.contains("deeper"), "{e}");
-        // Brackets inside strings do not count.
-        assert_eq!(depth(r#"{"a":"[[[[\"]]"}"#), 1);
     }
 
     #[test]
