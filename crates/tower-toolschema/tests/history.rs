@@ -4,20 +4,23 @@
 //! API (OpenAI Chat and Responses, Anthropic, Gemini camel and snake case, Bedrock Converse),
 //! in process and, for OpenAI Chat and Anthropic, on loopback.
 
-use std::convert::Infallible;
+#[path = "support/exchange.rs"]
+mod support;
+
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{Request, Response, header};
+use http::{Request, header};
 use http_body_util::{BodyExt, Full};
 use provider_rules::{Encodings, Rules};
-use tower::{Layer, Service, ServiceBuilder, ServiceExt};
+use support::exchange;
+use tower::{Service, ServiceBuilder, ServiceExt};
 use tower_toolschema::encoding::EncodingSanitizer;
 use tower_toolschema::restore::prepare_request;
 use tower_toolschema::shapes::Api;
-use tower_toolschema::{Profile, Profiles, ToolSchemaBody, ToolSchemaLayer, sanitize_body};
+use tower_toolschema::{Profile, Profiles, ToolSchemaLayer, sanitize_body};
 
 /// A tool with a map: `env` is an object of string values.
 const SCHEMA: &str = r#"{"type":"object","properties":{"env":{"type":"object","additionalProperties":{"type":"string"}},"q":{"type":"string"}},"required":["env","q"]}"#;
@@ -172,45 +175,6 @@ fn expected(case: &Case) -> String {
     let text = String::from_utf8(slots_only.to_vec()).expect("utf-8");
     assert_eq!(text.matches(&case.args).count(), 1, "{}: {text}", case.path);
     text.replace(&case.args, &case.encoded)
-}
-
-/// Sends `request` through `layer` to an in-process upstream answering `response`: what the
-/// upstream got, and what the client gets.
-async fn exchange(
-    layer: ToolSchemaLayer,
-    path: &str,
-    request: String,
-    response: String,
-) -> (Bytes, Bytes) {
-    let seen: Arc<Mutex<Option<Bytes>>> = Arc::default();
-    let upstream = {
-        let seen = Arc::clone(&seen);
-        tower::service_fn(move |req: Request<ToolSchemaBody<Full<Bytes>>>| {
-            let seen = Arc::clone(&seen);
-            let response = response.clone();
-            async move {
-                let body = req.into_body().collect().await.expect("body").to_bytes();
-                *seen.lock().expect("lock") = Some(body);
-                Ok::<_, Infallible>(
-                    Response::builder()
-                        .header(header::CONTENT_TYPE, "application/json")
-                        .body(Full::new(Bytes::from(response)))
-                        .expect("response"),
-                )
-            }
-        })
-    };
-    let req = Request::post(path)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Full::new(Bytes::from(request)))
-        .expect("request");
-    let res = tokio::time::timeout(Duration::from_secs(20), layer.layer(upstream).oneshot(req))
-        .await
-        .expect("in time")
-        .expect("infallible");
-    let body = res.into_body().collect().await.expect("body").to_bytes();
-    let seen = seen.lock().expect("lock").take().expect("upstream called");
-    (seen, body)
 }
 
 #[tokio::test]
