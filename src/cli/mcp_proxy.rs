@@ -31,6 +31,13 @@ pub struct McpArgs {
     /// Seconds to wait for a connection to --url.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub connect_timeout: f64,
+    /// Turn the profile's lossless encodings on (gemini, vertex and the strict profiles have
+    /// them): `tools/list` gives maps as key/value entries, any values as JSON text, numeric
+    /// enums as strings, tuples as objects, and each `tools/call`'s arguments are decoded back
+    /// before they reach the server. Off by default: the client, not the proxy, receives the
+    /// model's calls, and it shows and keeps them in the encoded form.
+    #[arg(long)]
+    pub encode: bool,
     /// The stdio MCP server's command and arguments, after --.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -63,7 +70,10 @@ pub fn run(args: &McpArgs) -> CliResult {
             ));
         }
     };
-    mcp_proxy::run(choice.rules().clone(), server).map_err(CliError::usage)
+    let options = provider_rules::SanitizeOptions {
+        encode: args.encode,
+    };
+    mcp_proxy::run(choice.rules().clone(), options, server).map_err(CliError::usage)
 }
 
 fn headers(lines: &[String]) -> Result<HeaderMap, CliError> {

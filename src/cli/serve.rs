@@ -7,7 +7,7 @@ use toolschema::serve::{LogFormat, Server, Settings};
 
 use super::error::{CliError, CliResult, EXIT_OK};
 
-/// `toolschema serve [--listen ADDR] [--upstream URL] [--config FILE] [--ca-cert FILE]...`
+/// `toolschema serve [--listen ADDR] [--upstream URL] [--config FILE] [--ca-cert FILE]... [--encode]`
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {
     /// The address to listen on [default: 127.0.0.1:8787, or the config's `listen`].
@@ -23,6 +23,15 @@ pub struct ServeArgs {
     /// A PEM file of extra root certificates to trust for upstreams (repeatable).
     #[arg(long = "ca-cert", value_name = "FILE")]
     pub ca_cert: Vec<PathBuf>,
+    /// Turn the profiles' lossless encodings on for every route (the config's `encode = true`
+    /// does it per file or per route): maps go out as key/value entries, any values as JSON
+    /// text, numeric enums as strings, tuples as objects, so strict tools stay strict and
+    /// Gemini keeps what its proto cannot say; the calls in the responses are decoded back and
+    /// the history's earlier calls encoded. Off by default: a response the gateway cannot read
+    /// (compressed in an unknown encoding, Bedrock's binary event stream) would reach the client
+    /// in the encoded form, and a gateway should not change what the client gets unasked.
+    #[arg(long)]
+    pub encode: bool,
     /// Log lines as `text` or `json` (on standard error; filter with RUST_LOG).
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     pub log_format: String,
@@ -37,7 +46,8 @@ pub fn run(args: &ServeArgs) -> CliResult {
         args.config.as_deref(),
         &args.ca_cert,
     )
-    .map_err(|e| CliError::usage(e.to_string()))?;
+    .map_err(|e| CliError::usage(e.to_string()))?
+    .encode_all(args.encode);
     toolschema::serve::init_logging(format);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

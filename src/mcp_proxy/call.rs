@@ -59,22 +59,29 @@ pub fn handle(text: &str, id: &str, params: &RawValue, tools: &HashMap<String, T
             &errors::arguments_not_object(&name, &example),
         ));
     }
-    let err = match tool_calls::validate(&tool.schema, &args) {
-        Ok(()) => return Call::Forward(edits),
-        Err(e) => e,
-    };
     // What the sanitizing made the model send that the tool does not take (a strict profile's
-    // nulls for optional properties): provider-rules' decoder for the tool undoes it, keeping
-    // every other byte of the arguments.
-    if let Some(raw) = p.arguments
-        && let Ok(Some(decoded)) = tool.decoder.decode_json(raw.get())
-        && serde_json::from_str::<Value>(&decoded)
-            .is_ok_and(|v| tool_calls::validate(&tool.schema, &v).is_ok())
-    {
-        edits.push((span(text, raw), decoded));
-        return Call::Forward(edits);
+    // nulls for optional properties; with encodings, entries for maps, JSON text for any
+    // values, ...): provider-rules' decoder for the tool undoes it first, keeping every other
+    // byte of the arguments, so the call is checked and forwarded in the tool's own terms.
+    let decoded = match p.arguments {
+        Some(raw) if !tool.decoder.is_identity() => match tool.decoder.decode_json(raw.get()) {
+            Ok(Some(out)) => serde_json::from_str::<Value>(&out)
+                .ok()
+                .map(|v| (raw, out, v)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let checked = decoded.as_ref().map_or(&args, |(_, _, v)| v);
+    match tool_calls::validate(&tool.schema, checked) {
+        Ok(()) => {
+            if let Some((raw, out, _)) = decoded {
+                edits.push((span(text, raw), out));
+            }
+            Call::Forward(edits)
+        }
+        Err(err) => Call::Answer(tool_error(id, &errors::invalid_call(&name, &err))),
     }
-    Call::Answer(tool_error(id, &errors::invalid_call(&name, &err)))
 }
 
 /// A `tools/call` result with `isError: true` and one text block.

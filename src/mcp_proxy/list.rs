@@ -4,7 +4,7 @@
 use super::errors;
 use super::names::NameMap;
 use crate::cli::input::span;
-use provider_rules::{Rules, Slot};
+use provider_rules::{Rules, SanitizeOptions, Slot};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -56,15 +56,17 @@ struct ToolRaw<'a> {
 pub enum Purpose {
     /// The client's listing: the edits that give the provider clean tools.
     Rewrite,
-    /// The proxy's own listing: only the tools (nothing is sanitized, nothing goes on).
+    /// The proxy's own listing: only the tools and their decoders (nothing goes on).
     Read,
 }
 
-/// Reads a `tools/list` `result` (borrowed from `text`), for `purpose`.
+/// Reads a `tools/list` `result` (borrowed from `text`), for `purpose`; `options` say whether
+/// the profile's encodings are on (the calls' arguments are then decoded, [`super::call`]).
 pub fn rewrite(
     text: &str,
     result: &RawValue,
     rules: &Rules,
+    options: &SanitizeOptions,
     names: &mut NameMap,
     purpose: Purpose,
 ) -> Page {
@@ -102,11 +104,13 @@ pub fn rewrite(
                 .push(errors::renamed(original, &exposed, rules.name()));
         }
         let (schema, decoder) = match (raw.input_schema, purpose) {
-            (Some(s), Purpose::Rewrite) => sanitize_into(text, s, rules, original, &mut page),
-            (Some(s), Purpose::Read) => (
-                serde_json::from_str(s.get()).unwrap_or(Value::Bool(true)),
-                provider_rules::Decoder::default(),
-            ),
+            (Some(s), Purpose::Rewrite) => {
+                sanitize_into(text, s, rules, options, original, &mut page)
+            }
+            // The decoder still: the calls after this listing are decoded as before it.
+            (Some(s), Purpose::Read) => {
+                sanitize_into(text, s, rules, options, original, &mut Page::default())
+            }
             (None, _) => (
                 Value::Object(serde_json::Map::new()),
                 provider_rules::Decoder::default(),
@@ -130,6 +134,7 @@ fn sanitize_into(
     text: &str,
     schema: &RawValue,
     rules: &Rules,
+    options: &SanitizeOptions,
     tool: &str,
     page: &mut Page,
 ) -> (Value, provider_rules::Decoder) {
@@ -142,7 +147,12 @@ fn sanitize_into(
         }
     };
     let mut decoder = provider_rules::Decoder::default();
-    match provider_rules::sanitize_slice(schema.get().as_bytes(), rules, Slot::Parameters) {
+    match provider_rules::sanitize_slice_with(
+        schema.get().as_bytes(),
+        rules,
+        Slot::Parameters,
+        options,
+    ) {
         Ok(out) if out.report.is_empty() => {}
         Ok(out) => {
             let lossy = out.report.lossy_count();
@@ -172,6 +182,7 @@ mod tests {
             text,
             env.result.unwrap(),
             rules,
+            &SanitizeOptions::default(),
             &mut names,
             Purpose::Rewrite,
         );

@@ -19,7 +19,7 @@ pub mod proxy;
 pub mod session;
 pub mod transport;
 
-use provider_rules::Rules;
+use provider_rules::{Rules, SanitizeOptions};
 use reqwest::header::HeaderMap;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -47,9 +47,10 @@ pub struct HttpOptions {
     pub connect_timeout: Duration,
 }
 
-/// Runs the proxy for `rules`; the exit code (the server's exit status for a command), or a
-/// message for a person when the server cannot be started.
-pub fn run(rules: Rules, server: Server) -> Result<u8, String> {
+/// Runs the proxy for `rules` (with `options`: the profile's encodings on or off); the exit
+/// code (the server's exit status for a command), or a message for a person when the server
+/// cannot be started.
+pub fn run(rules: Rules, options: SanitizeOptions, server: Server) -> Result<u8, String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -71,7 +72,7 @@ pub fn run(rules: Rules, server: Server) -> Result<u8, String> {
             }
             Server::Url(opts) => Upstream::Http(Http::new(&opts, tx)?),
         };
-        Ok(proxy::run(session::Session::new(rules), upstream, rx).await)
+        Ok(proxy::run(session::Session::new(rules).options(options), upstream, rx).await)
     });
     // Standard input is read on a blocking thread that may be waiting still: do not wait for it.
     rt.shutdown_background();

@@ -8,7 +8,7 @@ use super::list::{self, Tool};
 use super::message::{self, Envelope, Parsed};
 use super::names::NameMap;
 use crate::cli::input::splice;
-use provider_rules::Rules;
+use provider_rules::{Rules, SanitizeOptions};
 use serde_json::value::RawValue;
 use std::collections::{HashMap, HashSet};
 
@@ -52,6 +52,7 @@ struct Relist {
 /// and the requests whose answers it must read.
 pub struct Session {
     rules: Rules,
+    options: SanitizeOptions,
     names: NameMap,
     tools: HashMap<String, Tool>,
     pending_lists: HashSet<String>,
@@ -73,11 +74,12 @@ enum Part {
 }
 
 impl Session {
-    /// A session applying `rules`.
+    /// A session applying `rules` (without encodings: [`Session::options`]).
     pub fn new(rules: Rules) -> Session {
         Session {
             names: NameMap::new(&rules),
             rules,
+            options: SanitizeOptions::default(),
             tools: HashMap::new(),
             pending_lists: HashSet::new(),
             init_id: None,
@@ -86,6 +88,13 @@ impl Session {
             next_own: 1,
             said: HashSet::new(),
         }
+    }
+
+    /// The session with `options` (encodings on: `tools/list` speaks the encoded form and
+    /// every `tools/call`'s arguments are decoded before they reach the server).
+    pub fn options(mut self, options: SanitizeOptions) -> Session {
+        self.options = options;
+        self
     }
 
     /// Whether `initialize` or a listing (the proxy's own or the client's) is being answered:
@@ -246,6 +255,7 @@ impl Session {
                 text,
                 result,
                 &self.rules,
+                &self.options,
                 &mut self.names,
                 list::Purpose::Rewrite,
             );
@@ -338,6 +348,7 @@ impl Session {
             result.get(),
             result,
             &self.rules,
+            &self.options,
             &mut self.names,
             list::Purpose::Read,
         );

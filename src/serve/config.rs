@@ -77,6 +77,12 @@ pub struct Route {
     pub profile: Option<String>,
     /// This route's limits.
     pub limits: Limits,
+    /// Whether the profiles' lossless encodings are on (maps as key/value entries, any values
+    /// as JSON text, ...; `--encode`, the config's `encode`): the tools' calls in the
+    /// responses are decoded back and the history's earlier calls encoded. Off by default: a
+    /// response the gateway cannot read (compressed without a known encoding, Bedrock's binary
+    /// event stream) would reach the client in the encoded form.
+    pub encode: bool,
 }
 
 impl Route {
@@ -89,6 +95,7 @@ impl Route {
             upstream: parse_upstream(upstream)?,
             profile: None,
             limits: Limits::default(),
+            encode: false,
         })
     }
 
@@ -206,6 +213,24 @@ impl Settings {
         file.into_settings(listen, upstream, ca_certs)
     }
 
+    /// With `on`, every route has the encodings on (the `--encode` flag; the config's own
+    /// `encode` keys stand otherwise).
+    ///
+    /// ```
+    /// use toolschema::serve::Settings;
+    /// let s = Settings::builtin().encode_all(true);
+    /// assert!(s.routes.iter().all(|r| r.encode));
+    /// assert!(Settings::builtin().routes.iter().all(|r| !r.encode));
+    /// ```
+    pub fn encode_all(mut self, on: bool) -> Settings {
+        if on {
+            for r in &mut self.routes {
+                r.encode = true;
+            }
+        }
+        self
+    }
+
     /// The route a request path goes to: the longest matching prefix.
     pub(crate) fn route_for(&self, path: &str) -> Option<usize> {
         self.routes
@@ -256,6 +281,8 @@ struct FileConfig {
     builtin_routes: Option<bool>,
     ca_cert: Option<Vec<PathBuf>>,
     shutdown_grace_secs: Option<u64>,
+    /// The encodings on every route that does not say otherwise (default false).
+    encode: Option<bool>,
     #[serde(default)]
     limits: FileLimits,
     #[serde(default)]
@@ -277,6 +304,7 @@ struct FileRoute {
     prefix: String,
     upstream: String,
     profile: Option<String>,
+    encode: Option<bool>,
     #[serde(default)]
     limits: FileLimits,
 }
@@ -318,6 +346,7 @@ impl FileConfig {
         ca_certs: &[PathBuf],
     ) -> Result<Settings, ServeError> {
         let limits = self.limits.over(Limits::default())?;
+        let encode = self.encode.unwrap_or(false);
         let listen = listen.or(self.listen.as_deref()).unwrap_or(DEFAULT_LISTEN);
         let listen: SocketAddr = listen.parse().map_err(|e| {
             ServeError::Config(format!("listen address {listen:?}: {e} (expected IP:PORT)"))
@@ -331,6 +360,7 @@ impl FileConfig {
             routes.push(Route {
                 profile,
                 limits: r.limits.over(limits)?,
+                encode: r.encode.unwrap_or(encode),
                 ..Route::new(&r.prefix, &r.upstream)?
             });
         }
@@ -338,12 +368,13 @@ impl FileConfig {
             // `--upstream`: everything (the file's own routes aside) goes there.
             Some(url) => routes.push(Route {
                 limits,
+                encode,
                 ..Route::new("/", url)?
             }),
             None if self.builtin_routes.unwrap_or(true) => {
                 for b in builtin_routes(limits) {
                     if !routes.iter().any(|r| r.prefix == b.prefix) {
-                        routes.push(b);
+                        routes.push(Route { encode, ..b });
                     }
                 }
             }

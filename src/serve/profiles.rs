@@ -1,5 +1,6 @@
 //! The layer a route applies: `auto` per request, or the profile its configuration fixes.
 
+use tower_toolschema::encoding::EncodingSanitizer;
 use tower_toolschema::{Profile, Profiles, ToolSchemaLayer};
 
 use super::errors::ServeError;
@@ -40,13 +41,19 @@ pub(crate) fn check_name(name: &str) -> Result<String, ServeError> {
     }
 }
 
-/// The layer for a route: `auto`, or the fixed profile; `limit` bytes inspected at most.
-pub(crate) fn layer(profile: Option<&str>, limit: usize) -> ToolSchemaLayer {
+/// The layer for a route: `auto`, or the fixed profile; `limit` bytes inspected at most;
+/// `encode`: the profiles' encodings on (the layer decodes the responses).
+pub(crate) fn layer(profile: Option<&str>, limit: usize, encode: bool) -> ToolSchemaLayer {
     let layer = match profile.and_then(profiles) {
         Some(p) => ToolSchemaLayer::fixed(p),
         None => ToolSchemaLayer::auto(),
     };
-    layer.limit(limit)
+    let layer = layer.limit(limit);
+    if encode {
+        layer.sanitizer(EncodingSanitizer)
+    } else {
+        layer
+    }
 }
 
 #[cfg(test)]
@@ -56,14 +63,14 @@ mod tests {
 
     #[test]
     fn provider_names_take_their_whole_set() {
-        let l = layer(Some("openai"), 1);
+        let l = layer(Some("openai"), 1, false);
         assert_eq!(l.config().target(), &Target::Fixed(Profiles::openai()));
-        let l = layer(Some("openai-strict"), 1);
+        let l = layer(Some("openai-strict"), 1, true);
         let Target::Fixed(p) = l.config().target() else {
             panic!("fixed expected")
         };
         assert_eq!(p.native.name(), "openai-strict");
-        assert_eq!(layer(None, 1).config().target(), &Target::Auto);
+        assert_eq!(layer(None, 1, false).config().target(), &Target::Auto);
         assert!(check_name("nope").is_err());
     }
 }

@@ -53,7 +53,7 @@ impl Shared {
             .iter()
             .map(|r| RouteState {
                 route: r.clone(),
-                layer: profiles::layer(r.profile.as_deref(), r.limits.body_bytes),
+                layer: profiles::layer(r.profile.as_deref(), r.limits.body_bytes, r.encode),
                 client: upstream::client(&tls, r.limits.connect_timeout),
                 permits: Arc::new(Semaphore::new(r.limits.concurrency.max(1))),
             })

@@ -1,7 +1,9 @@
 //! `toolschema.decode` and `Sanitized.decode`: a tool call's arguments as the tool's own schema
 //! allows them, through the `Decoder` provider-rules' `sanitize` returns (strict nulls: a
 //! property the strict rewrite made required and nullable loses the `null` the model filled
-//! in). Arguments that need nothing undone come back as the very object given.
+//! in; with encodings, entries back to maps, JSON text back to values, ...). Arguments that
+//! need nothing undone come back as the very object given. `toolschema.encode` and
+//! `Sanitized.encode`: the other way.
 
 use crate::errors::ErrorAt;
 use crate::from_json::to_python;
@@ -29,6 +31,43 @@ pub fn decode_arguments<'py>(
     let Some(out) = decoded else {
         return Ok(arguments.clone());
     };
+    match read.kind {
+        Kind::Value => to_python(py, &out),
+        Kind::Str => Ok(PyString::new(py, &out).into_any()),
+        Kind::Bytes => Ok(PyBytes::new(py, out.as_bytes()).into_any()),
+    }
+}
+
+/// The deepest value [`encode_value`] reads (serde_json's own default limit).
+const MAX_DEPTH: usize = 128;
+
+/// `value` (a Python value, or JSON text as `str` / `bytes`) in the tool's terms, encoded by
+/// `decoder` into what the sanitized schema expects, of the type given; the same object when
+/// the encoding changes nothing.
+pub fn encode_value<'py>(
+    py: Python<'py>,
+    decoder: &Decoder,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if decoder.is_identity() {
+        return Ok(value.clone());
+    }
+    let read = input::read(value).map_err(|e| e.into_py_err(py))?;
+    let text = std::str::from_utf8(&read.text)
+        .map_err(|e| ErrorAt::root(format!("the value is not UTF-8: {e}")).into_py_err(py))?;
+    if tower_toolschema::encoding::nesting(text) > MAX_DEPTH {
+        return Err(
+            ErrorAt::root(format!("the value nests deeper than {MAX_DEPTH} levels"))
+                .into_py_err(py),
+        );
+    }
+    let parsed: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| ErrorAt::root(format!("the value is not JSON: {e}")).into_py_err(py))?;
+    let encoded = decoder.encode_value(&parsed);
+    if encoded == parsed {
+        return Ok(value.clone());
+    }
+    let out = encoded.to_string();
     match read.kind {
         Kind::Value => to_python(py, &out),
         Kind::Str => Ok(PyString::new(py, &out).into_any()),

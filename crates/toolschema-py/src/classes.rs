@@ -192,6 +192,17 @@ impl Sanitized {
         crate::arguments::decode_arguments(py, &self.decoder, arguments)
     }
 
+    /// A value in the tool's own terms as the rewritten schema expects it (see
+    /// `toolschema.encode`): with `sanitize(..., encode=True)`, maps as entries, any values
+    /// as JSON text, ...; strict nulls for the members left out.
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::arguments::encode_value(py, &self.decoder, value)
+    }
+
     /// Whether `decode` can change anything (the rewrite made the model send strict nulls).
     #[getter]
     fn decodes(&self) -> bool {

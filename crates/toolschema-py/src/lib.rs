@@ -49,18 +49,24 @@ fn args<'a>(
     Ok((chosen, slot, input))
 }
 
+/// The options of `encode=`: the profile's lossless encodings on or off.
+fn options(encode: bool) -> provider_rules::SanitizeOptions {
+    provider_rules::SanitizeOptions { encode }
+}
+
 /// Rewrites a schema (a dict, or JSON text) for a provider; see the package docs.
 #[pyfunction]
-#[pyo3(signature = (schema, provider = None, slot = "parameters"))]
+#[pyo3(signature = (schema, provider = None, slot = "parameters", *, encode = false))]
 fn sanitize(
     py: Python<'_>,
     schema: &Bound<'_, PyAny>,
     provider: Option<&Bound<'_, PyAny>>,
     slot: &str,
+    encode: bool,
 ) -> PyResult<Sanitized> {
     let (chosen, slot, input) = args(py, schema, provider, slot)?;
     let out = run(py, &input.text, |t| {
-        provider_rules::sanitize_slice(t, chosen.rules(), slot)
+        provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
     })
     .map_err(|e| input::not_json(&e).into_py_err(py))?;
     let unchanged = out.report.is_empty();
@@ -81,12 +87,13 @@ fn sanitize(
 
 /// JSON text in, JSON text out: the input object itself when nothing changes.
 #[pyfunction]
-#[pyo3(signature = (text, provider = None, slot = "parameters"))]
+#[pyo3(signature = (text, provider = None, slot = "parameters", *, encode = false))]
 fn sanitize_json<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
     provider: Option<&Bound<'py, PyAny>>,
     slot: &str,
+    encode: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (chosen, slot, input) = args(py, text, provider, slot)?;
     if input.kind == Kind::Value {
@@ -95,7 +102,7 @@ fn sanitize_json<'py>(
         ));
     }
     let out = run(py, &input.text, |t| {
-        provider_rules::sanitize_slice(t, chosen.rules(), slot)
+        provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
     })
     .map_err(|e| input::not_json(&e).into_py_err(py))?;
     if out.report.is_empty() {
@@ -125,25 +132,49 @@ fn check<'py>(
 }
 
 /// A tool call's arguments as the tool's own `schema` allows them, after `schema` was sent
-/// sanitized for `provider` (strict nulls removed); the very object given when nothing changes.
+/// sanitized for `provider` (strict nulls removed; with `encode=True`, the encodings undone:
+/// `toolschema decode`); the very object given when nothing changes.
 #[pyfunction]
-#[pyo3(signature = (schema, arguments, provider))]
+#[pyo3(signature = (schema, arguments, provider, *, encode = false))]
 fn decode<'py>(
     py: Python<'py>,
     schema: &Bound<'py, PyAny>,
     arguments: &Bound<'py, PyAny>,
     provider: &Bound<'py, PyAny>,
+    encode: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (chosen, slot, input) = args(py, schema, Some(provider), "parameters")?;
-    let out = run(py, &input.text, |t| {
-        provider_rules::sanitize_slice(t, chosen.rules(), slot)
-    })
-    .map_err(|e| input::not_json(&e).into_py_err(py))?;
+    let out = sanitized(py, schema, provider, encode)?;
     arguments::decode_arguments(py, &out.decoder, arguments)
 }
 
-// `encode(...)` (the encodings of issue 16) goes here, beside `decode`, once provider-rules
-// has it.
+/// A value in the tool's own terms as the schema sanitized for `provider` with its encodings
+/// expects it (what `toolschema encode` prints): an earlier call's arguments for a
+/// conversation's history, or a test value.
+#[pyfunction]
+#[pyo3(signature = (schema, value, provider))]
+fn encode<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+    value: &Bound<'py, PyAny>,
+    provider: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let out = sanitized(py, schema, provider, true)?;
+    arguments::encode_value(py, &out.decoder, value)
+}
+
+/// `schema` sanitized for `provider` (with the encodings when `encode`), for its decoder.
+fn sanitized(
+    py: Python<'_>,
+    schema: &Bound<'_, PyAny>,
+    provider: &Bound<'_, PyAny>,
+    encode: bool,
+) -> PyResult<provider_rules::Sanitized> {
+    let (chosen, slot, input) = args(py, schema, Some(provider), "parameters")?;
+    run(py, &input.text, |t| {
+        provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
+    })
+    .map_err(|e| input::not_json(&e).into_py_err(py))
+}
 
 /// The names of the built-in profiles.
 #[pyfunction]
@@ -182,6 +213,7 @@ fn _toolschema(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(provider_names, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(body::sanitize_body, m)?)?;
     m.add_function(wrap_pyfunction!(restore::restore, m)?)?;
     m.add_function(wrap_pyfunction!(calls::validate_call, m)?)?;

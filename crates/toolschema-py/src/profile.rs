@@ -35,10 +35,10 @@ impl Profile {
 
 #[pymethods]
 impl Profile {
-    /// A built-in profile by name.
+    /// A built-in profile by name (or a provider's, as `provider=` takes it).
     #[staticmethod]
     fn builtin(name: &str) -> PyResult<Profile> {
-        Ok(Profile::new(Chosen::Builtin(builtin(name)?)))
+        Ok(Profile::new(by_name(name)?))
     }
 
     /// A profile from TOML text: a built-in named by `extends` plus the fields to override, or
@@ -84,12 +84,13 @@ impl Profile {
     }
 }
 
-/// A built-in profile by name, or the error listing the valid names.
-pub fn builtin(name: &str) -> PyResult<&'static provider_rules::Rules> {
-    providers::builtin(name).ok_or_else(|| {
+/// A profile or provider by name, as the CLI's `--provider` takes it, or the error listing the
+/// valid names.
+pub fn by_name(name: &str) -> PyResult<Chosen> {
+    providers::lookup(name).ok_or_else(|| {
         ProfileError::new_err(format!(
             "unknown provider {name:?}; valid providers: {}",
-            providers::names().join(", ")
+            providers::accepted().join(", ")
         ))
     })
 }
@@ -97,11 +98,11 @@ pub fn builtin(name: &str) -> PyResult<&'static provider_rules::Rules> {
 /// Reads a `provider=` argument: a built-in name or a [`Profile`]; `None` is `default`.
 pub fn chosen(provider: Option<&Bound<'_, PyAny>>, default: &str) -> PyResult<Chosen> {
     match provider {
-        None => Ok(Chosen::Builtin(builtin(default)?)),
-        Some(p) if p.is_none() => Ok(Chosen::Builtin(builtin(default)?)),
+        None => by_name(default),
+        Some(p) if p.is_none() => by_name(default),
         Some(p) => {
             if let Ok(s) = p.cast::<PyString>() {
-                return Ok(Chosen::Builtin(builtin(&s.to_cow()?)?));
+                return by_name(&s.to_cow()?);
             }
             match p.cast::<Profile>() {
                 Ok(profile) => Ok(profile.get().chosen.clone()),

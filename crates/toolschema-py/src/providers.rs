@@ -3,7 +3,7 @@
 //! Everything else in this crate asks here, so a change to how provider-rules finds its
 //! profiles is a change to this file only.
 
-use provider_rules::{Rules, RulesError};
+use provider_rules::{Provider, Rules, RulesError};
 use std::sync::Arc;
 use tower_toolschema::{Profile, Profiles};
 
@@ -12,6 +12,9 @@ use tower_toolschema::{Profile, Profiles};
 pub enum Chosen {
     /// A built-in profile.
     Builtin(&'static Rules),
+    /// A provider whose name is not a profile's (`deepseek`, `azure-openai`): its native
+    /// profile, and its profiles by role for request bodies (as the CLI's `--provider`).
+    Provider(&'static Provider),
     /// A custom profile (`Profile.from_toml`).
     Custom(Arc<Rules>),
 }
@@ -21,6 +24,7 @@ impl Chosen {
     pub fn rules(&self) -> &Rules {
         match self {
             Chosen::Builtin(r) => r,
+            Chosen::Provider(p) => p.native,
             Chosen::Custom(r) => r,
         }
     }
@@ -34,20 +38,39 @@ impl Chosen {
         let profile = match self {
             Chosen::Builtin(r) => Profile::builtin(r.name())
                 .unwrap_or_else(|| Profile::custom(r.name().to_owned(), (*r).clone())),
+            Chosen::Provider(p) => return Profiles::of_provider(p),
             Chosen::Custom(r) => Profile::custom(r.name().to_owned(), (**r).clone()),
         };
         Profiles::for_profile(profile)
     }
 }
 
-/// A built-in profile by name.
-pub fn builtin(name: &str) -> Option<&'static Rules> {
-    provider_rules::profile(name)
+/// A name as the CLI's `--provider` takes it: a provider of the registry whose name is not a
+/// profile's, or a built-in profile (ASCII case aside).
+pub fn lookup(name: &str) -> Option<Chosen> {
+    if let Some(p) = provider_rules::provider(name)
+        && provider_rules::profile(name).is_none()
+    {
+        return Some(Chosen::Provider(p));
+    }
+    let typed = name.trim();
+    provider_rules::profile_names()
+        .find(|n| n.eq_ignore_ascii_case(typed))
+        .and_then(provider_rules::profile)
+        .map(Chosen::Builtin)
 }
 
 /// The names of the built-in profiles, in the engine's order.
 pub fn names() -> Vec<&'static str> {
     provider_rules::profile_names().collect()
+}
+
+/// The names [`lookup`] takes: the profiles, then the providers whose names are not a
+/// profile's.
+pub fn accepted() -> Vec<&'static str> {
+    let mut all = names();
+    all.extend(provider_rules::provider_names().filter(|n| provider_rules::profile(n).is_none()));
+    all
 }
 
 /// A custom profile from TOML text (`extends = "gemini"` plus overrides, or a whole profile).

@@ -5,8 +5,11 @@
 //! request's restore plan as the strict-null decoders do, so the tool calls of the response
 //! (JSON and SSE) reach the client in the tools' own terms.
 //!
-//! Not yet: the arguments of earlier tool calls in the conversation's history are sent as they
-//! are (in the tools' terms), not encoded; `Decoder::encode_value` is the encoder for that.
+//! The arguments of earlier tool calls in the conversation's history are encoded on the way
+//! out with the same decoder (`Decoder::encode_value`), so the model sees its earlier calls in
+//! the form the declarations speak: only those arguments change, and only for tools with an
+//! encoding (the history is not read otherwise); each is in
+//! [`SanitizeReport::history`](crate::SanitizeReport::history).
 //!
 //! ```
 //! use tower_toolschema::ToolSchemaLayer;
@@ -15,6 +18,8 @@
 //! # let _ = layer;
 //! # Ok::<(), tower_toolschema::UnknownProvider>(())
 //! ```
+
+pub(crate) mod history;
 
 use crate::profile::Profile;
 use crate::sanitizer::{RulesSanitizer, SlotOutcome, SlotSanitizer, rules_outcome};
@@ -39,4 +44,38 @@ impl SlotSanitizer for EncodingSanitizer {
     fn check_tool_name(&self, name: &str, profile: &Profile) -> Option<String> {
         RulesSanitizer.check_tool_name(name, profile)
     }
+}
+
+/// The nesting depth of the JSON text `s` (its deepest array or object; brackets in strings do
+/// not count), read without recursion: a bound to check before a value is parsed into a tree.
+///
+/// ```
+/// use tower_toolschema::encoding::nesting;
+/// assert_eq!(nesting(r#"{"a":[1,{"b":"[[["}]}"#), 3);
+/// assert_eq!(nesting(&"[".repeat(1_000_000)), 1_000_000);
+/// assert_eq!(nesting("7"), 0);
+/// ```
+pub fn nesting(s: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in s.bytes() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }

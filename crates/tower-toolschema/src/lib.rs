@@ -28,6 +28,9 @@
 //!   are renamed in the request (declarations and history) and mapped back in the response;
 //!   strict nulls the tool's own schema does not allow are removed from the arguments; JSON and
 //!   SSE responses, byte-identical elsewhere, untouched when nothing needs restoring.
+//! - With the lossless encodings ([`encoding::EncodingSanitizer`]), the tool calls of the
+//!   responses are decoded back to the tools' terms and the history's earlier calls encoded on
+//!   the way out, so the model sees one consistent form.
 //! - Optionally (feature `validate`, [`validate_tool_calls`]), validates the
 //!   tool calls of non-streaming responses against the original schemas of their request and
 //!   attaches the findings to the response's extensions, never changing the response: see

@@ -141,6 +141,12 @@ pub(crate) fn rename(
             edit(raw, sent);
         }
     }
+    crate::encoding::history::each_call(doc, shape, &mut |raw, name, _| {
+        let sent = map.sent(&name);
+        if sent != name {
+            edit(raw, sent);
+        }
+    });
     let out = splice(body, edits)?.into_vec(body);
     Some(Renamed {
         body: out,

@@ -50,6 +50,31 @@ pub struct Rename {
     pub why: Vec<RenameReason>,
 }
 
+/// An earlier tool call of the conversation's history whose arguments were encoded for a tool
+/// with encodings ([`crate::encoding`]), or could not be (`error`: they went on as they came).
+///
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, encoding::EncodingSanitizer, restore::prepare_request, shapes::Api};
+/// let body = br#"{"model":"gpt-4o","messages":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function",
+///   "function":{"name":"set","arguments":"{\"env\":{\"A\":\"1\"}}"}}]}],
+///   "tools":[{"type":"function","function":{"name":"set","strict":true,"parameters":{"type":"object",
+///   "properties":{"env":{"type":"object","additionalProperties":{"type":"string"}}},"required":["env"]}}}]}"#;
+/// let layer = ToolSchemaLayer::openai().sanitizer(EncodingSanitizer);
+/// let (out, report, _) = prepare_request(layer.config(), Some(Api::OpenAiChat), bytes::Bytes::from_static(body));
+/// assert_eq!(report.history[0].tool, "set");
+/// assert!(report.history[0].error.is_none());
+/// assert!(std::str::from_utf8(&out)?.contains(r#"{\"env\":[{\"key\":\"A\",\"value\":\"1\"}]}"#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EncodedCall {
+    /// The tool called (its own name).
+    pub tool: String,
+    /// Why the arguments were not encoded (not JSON, nested too deep); `None`: encoded.
+    pub error: Option<String>,
+}
+
 /// What happened to one schema slot.
 ///
 /// ```
@@ -219,6 +244,9 @@ pub struct SanitizeReport {
     /// The tool names renamed for the provider, in declaration order (empty when renaming is
     /// off or every name is fine); see [`Rename`].
     pub renames: Vec<Rename>,
+    /// The earlier tool calls of the history whose arguments were encoded (or could not be),
+    /// in body order: only for tools with encodings ([`crate::encoding`]); see [`EncodedCall`].
+    pub history: Vec<EncodedCall>,
     /// The tools declared without a parameters slot (an OpenAI function without
     /// `parameters`, a Gemini declaration without one): their names, and whether the target
     /// refuses the name. Collected when renaming is on.
@@ -232,6 +260,7 @@ impl SanitizeReport {
             outcome: Outcome::Skipped(reason),
             slots: Vec::new(),
             renames: Vec::new(),
+            history: Vec::new(),
             unslotted: Vec::new(),
         }
     }

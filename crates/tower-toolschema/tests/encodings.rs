@@ -2,16 +2,13 @@
 //! map and an any-value property goes out strict and encoded, and the model's call comes back
 //! decoded, in OpenAI Chat JSON and SSE and in Gemini JSON.
 
-use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
+#[path = "support/exchange.rs"]
+mod support;
 
 use bytes::Bytes;
-use http::{Request, Response};
-use http_body_util::{BodyExt, Full};
 use serde_json::{Value, json};
-use tower::{Layer, ServiceExt};
+use tower_toolschema::ToolSchemaLayer;
 use tower_toolschema::encoding::EncodingSanitizer;
-use tower_toolschema::{ToolSchemaBody, ToolSchemaLayer};
 
 fn tool_schema() -> Value {
     json!({"type": "object", "properties": {
@@ -21,51 +18,16 @@ fn tool_schema() -> Value {
       "required": ["env", "data", "level"]})
 }
 
-/// Sends `request` through `layer` to an upstream answering `response`; what the upstream got
-/// and what the client gets.
+/// One exchange through `layer` (see the shared helper): what the upstream got, as JSON, and
+/// what the client gets.
 async fn exchange(
     layer: ToolSchemaLayer,
     path: &str,
     request: Value,
     response: String,
 ) -> (Value, Bytes) {
-    let seen: Arc<Mutex<Option<Value>>> = Arc::default();
-    let upstream = {
-        let seen = Arc::clone(&seen);
-        tower::service_fn(move |req: Request<ToolSchemaBody<Full<Bytes>>>| {
-            let seen = Arc::clone(&seen);
-            let response = response.clone();
-            async move {
-                let body = req.into_body().collect().await.expect("body").to_bytes();
-                *seen.lock().expect("lock") = Some(serde_json::from_slice(&body).expect("json"));
-                let content_type = if response.starts_with("data:") {
-                    "text/event-stream"
-                } else {
-                    "application/json"
-                };
-                Ok::<_, Infallible>(
-                    Response::builder()
-                        .header("content-type", content_type)
-                        .body(Full::new(Bytes::from(response)))
-                        .expect("response"),
-                )
-            }
-        })
-    };
-    let req = Request::post(path)
-        .header("content-type", "application/json")
-        .body(Full::new(Bytes::from(request.to_string())))
-        .expect("request");
-    let res = tokio::time::timeout(
-        std::time::Duration::from_secs(20),
-        layer.layer(upstream).oneshot(req),
-    )
-    .await
-    .expect("in time")
-    .expect("infallible");
-    let body = res.into_body().collect().await.expect("body").to_bytes();
-    let seen = seen.lock().expect("lock").take().expect("upstream called");
-    (seen, body)
+    let (seen, body) = support::exchange(layer, path, request.to_string(), response).await;
+    (serde_json::from_slice(&seen).expect("json"), body)
 }
 
 fn chat_request() -> Value {

@@ -98,6 +98,21 @@ class Sanitized:
     @property
     def decodes(self) -> bool:
         """Whether :meth:`decode` can change anything (the rewrite made the model send strict nulls)."""
+    def encode(self, value: ArgumentsInput) -> Any:
+        """A ``value`` in the tool's own terms as the rewritten schema expects it (see
+        :func:`encode`): with ``sanitize(..., encode=True)``, maps as key/value entries, any
+        values as JSON text, ...; the very object given when nothing changes.
+
+        >>> import toolschema
+        >>> tool = {"type": "object", "properties": {"env": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["env"]}
+        >>> out = toolschema.sanitize(tool, provider="openai-strict", encode=True)
+        >>> out.strict_compatible, out.schema["properties"]["env"]["type"]
+        (True, 'array')
+        >>> out.encode({"env": {"A": "1"}})
+        {'env': [{'key': 'A', 'value': '1'}]}
+        >>> out.decode('{"env":[{"key":"A","value":"1"}]}')
+        '{"env":{"A":"1"}}'
+        """
     def decode(self, arguments: ArgumentsInput) -> Any:
         """A tool call's ``arguments`` as the original schema allows them (see :func:`decode`);
         sanitize once, decode every call.
@@ -232,18 +247,23 @@ class CallError:
     def example(self) -> str:
         """A worked example of the whole expected arguments (JSON text)."""
 
-def sanitize(schema: SchemaInput, provider: Provider = "gemini", slot: Slot = "parameters") -> Sanitized:
+def sanitize(schema: SchemaInput, provider: Provider = "gemini", slot: Slot = "parameters", *, encode: bool = False) -> Sanitized:
     """Rewrites ``schema`` (a dict or JSON text) into what ``provider`` accepts.
 
     Idempotent and deterministic; property names and their order are kept; for every profile
-    ``check(sanitize(x).schema)`` is empty.
+    ``check(sanitize(x).schema)`` is empty. ``provider`` is a profile name, a provider name as
+    ``toolschema sanitize --provider`` takes it (``deepseek``, ``azure-openai``: the
+    provider's native profile), or a :class:`Profile`. ``encode=True`` turns the profile's
+    lossless encodings on (``toolschema sanitize --encode``: maps as key/value entries, any
+    values as JSON text, numeric enums as strings, tuples as objects); only for a caller that
+    decodes the model's values with :meth:`Sanitized.decode`.
 
     >>> import toolschema
     >>> toolschema.sanitize({"type": "object", "properties": {"n": {"type": "integer", "enum": [1, 2, 3]}}}).schema
     {'type': 'object', 'properties': {'n': {'type': 'integer', 'minimum': 1, 'maximum': 3, 'description': 'Allowed values: 1, 2, 3.'}}}
     """
 
-def sanitize_json(text: Union[str, bytes, bytearray], provider: Provider = "gemini", slot: Slot = "parameters") -> str:
+def sanitize_json(text: Union[str, bytes, bytearray], provider: Provider = "gemini", slot: Slot = "parameters", *, encode: bool = False) -> str:
     """JSON text in, JSON text out; the input ``str`` itself when nothing changes.
 
     >>> import toolschema
@@ -317,14 +337,15 @@ def restore(
     ([('fs.read', 'fs_read')], [('fs.read', True)])
     """
 
-def decode(schema: SchemaInput, arguments: ArgumentsInput, provider: Provider) -> Any:
+def decode(schema: SchemaInput, arguments: ArgumentsInput, provider: Provider, *, encode: bool = False) -> Any:
     """A tool call's ``arguments`` (a dict, or JSON text) as the tool's own ``schema`` allows
     them, after the schema was sent sanitized for ``provider``: a property the strict rewrite
     made required and nullable, that the original neither required nor let be ``null``, loses
-    the ``null`` the model filled in. The result is of the type given (text keeps every other
-    byte), and is the very object given when nothing changes. The decoder is the one
-    ``sanitize(schema, provider)`` builds; to decode many calls, keep that result and call
-    :meth:`Sanitized.decode`.
+    the ``null`` the model filled in; with ``encode=True`` (the schema was sent with
+    ``sanitize(..., encode=True)``; what ``toolschema decode`` does), the encodings are undone
+    too. The result is of the type given (text keeps every other byte), and is the very object
+    given when nothing changes. The decoder is the one ``sanitize(schema, provider)`` builds;
+    to decode many calls, keep that result and call :meth:`Sanitized.decode`.
 
     >>> import toolschema
     >>> tool = {"type": "object", "properties": {"q": {"type": "string"}, "cursor": {"type": "string"}}, "required": ["q"]}
@@ -335,8 +356,21 @@ def decode(schema: SchemaInput, arguments: ArgumentsInput, provider: Provider) -
     True
     """
 
-# encode(...): the argument encodings of issue 16 take their place here, beside decode, once the
-# engine has them.
+def encode(schema: SchemaInput, value: ArgumentsInput, provider: Provider) -> Any:
+    """A ``value`` in the tool's own terms (a dict, or JSON text) as the tool's ``schema``
+    sanitized for ``provider`` with its encodings (``sanitize(..., encode=True)``) expects it:
+    what ``toolschema encode --provider P --schema SCHEMA VALUE`` prints. For the earlier calls
+    of a conversation's history (the model then sees them in the form the declaration speaks)
+    and for tests: ``decode(schema, encode(schema, x, p), p, encode=True) == x``. The result is
+    of the type given; the very object given when nothing changes.
+
+    >>> import toolschema
+    >>> tool = {"type": "object", "properties": {"env": {"type": "object", "additionalProperties": {"type": "string"}}, "level": {"enum": [1, 2]}}, "required": ["env"]}
+    >>> toolschema.encode(tool, {"env": {"A": "1"}, "level": 2}, provider="gemini")
+    {'env': [{'key': 'A', 'value': '1'}], 'level': '2'}
+    >>> toolschema.decode(tool, {"env": [{"key": "A", "value": "1"}], "level": "2"}, provider="gemini", encode=True)
+    {'env': {'A': '1'}, 'level': 2}
+    """
 
 def validate_call(schema: SchemaInput, arguments: Any) -> list[CallError]:
     """Every problem with a tool call's ``arguments`` under the tool's original ``schema``.

@@ -246,31 +246,19 @@ where
                                 });
                                 #[cfg(feature = "validate")]
                                 crate::validate::record(&parts.extensions, &report, tools);
-                                // The way back: renaming reads the body only where a name
-                                // is refused or shared.
-                                let (renamed, p) = if crate::restore::needs_rename(&config, &report)
-                                {
-                                    let whole = match &new {
+                                // The way back: the history's calls and names are read
+                                // only where a tool has an encoding or a name is refused.
+                                let (rest, p) = crate::encoding::history::finish(
+                                    &config,
+                                    ctx.host.as_deref(),
+                                    &|| match &new {
                                         Some(n) => Bytes::from(n.clone_vec(&bytes)),
                                         None => bytes.clone(),
-                                    };
-                                    let (r, p) = crate::restore::plan_for(
-                                        &config,
-                                        ctx.host.as_deref(),
-                                        Some(&whole),
-                                        &mut report,
-                                    );
-                                    (r, p)
-                                } else {
-                                    crate::restore::plan_for(
-                                        &config,
-                                        ctx.host.as_deref(),
-                                        None,
-                                        &mut report,
-                                    )
-                                };
+                                    },
+                                    &mut report,
+                                );
                                 plan = Some(Arc::new(p));
-                                match (renamed, new) {
+                                match (rest, new) {
                                     (Some(r), _) => {
                                         set_content_length(&mut parts.headers, r.len());
                                         (ToolSchemaBody::full(Bytes::from(r), None), report)

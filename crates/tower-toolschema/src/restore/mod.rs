@@ -256,8 +256,8 @@ pub fn prepare_request(
     body: Bytes,
 ) -> (Bytes, SanitizeReport, RestorePlan) {
     let (out, mut report) = crate::sanitize_body(config, api, body);
-    let renaming = needs_rename(config, &report).then_some(&out[..]);
-    let (renamed, plan) = plan_for(config, None, renaming, &mut report);
+    let (renamed, plan) =
+        crate::encoding::history::finish(config, None, &|| out.clone(), &mut report);
     let out = renamed.map(Bytes::from).unwrap_or(out);
     (out, report, plan)
 }

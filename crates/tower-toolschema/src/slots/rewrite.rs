@@ -179,6 +179,7 @@ pub(crate) fn process_with(
         outcome,
         slots,
         renames: Vec::new(),
+        history: Vec::new(),
         unslotted,
     };
     if edits.is_empty() {

@@ -29,7 +29,7 @@ use crate::shapes::Api;
 /// ```
 /// use tower_toolschema::shapes::Api;
 /// let history = Api::AnthropicMessages.shape().response.history;
-/// assert!(history.iter().any(|p| p.path == "messages[].content[].name" && p.when == Some(("type", "tool_use"))));
+/// assert!(history.iter().any(|p| p.path == "tool_choice.name" && p.when == Some(("type", "tool"))));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NamePath {
@@ -39,13 +39,16 @@ pub struct NamePath {
     pub when: Option<(&'static str, &'static str)>,
 }
 
-/// Where tool calls sit in a response body (or in one stream event).
+/// Where tool calls sit in a response body (or in one stream event), or earlier calls in a
+/// request's history.
 ///
 /// ```
 /// use tower_toolschema::shapes::Api;
 /// let call = &Api::OpenAiResponses.shape().response.calls[0];
 /// assert_eq!((call.at, call.name, call.args), ("output[]", "name", "arguments"));
 /// assert_eq!(call.when, Some(("type", "function_call")));
+/// let earlier = &Api::AnthropicMessages.shape().response.history_calls[0];
+/// assert_eq!((earlier.at, earlier.args), ("messages[].content[]", "input"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallPath {
@@ -109,8 +112,13 @@ pub struct ResponseShape {
     pub response_prefix: &'static str,
     /// The tools' declared names.
     pub declarations: &'static [NamePath],
-    /// Names in the conversation history and the tool choice.
+    /// Names in the conversation history and the tool choice, besides the earlier calls'
+    /// names (those are in [`history_calls`](ResponseShape::history_calls)).
     pub history: &'static [NamePath],
+    /// The earlier tool calls in the conversation history (the assistant's turns): their
+    /// names (renamed with the declarations) and arguments (encoded, with encodings on, so the
+    /// model sees its earlier calls in the form the declarations now speak).
+    pub history_calls: &'static [CallPath],
     /// The tool calls of a (non-streaming) response.
     pub calls: &'static [CallPath],
     /// The whole tool calls of a stream's events (Responses' `item` and the final
@@ -185,13 +193,27 @@ const fn at_when(path: &'static str, key: &'static str, value: &'static str) -> 
 
 const CHAT_DECLARATIONS: &[NamePath] = &[at("tools[].function.name"), at("functions[].name")];
 const CHAT_HISTORY: &[NamePath] = &[
-    at("messages[].tool_calls[].function.name"),
-    at("messages[].function_call.name"),
     at_when("messages[].name", "role", "function"),
     // Ollama's native tool results.
     at("messages[].tool_name"),
     at("tool_choice.function.name"),
     at("function_call.name"),
+];
+const CHAT_HISTORY_CALLS: &[CallPath] = &[
+    CallPath {
+        at: "messages[].tool_calls[]",
+        when: None,
+        call: "",
+        name: "function.name",
+        args: "function.arguments",
+    },
+    CallPath {
+        at: "messages[]",
+        when: None,
+        call: "function_call",
+        name: "function_call.name",
+        args: "function_call.arguments",
+    },
 ];
 const CHAT_CALLS: &[CallPath] = &[
     CallPath {
@@ -230,10 +252,16 @@ const RESPONSES_DECLARATIONS: &[NamePath] = &[
     at_when("tools[].tools[].name", "type", "function"),
 ];
 const RESPONSES_HISTORY: &[NamePath] = &[
-    at_when("input[].name", "type", "function_call"),
     at_when("tool_choice.name", "type", "function"),
     at_when("tool_choice.tools[].name", "type", "function"),
 ];
+const RESPONSES_HISTORY_CALLS: &[CallPath] = &[CallPath {
+    at: "input[]",
+    when: Some(("type", "function_call")),
+    call: "",
+    name: "name",
+    args: "arguments",
+}];
 const RESPONSES_CALLS: &[CallPath] = &[CallPath {
     at: "output[]",
     when: Some(("type", "function_call")),
@@ -243,10 +271,14 @@ const RESPONSES_CALLS: &[CallPath] = &[CallPath {
 }];
 
 const ANTHROPIC_DECLARATIONS: &[NamePath] = &[at("tools[].name")];
-const ANTHROPIC_HISTORY: &[NamePath] = &[
-    at_when("messages[].content[].name", "type", "tool_use"),
-    at_when("tool_choice.name", "type", "tool"),
-];
+const ANTHROPIC_HISTORY: &[NamePath] = &[at_when("tool_choice.name", "type", "tool")];
+const ANTHROPIC_HISTORY_CALLS: &[CallPath] = &[CallPath {
+    at: "messages[].content[]",
+    when: Some(("type", "tool_use")),
+    call: "",
+    name: "name",
+    args: "input",
+}];
 const ANTHROPIC_CALLS: &[CallPath] = &[CallPath {
     at: "content[]",
     when: Some(("type", "tool_use")),
@@ -261,12 +293,18 @@ const GEMINI_DECLARATIONS: &[NamePath] = &[at(
     "tools[].functionDeclarations|function_declarations[].name",
 )];
 const GEMINI_HISTORY: &[NamePath] = &[
-    at("contents[].parts[].functionCall|function_call.name"),
     at("contents[].parts[].functionResponse|function_response.name"),
     at(
         "toolConfig|tool_config.functionCallingConfig|function_calling_config.allowedFunctionNames|allowed_function_names[]",
     ),
 ];
+const GEMINI_HISTORY_CALLS: &[CallPath] = &[CallPath {
+    at: "contents[].parts[]",
+    when: None,
+    call: "functionCall|function_call",
+    name: "functionCall|function_call.name",
+    args: "functionCall|function_call.args",
+}];
 const GEMINI_CALLS: &[CallPath] = &[CallPath {
     at: "candidates[].content.parts[]",
     when: None,
@@ -300,10 +338,14 @@ const ANTHROPIC_EVENT_CALLS: &[CallPath] = &[CallPath {
 }];
 
 const BEDROCK_DECLARATIONS: &[NamePath] = &[at("toolConfig.tools[].toolSpec.name")];
-const BEDROCK_HISTORY: &[NamePath] = &[
-    at("messages[].content[].toolUse.name"),
-    at("toolConfig.toolChoice.tool.name"),
-];
+const BEDROCK_HISTORY: &[NamePath] = &[at("toolConfig.toolChoice.tool.name")];
+const BEDROCK_HISTORY_CALLS: &[CallPath] = &[CallPath {
+    at: "messages[].content[]",
+    when: None,
+    call: "toolUse",
+    name: "toolUse.name",
+    args: "toolUse.input",
+}];
 const BEDROCK_CALLS: &[CallPath] = &[CallPath {
     at: "output.message.content[]",
     when: None,
@@ -315,6 +357,7 @@ const BEDROCK_CALLS: &[CallPath] = &[CallPath {
 const fn shape(
     declarations: &'static [NamePath],
     history: &'static [NamePath],
+    history_calls: &'static [CallPath],
     calls: &'static [CallPath],
     stream: Stream,
 ) -> ResponseShape {
@@ -329,6 +372,7 @@ const fn shape(
         response_prefix: "",
         declarations,
         history,
+        history_calls,
         calls,
         event_calls,
         stream,
@@ -339,6 +383,7 @@ const fn shape(
 pub(crate) const CHAT: ResponseShape = shape(
     CHAT_DECLARATIONS,
     CHAT_HISTORY,
+    CHAT_HISTORY_CALLS,
     CHAT_CALLS,
     Stream::ChatDeltas,
 );
@@ -347,6 +392,7 @@ pub(crate) const CHAT: ResponseShape = shape(
 pub(crate) const RESPONSES: ResponseShape = shape(
     RESPONSES_DECLARATIONS,
     RESPONSES_HISTORY,
+    RESPONSES_HISTORY_CALLS,
     RESPONSES_CALLS,
     Stream::ResponsesEvents,
 );
@@ -355,6 +401,7 @@ pub(crate) const RESPONSES: ResponseShape = shape(
 pub(crate) const ANTHROPIC: ResponseShape = shape(
     ANTHROPIC_DECLARATIONS,
     ANTHROPIC_HISTORY,
+    ANTHROPIC_HISTORY_CALLS,
     ANTHROPIC_CALLS,
     Stream::AnthropicBlocks,
 );
@@ -363,6 +410,7 @@ pub(crate) const ANTHROPIC: ResponseShape = shape(
 pub(crate) const GEMINI: ResponseShape = shape(
     GEMINI_DECLARATIONS,
     GEMINI_HISTORY,
+    GEMINI_HISTORY_CALLS,
     GEMINI_CALLS,
     Stream::Chunks,
 );
@@ -378,13 +426,14 @@ pub(crate) const CODE_ASSIST: ResponseShape = ResponseShape {
 pub(crate) const BEDROCK_CONVERSE: ResponseShape = shape(
     BEDROCK_DECLARATIONS,
     BEDROCK_HISTORY,
+    BEDROCK_HISTORY_CALLS,
     BEDROCK_CALLS,
     Stream::NotRead,
 );
 
 /// An API whose responses are not read (no tool calls come back in them: batches, token
 /// counts, cached contents).
-pub(crate) const NOT_READ: ResponseShape = shape(&[], &[], &[], Stream::NotRead);
+pub(crate) const NOT_READ: ResponseShape = shape(&[], &[], &[], &[], Stream::NotRead);
 
 /// The response side of `api`'s entry in the [shape table](crate::shapes):
 /// `&api.shape().response`.
@@ -424,7 +473,7 @@ mod tests {
             for p in r.declarations.iter().chain(r.history) {
                 assert!(!p.path.is_empty() && !p.path.starts_with('.'), "{}", p.path);
             }
-            for c in r.calls.iter().chain(r.event_calls) {
+            for c in r.calls.iter().chain(r.event_calls).chain(r.history_calls) {
                 assert!(!c.name.is_empty() && !c.args.is_empty());
                 // `name` and `args` are under `call` (the validator reads them from it).
                 for p in [c.name, c.args] {
