@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 use crate::config::Config;
 use crate::locate::range_in;
 use crate::report::{EncodedCall, Outcome, SanitizeReport};
-use crate::restore::json::{at, each_at, holds, members, string};
+use crate::restore::json;
 use crate::restore::{RestorePlan, needs_rename, plan_for};
 use crate::rewrite::{Edit, splice};
 use crate::shapes::SlotRole;
@@ -35,20 +35,7 @@ pub(crate) fn each_call<'a>(
     shape: &ResponseShape,
     f: &mut dyn FnMut(&'a RawValue, String, Option<&'a RawValue>),
 ) {
-    for c in shape.history_calls {
-        let path = format!("{}{}", shape.request_prefix, c.at);
-        each_at(doc, &path, &mut |_, call| {
-            let Some(m) = members(call) else { return };
-            if !holds(&m, c.when) {
-                return;
-            }
-            let Some((_, name_raw)) = at(call, c.name) else {
-                return;
-            };
-            let Some(name) = string(name_raw) else { return };
-            f(name_raw, name, at(call, c.args).map(|(_, a)| a));
-        });
-    }
+    json::each_call(doc, shape.request_prefix, shape.history_calls, f);
 }
 
 /// The tools whose decoder undoes an encoding, with it (the first of a name): empty when no

@@ -227,6 +227,43 @@ pub(crate) fn call_edits(
     edits: &mut Vec<Edit>,
     out: &mut Vec<RestoredCall>,
 ) {
+    each_call(doc, prefix, calls, &mut |name_raw, sent, args| {
+        let mut done = RestoredCall::new(&sent);
+        if let Some(original) = plan.original(&sent)
+            && let (Some(range), Ok(bytes)) =
+                (range_in(base, name_raw), serde_json::to_vec(original))
+        {
+            edits.push(Edit { range, bytes });
+            done.tool = original.to_owned();
+        }
+        if let Some(decoder) = plan.decoder(&done.tool)
+            && let Some(args) = args
+            && let Some(range) = range_in(base, args)
+        {
+            match decode_args(decoder, args.get()) {
+                Ok(Some(bytes)) => {
+                    edits.push(Edit { range, bytes });
+                    done.decoded = true;
+                }
+                Ok(None) => {}
+                Err(e) => done.error = Some(e),
+            }
+        }
+        if done.renamed() || done.decoded || done.error.is_some() {
+            out.push(done);
+        }
+    });
+}
+
+/// Every tool call at `calls` (each under `prefix`) in `doc` whose name is a string: `f` gets
+/// the name's raw value, the name, and the raw arguments (when the call has them). The one
+/// walker of calls, for the way back and for the history's encoding.
+pub(crate) fn each_call<'a>(
+    doc: &'a RawValue,
+    prefix: &str,
+    calls: &[CallPath],
+    f: &mut dyn FnMut(&'a RawValue, String, Option<&'a RawValue>),
+) {
     for c in calls {
         let path = format!("{prefix}{}", c.at);
         each_at(doc, &path, &mut |_, call| {
@@ -237,31 +274,8 @@ pub(crate) fn call_edits(
             let Some((_, name_raw)) = at(call, c.name) else {
                 return;
             };
-            let Some(sent) = string(name_raw) else { return };
-            let mut done = RestoredCall::new(&sent);
-            if let Some(original) = plan.original(&sent)
-                && let (Some(range), Ok(bytes)) =
-                    (range_in(base, name_raw), serde_json::to_vec(original))
-            {
-                edits.push(Edit { range, bytes });
-                done.tool = original.to_owned();
-            }
-            if let Some(decoder) = plan.decoder(&done.tool)
-                && let Some((_, args)) = at(call, c.args)
-                && let Some(range) = range_in(base, args)
-            {
-                match decode_args(decoder, args.get()) {
-                    Ok(Some(bytes)) => {
-                        edits.push(Edit { range, bytes });
-                        done.decoded = true;
-                    }
-                    Ok(None) => {}
-                    Err(e) => done.error = Some(e),
-                }
-            }
-            if done.renamed() || done.decoded || done.error.is_some() {
-                out.push(done);
-            }
+            let Some(name) = string(name_raw) else { return };
+            f(name_raw, name, at(call, c.args).map(|(_, a)| a));
         });
     }
 }
