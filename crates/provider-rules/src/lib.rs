@@ -104,6 +104,8 @@ pub mod decode;
 mod depth;
 pub mod encode;
 mod engine;
+#[doc(hidden)]
+pub use engine::alone as one_rule;
 mod hints;
 mod keys;
 mod names;

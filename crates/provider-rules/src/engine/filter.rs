@@ -1,7 +1,7 @@
 //! The keyword filter: what the provider does not accept is removed, its meaning kept as a
 //! hint. Runs after the structural steps, so only what could not be rewritten is left.
 
-use super::Cx;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 use crate::rules::Rules;
@@ -37,6 +37,12 @@ fn is_annotation(kw: Keyword) -> bool {
     )
 }
 
+/// A `format` the provider does not accept, removed.
+pub(crate) static FORMAT: Rule = Rule::new(RuleId::Format)
+    .gate(|r, _| r.formats.is_some())
+    .post(formats)
+    .check(Check::Object(check::formats));
+
 /// `format` values outside the profile's list go to the description ("Format: uri.").
 /// Prevents `format: only 'enum' and 'date-time' are supported for STRING type` (Gemini) and
 /// `'uri' is not a valid format` (OpenAI strict).
@@ -62,6 +68,11 @@ pub(crate) fn formats(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         );
     }
 }
+
+/// The keywords the provider does not accept, removed (their meaning kept as a hint).
+pub(crate) static UNSUPPORTED_KEYWORD: Rule = Rule::new(RuleId::UnsupportedKeyword)
+    .post(unsupported_keywords)
+    .check(Check::Object(check::keywords));
 
 /// Removes every keyword the provider does not accept, unknown keywords where they are
 /// refused (`Unknown name "$schema" ... Cannot find field.`) and known keywords with a value of
@@ -198,6 +209,12 @@ fn inclusive_bound(o: &mut SchemaObject, kw: Keyword, value: &Value, rules: &Rul
     exact
 }
 
+/// A `pattern` with syntax the provider refuses, moved to the description.
+pub(crate) static PATTERN_SYNTAX: Rule = Rule::new(RuleId::PatternSyntax)
+    .gate(|r, _| r.forbidden_pattern_syntax.is_some())
+    .post(patterns)
+    .check(Check::Object(check::patterns));
+
 /// A `pattern` using a construct the provider's regex engine refuses (OpenAI: `... is not a
 /// 'regex'`, `regex lookaround is not supported`) goes to the description.
 pub(crate) fn patterns(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
@@ -291,9 +308,7 @@ mod tests {
     #[test]
     fn gemini_unknown_name_at_parameters_cannot_find_field() {
         fixes(
-            unsupported_keywords,
-            false,
-            check::keywords,
+            &UNSUPPORTED_KEYWORD,
             r#"{"type":"object","properties":{"a":{"type":"string"}},"x-vendor":1,"$comment":"c"}"#,
             &Rules::GEMINI,
             RuleId::UnknownKeyword,
@@ -303,9 +318,7 @@ mod tests {
     #[test]
     fn gemini_format_only_enum_and_date_time_are_supported_for_string_type() {
         let (out, _) = fixes(
-            formats,
-            false,
-            check::formats,
+            &FORMAT,
             r#"{"type":"string","format":"uri"}"#,
             &Rules::GEMINI,
             RuleId::Format,
@@ -320,9 +333,7 @@ mod tests {
     #[test]
     fn openai_regex_construct_is_not_supported_pattern_dropped() {
         fixes(
-            patterns,
-            false,
-            check::patterns,
+            &PATTERN_SYNTAX,
             r#"{"type":"string","pattern":"^\\p{L}+$"}"#,
             &Rules::OPENAI,
             RuleId::PatternSyntax,

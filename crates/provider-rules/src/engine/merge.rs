@@ -1,7 +1,7 @@
 //! Merges: `allOf` into its node, `if`/`then`/`else` and `dependentSchemas` into optional
 //! properties, where the provider does not accept them.
 
-use super::Cx;
+use super::{Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 
@@ -20,15 +20,19 @@ pub(crate) fn absorb(dst: &mut SchemaObject, src: Schema) {
     }
 }
 
+/// `allOf` merged into its node where `allOf` is not accepted.
+pub(crate) static ALL_OF: Rule = Rule::new(RuleId::AllOf)
+    .gate(|r, _| r.merges_all_of())
+    .pre(all_of)
+    .post(all_of)
+    .unchecked("an allOf the profile refuses is a keyword it does not accept: found by the unsupported-keyword check");
+
 /// Merges `allOf` branches into the node as a conjunction: types intersected, properties
 /// merged, `required` united, the tighter bound kept, enums intersected. What cannot be said
 /// in one node (two different patterns, two unions) goes to the description.
 /// Gated by [`Rules::merges_all_of`](crate::Rules::merges_all_of). Prevents `Unknown name "allOf"` (Gemini), `allOf` not supported
 /// (OpenAI strict).
 pub(crate) fn all_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !cx.rules.merges_all_of() {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -225,12 +229,15 @@ pub(crate) fn intersect(dst: &mut SchemaObject, src: &Schema, p: &str, cx: &mut 
     }
 }
 
+/// `if`/`then`/`else` folded where `if` is not accepted.
+pub(crate) static CONDITIONALS: Rule = Rule::new(RuleId::Conditional)
+    .gate(|r, _| !r.keywords.contains(Keyword::If))
+    .pre(conditionals)
+    .unchecked("an if/then/else the profile refuses is a keyword it does not accept: found by the unsupported-keyword check");
+
 /// `if`/`then`/`else` (where not accepted): the properties of `then` and `else` become
 /// optional properties of the node, and the condition goes to the description.
 pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.keywords.contains(Keyword::If) {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -295,11 +302,14 @@ pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     );
 }
 
+/// `dependentSchemas` folded where it is not accepted.
+pub(crate) static DEPENDENT_SCHEMAS: Rule = Rule::new(RuleId::DependentSchemas)
+    .gate(|r, _| !r.keywords.contains(Keyword::DependentSchemas))
+    .pre(dependent_schemas)
+    .unchecked("a dependentSchemas the profile refuses is a keyword it does not accept: found by the unsupported-keyword check");
+
 /// `dependentSchemas` (where not accepted): their properties become optional properties.
 pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.keywords.contains(Keyword::DependentSchemas) {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };

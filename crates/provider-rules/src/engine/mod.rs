@@ -11,6 +11,7 @@
 //! Every step is linear in the size of the node it touches, so the whole engine is linear in
 //! the size of the (inlined) schema.
 
+pub mod alone;
 mod arrays;
 pub(crate) mod booleans;
 mod cx;
@@ -23,6 +24,7 @@ mod objects;
 mod property_maps;
 mod refs;
 pub(crate) mod root;
+mod rule;
 mod strict;
 mod types;
 mod unions;
@@ -35,91 +37,78 @@ use crate::report::{Change, Sanitized};
 use crate::rules::Rules;
 use schema_core::{Schema, Transform};
 
-/// A step: one node, its pointer, the context.
-pub(crate) type Step = fn(&mut Schema, &str, &mut Cx<'_>);
+pub(crate) use rule::{Check, Plan, Rule, Run, checks};
+use Run::{Around, FoldHints, Post, Pre};
 
-/// Steps run on a node before its children, in this order.
-const PRE: &[Step] = &[
-    unions::empty,
-    root::shape,
-    draft::to_2020,
-    objects::property_named_properties,
-    unions::one_of,
-    merge::all_of,
-    merge::conditionals,
-    merge::dependent_schemas,
-    types::split_type_list,
-    nulls::normalize,
-    unions::collapse,
-    enums::const_to_enum,
-    arrays::fold_tuples,
-    booleans::children,
-];
-
-/// Steps run on a node after its children, in this order.
-const POST: &[Step] = &[
-    // A merge or a collapse can bring up a union from a child already walked.
-    unions::empty,
+/// Every rule in one declared order, which both the engine and the checker iterate: the
+/// engine's PRE pass runs the `Pre` steps on each node before its children (structural
+/// rewrites whose results are then walked: merges, splits, union collapse, tuple folding),
+/// its POST pass the `Post` steps after them (typing, keyword filtering, hints), each step
+/// only where its rule's gate is on ([`Plan`]); the checker runs each rule's check once, at
+/// the rule's first place here, so its report follows this order. A rule may run in both
+/// passes, or twice in one. The depth cap is the last step of all ([`sanitize`]).
+pub(crate) const ORDER: &[Run] = &[
+    // Fixed by tree passes before the walk (the driver runs them).
+    Around(&root::BARE_PROPERTIES),
+    Around(&refs::REFS),
+    // Before a node's children.
+    Pre(&unions::EMPTY),
+    Pre(&root::SHAPE),
+    Pre(&draft::DRAFT_2020),
+    Pre(&objects::PROPERTY_NAMED_PROPERTIES),
+    Pre(&unions::ONE_OF),
+    Pre(&merge::ALL_OF),
+    Pre(&merge::CONDITIONALS),
+    Pre(&merge::DEPENDENT_SCHEMAS),
+    Pre(&types::TYPE_LIST),
+    Pre(&nulls::NULLS),
+    Pre(&unions::COLLAPSE),
+    Pre(&enums::CONST),
+    Pre(&arrays::TUPLE_FOLD),
+    Pre(&booleans::BOOLEAN_SCHEMA),
+    // After them. A merge or a collapse can bring up a union from a child already walked.
+    Post(&unions::EMPTY),
     // A property named `properties` may only look like an object once its own merges ran.
-    objects::property_named_properties,
-    unions::one_of,
-    unions::loosened,
-    merge::all_of,
-    nulls::normalize,
-    unions::collapse,
-    types::split_type_list,
-    nulls::normalize,
-    enums::enum_values,
-    types::infer_missing_type,
-    arrays::missing_items,
-    types::drop_foreign_keywords,
-    objects::empty_properties,
-    objects::required,
-    objects::additional_properties,
-    filter::formats,
-    filter::patterns,
-    strict::close_object,
-    strict::min_items,
-    filter::unsupported_keywords,
-    unions::default_beside_any_of,
-    cx::fold_hints,
-    unions::alone,
-];
-
-/// A check: what one rule finds on an object node that its step would change (the checker's
-/// half of the rule, beside its step in the rule's file).
-pub(crate) type Check = fn(&mut crate::check::Checker<'_>, &str, &schema_core::SchemaObject);
-
-/// The rules' checks on each object node, in the order their violations are reported.
-pub(crate) const CHECKS: &[Check] = &[
-    filter::check::keywords,
-    types::check::type_list,
-    nulls::check::null_type,
-    unions::check::alone,
-    unions::check::empty,
-    enums::check::values,
-    objects::check::empty_properties,
-    unions::check::default_beside_any_of,
-    types::check::type_missing,
-    arrays::check::missing_items,
-    types::check::foreign_keywords,
-    objects::check::required,
-    objects::check::additional_properties,
-    objects::check::property_named_properties,
-    filter::check::patterns,
-    filter::check::formats,
-    refs::check::refs,
-    arrays::check::tuples,
-    draft::check::draft_2020,
-    strict::check::all_required,
-    strict::check::min_items,
+    Post(&objects::PROPERTY_NAMED_PROPERTIES),
+    Post(&unions::ONE_OF),
+    Post(&unions::LOOSENED),
+    Post(&merge::ALL_OF),
+    Post(&nulls::NULLS),
+    Post(&unions::COLLAPSE),
+    Post(&types::TYPE_LIST),
+    Post(&nulls::NULLS),
+    Post(&enums::ENUM_VALUES),
+    Post(&types::TYPE_INFERRED),
+    Post(&arrays::ITEMS_MISSING),
+    Post(&types::FOREIGN_KEYWORD),
+    Post(&objects::EMPTY_PROPERTIES),
+    Post(&objects::REQUIRED),
+    Post(&objects::ADDITIONAL_PROPERTIES),
+    Post(&filter::FORMAT),
+    Post(&filter::PATTERN_SYNTAX),
+    Post(&strict::STRICT_REQUIRED),
+    Post(&strict::MIN_ITEMS),
+    Post(&filter::UNSUPPORTED_KEYWORD),
+    Post(&unions::DEFAULT_BESIDE_ANY_OF),
+    FoldHints,
+    Post(&unions::ALONE),
 ];
 
 /// How many times the PRE steps run on one node at most.
 const PRE_ROUNDS: usize = 4;
 
+/// The walk: the plan's PRE steps on each node before its children, its POST steps after.
 struct Pipeline<'a, 'r> {
     cx: &'a mut Cx<'r>,
+    plan: Plan,
+}
+
+impl<'a, 'r> Pipeline<'a, 'r> {
+    /// The walk for `cx`'s profile and slot (their gates read here, once).
+    fn new(cx: &'a mut Cx<'r>) -> Pipeline<'a, 'r> {
+        let plan = Plan::new(cx.rules, cx.slot);
+        Pipeline { cx, plan }
+    }
 }
 
 impl Transform for Pipeline<'_, '_> {
@@ -129,7 +118,7 @@ impl Transform for Pipeline<'_, '_> {
         // draft-07 tuple...): the steps run again while they change something (bounded).
         for _ in 0..PRE_ROUNDS {
             let before = self.cx.change_count();
-            for step in PRE {
+            for step in self.plan.pre() {
                 // Boolean subschemas left by the boolean step are where the profile accepts
                 // them (`additionalProperties: false`...): only the root is shaped.
                 if matches!(schema, Schema::Bool(_)) && !pointer.is_empty() {
@@ -145,7 +134,7 @@ impl Transform for Pipeline<'_, '_> {
 
     fn post(&mut self, pointer: &str, schema: &mut Schema) {
         if !matches!(schema, Schema::Bool(_)) {
-            for step in POST {
+            for step in self.plan.post() {
                 step(schema, pointer, self.cx);
             }
         }
@@ -199,7 +188,7 @@ pub(crate) fn run_with(
     if let Some(e) = &encoded {
         cx.record(&e.changes);
     }
-    out.transform(&mut Pipeline { cx: &mut cx });
+    out.transform(&mut Pipeline::new(&mut cx));
     draft::declare_2020(&mut out, &mut cx);
     strict::limits(&out, &mut cx);
     let strict_nulls = std::mem::take(&mut cx.strict_nulls);
@@ -234,104 +223,5 @@ pub(crate) fn run_with(
         schema: out,
         report,
         decoder,
-    }
-}
-
-/// One rule alone, for its own unit tests (in its file): its step over a whole schema, its
-/// check on every object node, nothing else of the engine or the checker.
-#[cfg(test)]
-pub(crate) mod alone {
-    use super::{Check, Cx, Step};
-    use crate::check::Checker;
-    use crate::report::{Change, Violation};
-    use crate::{Rules, Slot};
-    use schema_core::{Schema, Transform, Visit};
-
-    /// Runs `step` alone, for `slot`, on every node of `json` (after the node's children, as the engine's
-    /// POST steps run; `pre`: before them, as its PRE steps do): the schema it leaves and the
-    /// changes it reports.
-    pub(crate) fn fix(
-        step: Step,
-        pre: bool,
-        json: &str,
-        rules: &Rules,
-        slot: Slot,
-    ) -> (Schema, Vec<Change>) {
-        struct One<'a, 'r> {
-            step: Step,
-            pre: bool,
-            cx: &'a mut Cx<'r>,
-        }
-        impl Transform for One<'_, '_> {
-            fn pre(&mut self, p: &str, s: &mut Schema) {
-                self.cx.enter(s);
-                if self.pre {
-                    (self.step)(s, p, self.cx);
-                }
-            }
-            fn post(&mut self, p: &str, s: &mut Schema) {
-                if !self.pre {
-                    (self.step)(s, p, self.cx);
-                }
-                self.cx.leave();
-            }
-        }
-        let mut schema = Schema::from_str(json).expect("a test schema");
-        let mut cx = Cx::new(rules, slot);
-        schema.transform(&mut One {
-            step,
-            pre,
-            cx: &mut cx,
-        });
-        (schema, cx.into_report().changes)
-    }
-
-    /// Runs `check` alone on every object node of `schema`: what it finds.
-    pub(crate) fn check(check: Check, schema: &Schema, rules: &Rules) -> Vec<Violation> {
-        struct One<'r> {
-            check: Check,
-            c: Checker<'r>,
-        }
-        impl Visit for One<'_> {
-            fn enter(&mut self, p: &str, s: &Schema) -> bool {
-                if let Some(o) = s.as_object() {
-                    (self.check)(&mut self.c, p, o);
-                }
-                true
-            }
-        }
-        let mut one = One {
-            check,
-            c: Checker::new(schema, rules, Slot::Schema),
-        };
-        schema.walk(&mut one);
-        one.c.into_found()
-    }
-
-    /// `check` finds `rule` in `json` for `rules`, and no more once `step` ran alone: the
-    /// schema it leaves (and the report's changes, which name `rule`'s fix).
-    pub(crate) fn fixes(
-        step: Step,
-        pre: bool,
-        check: Check,
-        json: &str,
-        rules: &Rules,
-        rule: crate::RuleId,
-    ) -> (Schema, Vec<Change>) {
-        let before = Schema::from_str(json).expect("a test schema");
-        let found = self::check(check, &before, rules);
-        assert!(
-            found.iter().any(|v| v.rule == rule),
-            "{rule} not found in {json}: {found:?}"
-        );
-        let (after, changes) = fix(step, pre, json, rules, Slot::Schema);
-        let left = self::check(check, &after, rules);
-        assert!(
-            left.is_empty(),
-            "{rule}: still found after the fix: {left:?} in {}",
-            after.to_json_string()
-        );
-        assert!(!changes.is_empty(), "{rule}: the fix reported nothing");
-        (after, changes)
     }
 }

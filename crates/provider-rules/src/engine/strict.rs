@@ -1,11 +1,17 @@
 //! Strict modes: every property required (optional ones nullable), size limits.
 
-use super::Cx;
+use super::{Check, Cx, Rule};
 use super::nulls::add_null;
 use super::objects::is_object;
 use crate::RuleId;
 use crate::hints;
 use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
+
+/// Strict mode's closed objects, every property required.
+pub(crate) static STRICT_REQUIRED: Rule = Rule::new(RuleId::StrictRequired)
+    .gate(|r, _| r.strict)
+    .post(close_object)
+    .check(Check::Object(check::all_required));
 
 /// In strict mode every object has `properties`, loses properties whose schema is `false`, and
 /// where [`all_required`](crate::Rules::all_required) lists every property in `required`
@@ -13,9 +19,6 @@ use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
 /// properties`); a property that was optional becomes nullable, so a call that omitted it can
 /// send `null` instead. A node with no type is not strict-compatible.
 pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !cx.rules.strict {
-        return;
-    }
     let style = cx.rules.null_style;
     let o = node.make_object();
     if !is_object(o) {
@@ -145,6 +148,12 @@ fn accepts_null(o: &SchemaObject) -> bool {
         None => !o.contains(Keyword::OneOf) && !o.contains(Keyword::Ref),
     }
 }
+
+/// `minItems` above the provider's limit, lowered.
+pub(crate) static MIN_ITEMS: Rule = Rule::new(RuleId::MinItems)
+    .gate(|r, _| r.limits.max_min_items.is_some())
+    .post(min_items)
+    .check(Check::Object(check::min_items));
 
 /// `minItems` above what the provider accepts (Anthropic strict: 0 or 1) goes to the
 /// description.
@@ -335,9 +344,7 @@ mod tests {
     #[test]
     fn anthropic_strict_min_items_above_the_limit() {
         fixes(
-            min_items,
-            false,
-            check::min_items,
+            &MIN_ITEMS,
             r#"{"type":"array","items":{"type":"string"},"minItems":3}"#,
             &Rules::ANTHROPIC_STRICT,
             RuleId::MinItems,
@@ -347,9 +354,7 @@ mod tests {
     #[test]
     fn openai_strict_required_must_include_every_key_in_properties() {
         fixes(
-            close_object,
-            false,
-            check::all_required,
+            &STRICT_REQUIRED,
             r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"],"additionalProperties":false}"#,
             &Rules::OPENAI_STRICT,
             RuleId::StrictRequired,

@@ -1,7 +1,7 @@
 //! Unions: `oneOf` where only `anyOf` is accepted, collapse where no union is, and `anyOf`
 //! standing alone where siblings are refused.
 
-use super::Cx;
+use super::{Check, Cx, Rule};
 use super::merge::absorb;
 use super::nulls::{ANNOTATIONS, is_null_branch};
 use super::types::{infer, keyword_fits, rank};
@@ -10,12 +10,16 @@ use crate::hints;
 use crate::rules::Unions;
 use schema_core::{Entry, InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
+/// `oneOf` said as `anyOf` where `oneOf` is not accepted.
+pub(crate) static ONE_OF: Rule = Rule::new(RuleId::OneOf)
+    .gate(|r, _| !r.keywords.contains(Keyword::OneOf))
+    .pre(one_of)
+    .post(one_of)
+    .unchecked("a oneOf the profile refuses is a keyword it does not accept: found by the unsupported-keyword check");
+
 /// `oneOf` → `anyOf` where `oneOf` is not accepted (Gemini's proto has no `oneOf`; OpenAI
 /// strict: `'oneOf' is not permitted`). The exclusivity of `oneOf` is not kept.
 pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.keywords.contains(Keyword::OneOf) {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -50,6 +54,11 @@ pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         None,
     );
 }
+
+/// A kept `oneOf` or `not` whose subschemas lost a constraint, loosened.
+pub(crate) static LOOSENED: Rule = Rule::new(RuleId::Not)
+    .post(loosened)
+    .unchecked("repairs what other rules' losses made untrue, not what a provider refuses");
 
 /// Where a branch of a kept `oneOf` lost a constraint, two branches may now match where one
 /// did, and `oneOf` would reject what it accepted: it becomes `anyOf`. Likewise a `not` whose
@@ -88,6 +97,12 @@ pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
 }
 
+/// A union with no branch, removed.
+pub(crate) static EMPTY: Rule = Rule::new(RuleId::EmptyUnion)
+    .pre(empty)
+    .post(empty)
+    .check(Check::Object(check::empty));
+
 /// An `anyOf`/`oneOf`/`allOf` without branches: xAI rejects "anyOf with zero variants", and
 /// no provider needs one. An empty `allOf` says nothing (removed); an empty `anyOf`/`oneOf`
 /// accepts nothing (removed, "Accepts no value." in the description).
@@ -115,14 +130,18 @@ pub(crate) fn empty(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 /// How many nested unions one node collapses.
 const MAX_ROUNDS: usize = 64;
 
+/// A union collapsed to its best branch where no union is accepted.
+pub(crate) static COLLAPSE: Rule = Rule::new(RuleId::UnionCollapse)
+    .gate(|r, _| r.collapses_unions())
+    .pre(collapse)
+    .post(collapse)
+    .unchecked("an anyOf where the profile has no union is a keyword it does not accept: found by the unsupported-keyword check");
+
 /// Where no union is accepted, `anyOf` collapses to its best branch (object, then array, then
 /// string, ...), a null branch becomes `nullable`, and the other branches go to the
 /// description ("Accepts string or integer."). A branch may bring its own union: the node
 /// collapses until none is left.
 pub(crate) fn collapse(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !cx.rules.collapses_unions() {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -308,13 +327,16 @@ fn keep_shared(o: &mut SchemaObject, near: &[&Schema], enum_joined: bool) {
     }
 }
 
+/// `anyOf` made the only keyword of its node.
+pub(crate) static ALONE: Rule = Rule::new(RuleId::AnyOfAlone)
+    .gate(|r, _| r.unions == Unions::Alone)
+    .post(alone)
+    .check(Check::Object(check::alone));
+
 /// Where `anyOf` must be the only keyword of its node (Vertex: `When using any_of, it must be
 /// the only field set.`, vercel/ai#19000), its siblings move into every branch they apply to
 /// (through nested `anyOf`s).
 pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.unions != Unions::Alone {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -390,15 +412,18 @@ pub(crate) fn refuses_default_beside_any_of(rules: &crate::Rules) -> bool {
     !rules.default_beside_any_of && rules.keywords.contains(Keyword::Default)
 }
 
+/// `default` beside `anyOf`, moved where the profile refuses the pair.
+pub(crate) static DEFAULT_BESIDE_ANY_OF: Rule = Rule::new(RuleId::DefaultBesideAnyOf)
+    .gate(|r, _| refuses_default_beside_any_of(r))
+    .post(default_beside_any_of)
+    .check(Check::Object(check::default_beside_any_of));
+
 /// A `default` beside an `anyOf` where the profile refuses the pair (gated by
 /// [`Rules::default_beside_any_of`](crate::Rules::default_beside_any_of)) is removed and said
 /// in the description ("Default: \"x\"."): the historical gemini-cli sanitizer did so because
 /// "Vertex AI gets confused if both anyOf and default are set" (peers.md §3 #55). Runs after
 /// every step that can write an `anyOf` on the node (type lists, any-value schemas).
 pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !refuses_default_beside_any_of(cx.rules) {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -470,9 +495,7 @@ mod tests {
     #[test]
     fn vertex_when_using_any_of_it_must_be_the_only_field_set() {
         fixes(
-            alone,
-            false,
-            check::alone,
+            &ALONE,
             r#"{"anyOf":[{"type":"string"},{"type":"integer"}],"description":"A value."}"#,
             &Rules::VERTEX,
             RuleId::AnyOfAlone,
@@ -482,9 +505,7 @@ mod tests {
     #[test]
     fn any_of_with_zero_variants_is_rejected_empty_union_removed() {
         fixes(
-            empty,
-            true,
-            check::empty,
+            &EMPTY,
             r#"{"type":"object","properties":{"v":{"anyOf":[]}}}"#,
             &Rules::ANTHROPIC,
             RuleId::EmptyUnion,
@@ -494,9 +515,7 @@ mod tests {
     #[test]
     fn gemini_default_beside_any_of_is_refused_default_moved() {
         fixes(
-            default_beside_any_of,
-            false,
-            check::default_beside_any_of,
+            &DEFAULT_BESIDE_ANY_OF,
             r#"{"anyOf":[{"type":"string"},{"type":"integer"}],"default":"a"}"#,
             &Rules::GEMINI,
             RuleId::DefaultBesideAnyOf,
