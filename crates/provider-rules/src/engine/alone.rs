@@ -138,18 +138,19 @@ pub(crate) fn check_rule(rule: &Rule, schema: &Schema, rules: &Rules, slot: Slot
     one.c.into_found()
 }
 
-/// `rule`'s check finds `id` in `json` for `rules`, and no more once its fix ran alone: the
-/// schema it leaves (and the report's changes, which the fix must have made).
+/// `rule`'s check (or its [finder](Rule::finder)'s) finds `id` in `json` for `rules`, and no
+/// more once its fix ran alone: the schema it leaves (and the report's changes, which the fix
+/// must have made).
 #[cfg(test)]
 pub(crate) fn fixes(rule: &Rule, json: &str, rules: &Rules, id: RuleId) -> (Schema, Vec<Change>) {
     let before = Schema::from_str(json).expect("a test schema");
-    let found = check_rule(rule, &before, rules, Slot::Schema);
+    let found = check_rule(rule.finder(), &before, rules, Slot::Schema);
     assert!(
         found.iter().any(|v| v.rule == id),
         "{id} not found in {json}: {found:?}"
     );
     let (after, changes) = fix_rule(rule, &before, rules, Slot::Schema);
-    let left = check_rule(rule, &after, rules, Slot::Schema);
+    let left = check_rule(rule.finder(), &after, rules, Slot::Schema);
     assert!(
         left.is_empty(),
         "{id}: still found after the fix: {left:?} in {}",

@@ -11,7 +11,10 @@ use schema_core::{Instance, InstanceType as T, JsonType, Keyword, Schema, TypeSe
 pub(crate) static CONST: Rule = Rule::new(RuleId::Const)
     .gate(|r, _| !r.keywords.contains(Keyword::Const))
     .pre(const_to_enum)
-    .unchecked("a const the profile refuses is a keyword it does not accept: found by the unsupported-keyword check");
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "a const the profile refuses is a keyword it does not accept",
+    );
 
 /// `const` → a one-value `enum` where `const` is not accepted and the value can be an enum
 /// member (Gemini: `Unknown name "const"`, zed#59938); otherwise dropped into the description
@@ -297,5 +300,16 @@ mod tests {
             &Rules::GEMINI,
             RuleId::EnumEmptyString,
         );
+    }
+    #[test]
+    fn gemini_unknown_name_const_cannot_find_field_const_became_enum() {
+        let (out, changes) = fixes(
+            &CONST,
+            r#"{"type":"string","const":"a"}"#,
+            &Rules::GEMINI,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::Const);
+        assert_eq!(out.to_json_string(), r#"{"type":"string","enum":["a"]}"#);
     }
 }

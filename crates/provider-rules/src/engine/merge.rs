@@ -25,7 +25,10 @@ pub(crate) static ALL_OF: Rule = Rule::new(RuleId::AllOf)
     .gate(|r, _| r.merges_all_of())
     .pre(all_of)
     .post(all_of)
-    .unchecked("an allOf the profile refuses is a keyword it does not accept: found by the unsupported-keyword check");
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "an allOf the profile refuses is a keyword it does not accept",
+    );
 
 /// Merges `allOf` branches into the node as a conjunction: types intersected, properties
 /// merged, `required` united, the tighter bound kept, enums intersected. What cannot be said
@@ -233,7 +236,10 @@ pub(crate) fn intersect(dst: &mut SchemaObject, src: &Schema, p: &str, cx: &mut 
 pub(crate) static CONDITIONALS: Rule = Rule::new(RuleId::Conditional)
     .gate(|r, _| !r.keywords.contains(Keyword::If))
     .pre(conditionals)
-    .unchecked("an if/then/else the profile refuses is a keyword it does not accept: found by the unsupported-keyword check");
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "an if/then/else the profile refuses is a keyword it does not accept",
+    );
 
 /// `if`/`then`/`else` (where not accepted): the properties of `then` and `else` become
 /// optional properties of the node, and the condition goes to the description.
@@ -306,7 +312,10 @@ pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 pub(crate) static DEPENDENT_SCHEMAS: Rule = Rule::new(RuleId::DependentSchemas)
     .gate(|r, _| !r.keywords.contains(Keyword::DependentSchemas))
     .pre(dependent_schemas)
-    .unchecked("a dependentSchemas the profile refuses is a keyword it does not accept: found by the unsupported-keyword check");
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "a dependentSchemas the profile refuses is a keyword it does not accept",
+    );
 
 /// `dependentSchemas` (where not accepted): their properties become optional properties.
 pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
@@ -442,4 +451,48 @@ fn consequence(s: &Schema) -> String {
         }
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+    #[test]
+    fn gemini_unknown_name_all_of_cannot_find_field_all_of_merged() {
+        let (out, changes) = fixes(
+            &ALL_OF,
+            r#"{"allOf":[{"type":"string"},{"description":"A name."}]}"#,
+            &Rules::GEMINI,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::AllOf);
+        assert_eq!(
+            out.to_json_string(),
+            r#"{"type":"string","description":"A name."}"#
+        );
+    }
+
+    #[test]
+    fn gemini_unknown_name_if_cannot_find_field_conditional_folded() {
+        let (_, changes) = fixes(
+            &CONDITIONALS,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"if":{"required":["a"]},"then":{"required":["b"]}}"#,
+            &Rules::GEMINI,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::Conditional);
+    }
+
+    #[test]
+    fn gemini_unknown_name_dependent_schemas_cannot_find_field_folded() {
+        let (_, changes) = fixes(
+            &DEPENDENT_SCHEMAS,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"dependentSchemas":{"a":{"required":["b"]}}}"#,
+            &Rules::GEMINI,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::DependentSchemas);
+    }
 }

@@ -225,3 +225,117 @@ pub(crate) fn run_with(
         decoder,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::rule::Step;
+    use super::*;
+
+    fn rules() -> impl Iterator<Item = &'static Rule> {
+        ORDER.iter().filter_map(|r| r.rule())
+    }
+
+    /// A rule cannot fix without a check: its own, another rule's that finds what it fixes
+    /// (`found_by`, with the reason), or a reason why nothing can find it.
+    #[test]
+    fn every_rule_that_fixes_has_a_check_or_a_reason() {
+        for rule in rules() {
+            if rule.fixes() {
+                let found = rule.check.is_some() || rule.finder().check.is_some();
+                assert!(
+                    found || rule.unchecked.is_some(),
+                    "{}: a fix without a check or a reason",
+                    rule.id
+                );
+            }
+            assert!(
+                rule.check.is_none() || rule.found_by.is_none(),
+                "{}: its own check and another's",
+                rule.id
+            );
+            assert!(
+                rule.found_by.is_none_or(|f| f.check.is_some()),
+                "{}: found by a rule without a check",
+                rule.id
+            );
+        }
+    }
+
+    /// Each place in the order runs a step its rule has, and each step of a rule has a place
+    /// (a step left out of the order would never run).
+    #[test]
+    fn every_step_has_its_place_in_the_order() {
+        for run in ORDER {
+            match *run {
+                Pre(r) => assert!(r.pre.is_some(), "{}: no PRE step", r.id),
+                Post(r) => assert!(r.post.is_some(), "{}: no POST step", r.id),
+                Around(r) => assert!(!r.fixes() && r.check.is_some(), "{}", r.id),
+                FoldHints => {}
+            }
+        }
+        let placed = |rule: &Rule, pre: bool| {
+            ORDER.iter().any(|run| match *run {
+                Pre(r) => pre && std::ptr::eq(r, rule),
+                Post(r) => !pre && std::ptr::eq(r, rule),
+                _ => false,
+            })
+        };
+        for rule in rules() {
+            assert!(rule.pre.is_none() || placed(rule, true), "{}", rule.id);
+            assert!(rule.post.is_none() || placed(rule, false), "{}", rule.id);
+        }
+        assert!(matches!(ORDER.last(), Some(Post(r)) if std::ptr::eq(*r, &unions::ALONE)));
+    }
+
+    /// The plan holds exactly the steps whose gate is on, in the order's order.
+    #[test]
+    fn the_plan_is_the_order_with_the_gates_read_once() {
+        for rules in crate::PROFILES {
+            for slot in [Slot::Parameters, Slot::Schema] {
+                let plan = Plan::new(rules, slot);
+                let on = |r: &Rule| (r.gate)(rules, slot);
+                let pre: Vec<Step> = ORDER
+                    .iter()
+                    .filter_map(|run| match *run {
+                        Pre(r) if on(r) => r.pre,
+                        _ => None,
+                    })
+                    .collect();
+                assert!(plan.pre().iter().zip(&pre).all(|(a, b)| std::ptr::fn_addr_eq(*a, *b)));
+                assert_eq!(plan.pre().len(), pre.len(), "{}", rules.name);
+                let post = ORDER
+                    .iter()
+                    .filter(|run| match **run {
+                        Post(r) => on(r),
+                        FoldHints => true,
+                        _ => false,
+                    })
+                    .count();
+                assert_eq!(plan.post().len(), post, "{}", rules.name);
+            }
+        }
+        // Gemini has no `oneOf`: the step runs; OpenAI keeps it: it does not.
+        let runs = |rules: &Rules| {
+            Plan::new(rules, Slot::Parameters)
+                .pre()
+                .iter()
+                .any(|s| std::ptr::fn_addr_eq(*s, unions::one_of as Step))
+        };
+        assert!(runs(&Rules::GEMINI));
+        assert!(!runs(&Rules::OPENAI));
+    }
+
+    /// The checker reports in the declared order: at one node, `type-list` (a PRE rule)
+    /// before `unsupported-keyword` (a POST rule).
+    #[test]
+    fn the_checker_reports_in_the_declared_order() {
+        let v = serde_json::json!({"type": ["string", "integer"], "oneOf": [{"minimum": 1}]});
+        let found: Vec<RuleId> = crate::check(&v, &Rules::GEMINI, Slot::Schema)
+            .into_iter()
+            .map(|v| v.rule)
+            .collect();
+        let at = |id| found.iter().position(|r| *r == id);
+        assert!(at(RuleId::TypeList) < at(RuleId::UnsupportedKeyword), "{found:?}");
+        assert!(at(RuleId::TypeList).is_some(), "{found:?}");
+    }
+}

@@ -583,4 +583,13 @@ mod tests {
             RuleId::AdditionalProperties,
         );
     }
+    #[test]
+    fn xai_misreads_a_property_named_properties_collapsed_to_its_description() {
+        fixes(
+            &PROPERTY_NAMED_PROPERTIES,
+            r#"{"type":"object","properties":{"properties":{"type":"object","properties":{"a":{"type":"string"}}}}}"#,
+            &Rules::XAI,
+            RuleId::PropertyNamedProperties,
+        );
+    }
 }

@@ -39,7 +39,10 @@ pub(crate) struct Rule {
     pub(crate) post: Option<Step>,
     /// What the fix would change.
     pub(crate) check: Option<Check>,
-    /// Why a rule that fixes has no check of its own: which check finds what it fixes.
+    /// The rule whose check finds what this one fixes, where it has no check of its own
+    /// (an `allOf` the profile refuses is a keyword it does not accept).
+    pub(crate) found_by: Option<&'static Rule>,
+    /// Why a rule that fixes has no check of its own.
     pub(crate) unchecked: Option<&'static str>,
 }
 
@@ -57,6 +60,7 @@ impl Rule {
             pre: None,
             post: None,
             check: None,
+            found_by: None,
             unchecked: None,
         }
     }
@@ -85,10 +89,22 @@ impl Rule {
         self
     }
 
-    /// Fixed without a check of its own, for the reason given (the check that finds it).
+    /// Found by `by`'s check (a rule without a check of its own), for the reason given.
+    pub(crate) const fn found_by(mut self, by: &'static Rule, why: &'static str) -> Rule {
+        self.found_by = Some(by);
+        self.unchecked = Some(why);
+        self
+    }
+
+    /// Fixed without any check, for the reason given.
     pub(crate) const fn unchecked(mut self, why: &'static str) -> Rule {
         self.unchecked = Some(why);
         self
+    }
+
+    /// The rule whose check finds what this one fixes: itself, or [`Rule::found_by`].
+    pub(crate) fn finder(&self) -> &Rule {
+        self.found_by.unwrap_or(self)
     }
 
     /// Whether the rule can change a schema in the walk.

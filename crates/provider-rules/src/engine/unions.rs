@@ -15,7 +15,10 @@ pub(crate) static ONE_OF: Rule = Rule::new(RuleId::OneOf)
     .gate(|r, _| !r.keywords.contains(Keyword::OneOf))
     .pre(one_of)
     .post(one_of)
-    .unchecked("a oneOf the profile refuses is a keyword it does not accept: found by the unsupported-keyword check");
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "a oneOf the profile refuses is a keyword it does not accept",
+    );
 
 /// `oneOf` → `anyOf` where `oneOf` is not accepted (Gemini's proto has no `oneOf`; OpenAI
 /// strict: `'oneOf' is not permitted`). The exclusivity of `oneOf` is not kept.
@@ -135,7 +138,10 @@ pub(crate) static COLLAPSE: Rule = Rule::new(RuleId::UnionCollapse)
     .gate(|r, _| r.collapses_unions())
     .pre(collapse)
     .post(collapse)
-    .unchecked("an anyOf where the profile has no union is a keyword it does not accept: found by the unsupported-keyword check");
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "an anyOf where the profile has no union is a keyword it does not accept",
+    );
 
 /// Where no union is accepted, `anyOf` collapses to its best branch (object, then array, then
 /// string, ...), a null branch becomes `nullable`, and the other branches go to the
@@ -552,5 +558,31 @@ mod tests {
             out.report.changes
         );
         assert!(crate::check(&out.schema.to_value(), &rules, crate::Slot::Parameters).is_empty());
+    }
+    #[test]
+    fn gemini_unknown_name_one_of_cannot_find_field_one_of_became_any_of() {
+        let (out, changes) = fixes(
+            &ONE_OF,
+            r#"{"oneOf":[{"type":"string"},{"type":"integer"}]}"#,
+            &Rules::GEMINI,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::OneOf);
+        assert_eq!(
+            out.to_json_string(),
+            r#"{"anyOf":[{"type":"string"},{"type":"integer"}]}"#
+        );
+    }
+
+    #[test]
+    fn code_assist_unknown_name_any_of_cannot_find_field_union_collapsed() {
+        let (out, changes) = fixes(
+            &COLLAPSE,
+            r#"{"anyOf":[{"type":"string"},{"type":"integer"}]}"#,
+            &Rules::GEMINI_CODE_ASSIST,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::UnionCollapse);
+        assert_eq!(out.to_json_string(), r#"{"type":"string"}"#);
     }
 }
