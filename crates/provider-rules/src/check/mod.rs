@@ -2,8 +2,8 @@
 //! and the proof that [`sanitize`](crate::sanitize) did its job.
 
 use crate::RuleId;
-use crate::engine::Check;
 use crate::Slot;
+use crate::engine::Check;
 use crate::keys::property_keys;
 use crate::providers::provider_error;
 use crate::report::Violation;
@@ -209,7 +209,6 @@ impl<'r> Checker<'r> {
             provider_error: provider_error(self.rules, rule),
         });
     }
-
 }
 
 impl Visit for Checker<'_> {

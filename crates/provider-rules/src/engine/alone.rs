@@ -104,7 +104,12 @@ pub(crate) fn fix_rule(
 }
 
 /// [`check`] for a rule value.
-pub(crate) fn check_rule(rule: &Rule, schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
+pub(crate) fn check_rule(
+    rule: &Rule,
+    schema: &Schema,
+    rules: &Rules,
+    slot: Slot,
+) -> Vec<Violation> {
     struct One<'r> {
         check: Check,
         c: Checker<'r>,

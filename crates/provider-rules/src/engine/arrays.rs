@@ -1,7 +1,7 @@
 //! Arrays: tuples folded where the provider has none, and `items` where it is required.
 
-use super::{Check, Cx, Rule};
 use super::types::{instance_type, node_types, unions_allowed};
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 use crate::rules::{MissingItems, Tuples};

@@ -1,7 +1,7 @@
 //! `const` and `enum`, in the forms the provider accepts.
 
-use super::{Check, Cx, Rule};
 use super::types::instance_type;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 use crate::rules::{Enums, NullStyle};

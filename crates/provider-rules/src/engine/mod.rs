@@ -1,10 +1,13 @@
 //! The sanitizing engine: a short, fixed sequence of small steps over the typed tree.
 //!
-//! One keyword-aware walk ([`schema_core::Schema::transform`]) runs the [`PRE`] steps on each
-//! node before its children (structural rewrites whose results are then walked: merges, splits,
-//! union collapse, tuple folding) and the [`POST`] steps after them (typing, keyword filtering,
-//! hints). Each step is gated by one capability of [`Rules`] and does nothing otherwise, so a
-//! profile is data and the steps never branch on a provider. Tree-level passes frame the walk:
+//! A rule is one value ([`Rule`]: its id, its gate, its steps, its check), declared in the file
+//! of its fix. One keyword-aware walk ([`schema_core::Schema::transform`]) runs the rules in
+//! the one declared [`ORDER`]: their PRE steps on each node before its children (structural
+//! rewrites whose results are then walked: merges, splits, union collapse, tuple folding) and
+//! their POST steps after them (typing, keyword filtering, hints). Each rule is turned on by
+//! one capability of [`Rules`] (its gate, read once per schema: [`Plan`]), so a profile is data
+//! and the steps never branch on a provider. The checker runs the same rules' checks in the
+//! same order. Tree-level passes frame the walk:
 //! wrapping a bare property map, draft-03 `required` and `$ref` handling before it, limits
 //! after it.
 //!
@@ -37,8 +40,8 @@ use crate::report::{Change, Sanitized};
 use crate::rules::Rules;
 use schema_core::{Schema, Transform};
 
-pub(crate) use rule::{Check, Plan, Rule, Run, checks};
 use Run::{Around, FoldHints, Post, Pre};
+pub(crate) use rule::{Check, Plan, Rule, Run, checks};
 
 /// Every rule in one declared order, which both the engine and the checker iterate: the
 /// engine's PRE pass runs the `Pre` steps on each node before its children (structural
@@ -301,7 +304,12 @@ mod tests {
                         _ => None,
                     })
                     .collect();
-                assert!(plan.pre().iter().zip(&pre).all(|(a, b)| std::ptr::fn_addr_eq(*a, *b)));
+                assert!(
+                    plan.pre()
+                        .iter()
+                        .zip(&pre)
+                        .all(|(a, b)| std::ptr::fn_addr_eq(*a, *b))
+                );
                 assert_eq!(plan.pre().len(), pre.len(), "{}", rules.name);
                 let post = ORDER
                     .iter()
@@ -335,7 +343,10 @@ mod tests {
             .map(|v| v.rule)
             .collect();
         let at = |id| found.iter().position(|r| *r == id);
-        assert!(at(RuleId::TypeList) < at(RuleId::UnsupportedKeyword), "{found:?}");
+        assert!(
+            at(RuleId::TypeList) < at(RuleId::UnsupportedKeyword),
+            "{found:?}"
+        );
         assert!(at(RuleId::TypeList).is_some(), "{found:?}");
     }
 }

@@ -1,8 +1,8 @@
 //! Nullability: written in the profile's [`NullStyle`], and null-only nodes where the
 //! provider has no NULL type.
 
-use super::{Check, Cx, Rule};
 use super::merge::absorb;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::rules::NullStyle;
 use schema_core::{

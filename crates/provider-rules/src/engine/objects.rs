@@ -1,7 +1,7 @@
 //! Objects: `required`, `additionalProperties`, and a property literally named `properties`.
 
-use super::{Check, Cx, Rule};
 use super::types::node_types;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::Slot;
 use crate::hints;

@@ -1,10 +1,10 @@
 //! The root of a tool's parameters: an object, with `properties`, without a root union where
 //! the provider refuses one.
 
-use super::{Check, Cx, Rule};
 use super::merge::merge_all_of;
 use super::objects::is_object;
 use super::types::{infer, node_types, unions_allowed};
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::Slot;
 use crate::hints;

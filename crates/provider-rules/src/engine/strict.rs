@@ -1,8 +1,8 @@
 //! Strict modes: every property required (optional ones nullable), size limits.
 
-use super::{Check, Cx, Rule};
 use super::nulls::add_null;
 use super::objects::is_object;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};

@@ -1,10 +1,10 @@
 //! Unions: `oneOf` where only `anyOf` is accepted, collapse where no union is, and `anyOf`
 //! standing alone where siblings are refused.
 
-use super::{Check, Cx, Rule};
 use super::merge::absorb;
 use super::nulls::{ANNOTATIONS, is_null_branch};
 use super::types::{infer, keyword_fits, rank};
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 use crate::rules::Unions;
