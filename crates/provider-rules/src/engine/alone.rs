@@ -24,10 +24,14 @@ use schema_core::{Schema, Transform, Visit};
 
 /// The rule of [`ORDER`] with id `id` that has a fix (`fix`) or a check: its first.
 fn find(id: RuleId, fix: bool) -> Option<&'static Rule> {
-    ORDER
-        .iter()
-        .filter_map(|r| r.rule())
-        .find(|r| r.id == id && if fix { r.fixes() } else { r.check.is_some() })
+    ORDER.iter().filter_map(|r| r.rule()).find(|r| {
+        r.id == id
+            && if fix {
+                r.fixes()
+            } else {
+                r.finder().check.is_some()
+            }
+    })
 }
 
 /// Runs the fix of rule `id` alone, where its gate is on for `rules` in `slot`, on every node
@@ -51,7 +55,9 @@ pub fn fix(id: RuleId, schema: &Schema, rules: &Rules, slot: Slot) -> (Schema, V
 }
 
 /// Runs the check of rule `id` alone on `schema` for `rules` in `slot`: what it finds (its
-/// root check on the root, its node check on every node). Nothing for an id without a check.
+/// root check on the root, its node check on every node). A rule found by another's check
+/// (an `allOf` the profile refuses is a keyword it does not accept) runs that check. Nothing
+/// for an id without a check.
 ///
 /// ```
 /// use provider_rules::{one_rule, RuleId, Rules, Slot};
@@ -81,7 +87,7 @@ pub(crate) fn fix_rule(
             self.cx.enter(s);
             // As in the engine: only the root of the boolean subschemas is shaped.
             if let Some(step) = self.rule.pre
-                && !(matches!(s, Schema::Bool(_)) && !p.is_empty())
+                && (!matches!(s, Schema::Bool(_)) || p.is_empty())
             {
                 step(s, p, self.cx);
             }
@@ -128,7 +134,7 @@ pub(crate) fn check_rule(
             true
         }
     }
-    let Some(check) = rule.check else {
+    let Some(check) = rule.finder().check else {
         return Vec::new();
     };
     let mut one = One {
@@ -149,13 +155,13 @@ pub(crate) fn check_rule(
 #[cfg(test)]
 pub(crate) fn fixes(rule: &Rule, json: &str, rules: &Rules, id: RuleId) -> (Schema, Vec<Change>) {
     let before = Schema::from_str(json).expect("a test schema");
-    let found = check_rule(rule.finder(), &before, rules, Slot::Schema);
+    let found = check_rule(rule, &before, rules, Slot::Schema);
     assert!(
         found.iter().any(|v| v.rule == id),
         "{id} not found in {json}: {found:?}"
     );
     let (after, changes) = fix_rule(rule, &before, rules, Slot::Schema);
-    let left = check_rule(rule.finder(), &after, rules, Slot::Schema);
+    let left = check_rule(rule, &after, rules, Slot::Schema);
     assert!(
         left.is_empty(),
         "{id}: still found after the fix: {left:?} in {}",
