@@ -172,7 +172,7 @@ pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
