@@ -1,5 +1,5 @@
 //! The keyword filter: what the provider does not accept is removed, its meaning kept as a
-//! hint. Runs after the structural steps, so only what could not be rewritten is left.
+//! hint (a `format` or a `pattern` the profile refuses: `formats.rs`, `patterns.rs`). Runs after the structural steps, so only what could not be rewritten is left.
 
 use super::{Check, Cx, Rule};
 use crate::RuleId;
@@ -35,38 +35,6 @@ fn is_annotation(kw: Keyword) -> bool {
             | K::Defs
             | K::Definitions
     )
-}
-
-/// A `format` the provider does not accept, removed.
-pub(crate) static FORMAT: Rule = Rule::new(RuleId::Format)
-    .gate(|r, _| r.formats.is_some())
-    .post(formats)
-    .check(Check::Object(check::formats));
-
-/// `format` values outside the profile's list go to the description ("Format: uri.").
-/// Prevents `format: only 'enum' and 'date-time' are supported for STRING type` (Gemini) and
-/// `'uri' is not a valid format` (OpenAI strict).
-pub(crate) fn formats(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(allowed) = &cx.rules.formats else {
-        return;
-    };
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    let Some(f) = o.string(Keyword::Format) else {
-        return;
-    };
-    if allowed.iter().any(|a| a == f) {
-        return;
-    }
-    if let Some(v) = o.remove(Keyword::Format) {
-        cx.lost(
-            p,
-            RuleId::Format,
-            "a format the provider does not accept was removed",
-            hints::for_keyword(Keyword::Format, &v),
-        );
-    }
 }
 
 /// The keywords the provider does not accept, removed (their meaning kept as a hint).
@@ -209,43 +177,12 @@ fn inclusive_bound(o: &mut SchemaObject, kw: Keyword, value: &Value, rules: &Rul
     exact
 }
 
-/// A `pattern` with syntax the provider refuses, moved to the description.
-pub(crate) static PATTERN_SYNTAX: Rule = Rule::new(RuleId::PatternSyntax)
-    .gate(|r, _| r.forbidden_pattern_syntax.is_some())
-    .post(patterns)
-    .check(Check::Object(check::patterns));
-
-/// A `pattern` using a construct the provider's regex engine refuses (OpenAI: `... is not a
-/// 'regex'`, `regex lookaround is not supported`) goes to the description.
-pub(crate) fn patterns(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(forbidden) = &cx.rules.forbidden_pattern_syntax else {
-        return;
-    };
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    let Some(pattern) = o.string(Keyword::Pattern) else {
-        return;
-    };
-    if !forbidden.iter().any(|f| pattern.contains(f.as_ref())) {
-        return;
-    }
-    if let Some(v) = o.remove(Keyword::Pattern) {
-        cx.lost(
-            p,
-            RuleId::PatternSyntax,
-            "a pattern the provider's regex engine refuses was removed",
-            hints::for_keyword(Keyword::Pattern, &v),
-        );
-    }
-}
-
 /// What the provider would reject that this file's steps fix: the checker's part of these
 /// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
-    use schema_core::{Key, Keyword, SchemaObject, Value};
+    use schema_core::{Key, SchemaObject, Value};
 
     /// Keywords the provider does not know, does not accept, or finds of the wrong JSON type ([`unsupported_keywords`](super::unsupported_keywords)).
     pub(crate) fn keywords(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
@@ -271,31 +208,6 @@ pub(crate) mod check {
             }
         }
     }
-
-    /// A `pattern` with syntax the provider refuses ([`patterns`](super::patterns)).
-    pub(crate) fn patterns(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
-        let r = c.rules;
-        if let (Some(forbidden), Some(pat)) =
-            (&r.forbidden_pattern_syntax, o.string(Keyword::Pattern))
-            && forbidden.iter().any(|f| pat.contains(f.as_ref()))
-        {
-            c.push(
-                p,
-                RuleId::PatternSyntax,
-                format!("pattern {pat:?} uses a construct the provider refuses"),
-            );
-        }
-    }
-
-    /// A `format` the provider does not accept ([`formats`](super::formats)).
-    pub(crate) fn formats(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
-        let r = c.rules;
-        if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format))
-            && !allowed.iter().any(|a| a == f)
-        {
-            c.push(p, RuleId::Format, format!("format {f} is not accepted"));
-        }
-    }
 }
 
 #[cfg(test)]
@@ -312,31 +224,6 @@ mod tests {
             r#"{"type":"object","properties":{"a":{"type":"string"}},"x-vendor":1,"$comment":"c"}"#,
             &Rules::GEMINI,
             RuleId::UnknownKeyword,
-        );
-    }
-
-    #[test]
-    fn gemini_format_only_enum_and_date_time_are_supported_for_string_type() {
-        let (out, _) = fixes(
-            &FORMAT,
-            r#"{"type":"string","format":"uri"}"#,
-            &Rules::GEMINI,
-            RuleId::Format,
-        );
-        assert!(
-            !out.to_json_string().contains("format"),
-            "{}",
-            out.to_json_string()
-        );
-    }
-
-    #[test]
-    fn openai_regex_construct_is_not_supported_pattern_dropped() {
-        fixes(
-            &PATTERN_SYNTAX,
-            r#"{"type":"string","pattern":"^\\p{L}+$"}"#,
-            &Rules::OPENAI,
-            RuleId::PatternSyntax,
         );
     }
 }

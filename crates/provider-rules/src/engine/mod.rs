@@ -21,9 +21,11 @@ mod cx;
 mod draft;
 mod enums;
 mod filter;
+mod formats;
 mod merge;
 mod nulls;
 mod objects;
+mod patterns;
 mod property_maps;
 mod refs;
 pub(crate) mod root;
@@ -87,8 +89,8 @@ pub(crate) const ORDER: &[Run] = &[
     Post(&objects::EMPTY_PROPERTIES),
     Post(&objects::REQUIRED),
     Post(&objects::ADDITIONAL_PROPERTIES),
-    Post(&filter::FORMAT),
-    Post(&filter::PATTERN_SYNTAX),
+    Post(&formats::FORMAT),
+    Post(&patterns::PATTERN_SYNTAX),
     Post(&strict::STRICT_REQUIRED),
     Post(&strict::MIN_ITEMS),
     Post(&filter::UNSUPPORTED_KEYWORD),
