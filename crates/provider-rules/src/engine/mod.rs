@@ -23,6 +23,7 @@ mod enums;
 mod filter;
 mod formats;
 mod merge;
+mod min_items;
 mod nulls;
 mod objects;
 mod patterns;
@@ -92,7 +93,7 @@ pub(crate) const ORDER: &[Run] = &[
     Post(&formats::FORMAT),
     Post(&patterns::PATTERN_SYNTAX),
     Post(&strict::STRICT_REQUIRED),
-    Post(&strict::MIN_ITEMS),
+    Post(&min_items::MIN_ITEMS),
     Post(&filter::UNSUPPORTED_KEYWORD),
     Post(&unions::DEFAULT_BESIDE_ANY_OF),
     FoldHints,

@@ -1,10 +1,10 @@
-//! Strict modes: every property required (optional ones nullable), size limits.
+//! Strict modes: every property required (optional ones nullable), size limits (`minItems`:
+//! `min_items.rs`).
 
 use super::nulls::add_null;
 use super::objects::is_object;
 use super::{Check, Cx, Rule};
 use crate::RuleId;
-use crate::hints;
 use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
 
 /// Strict mode's closed objects, every property required.
@@ -149,40 +149,6 @@ fn accepts_null(o: &SchemaObject) -> bool {
     }
 }
 
-/// `minItems` above the provider's limit, lowered.
-pub(crate) static MIN_ITEMS: Rule = Rule::new(RuleId::MinItems)
-    .gate(|r, _| r.limits.max_min_items.is_some())
-    .post(min_items)
-    .check(Check::Object(check::min_items));
-
-/// `minItems` above what the provider accepts (Anthropic strict: 0 or 1) goes to the
-/// description.
-pub(crate) fn min_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(max) = cx.rules.limits.max_min_items else {
-        return;
-    };
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    let Some(n) = o
-        .number(Keyword::MinItems)
-        .and_then(serde_json::Number::as_f64)
-    else {
-        return;
-    };
-    if n <= f64::from(max) {
-        return;
-    }
-    if let Some(v) = o.remove(Keyword::MinItems) {
-        cx.lost(
-            p,
-            RuleId::MinItems,
-            "minItems above the provider's limit moved to the description",
-            hints::for_keyword(Keyword::MinItems, &v),
-        );
-    }
-}
-
 /// Sizes of a schema that strict modes limit.
 #[derive(Default, Debug, Clone, Copy)]
 pub(crate) struct Sizes {
@@ -296,7 +262,7 @@ pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
-    use schema_core::{InstanceType as T, Keyword, SchemaObject};
+    use schema_core::{InstanceType as T, SchemaObject};
 
     /// Strict mode: a property not in `required` ([`close_object`](super::close_object)).
     pub(crate) fn all_required(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
@@ -319,19 +285,6 @@ pub(crate) mod check {
             }
         }
     }
-
-    /// `minItems` above the provider's limit ([`min_items`](super::min_items)).
-    pub(crate) fn min_items(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
-        let r = c.rules;
-        if let (Some(max), Some(n)) = (
-            r.limits.max_min_items,
-            o.number(Keyword::MinItems)
-                .and_then(serde_json::Number::as_f64),
-        ) && n > f64::from(max)
-        {
-            c.push(p, RuleId::MinItems, format!("minItems above {max}"));
-        }
-    }
 }
 
 #[cfg(test)]
@@ -340,16 +293,6 @@ mod tests {
     use crate::RuleId;
     use crate::engine::alone::fixes;
     use crate::rules::Rules;
-
-    #[test]
-    fn anthropic_strict_min_items_above_the_limit() {
-        fixes(
-            &MIN_ITEMS,
-            r#"{"type":"array","items":{"type":"string"},"minItems":3}"#,
-            &Rules::ANTHROPIC_STRICT,
-            RuleId::MinItems,
-        );
-    }
 
     #[test]
     fn openai_strict_required_must_include_every_key_in_properties() {
