@@ -19,6 +19,7 @@ mod arrays;
 pub(crate) mod booleans;
 mod cx;
 mod draft;
+mod empty_unions;
 mod enums;
 mod filter;
 mod formats;
@@ -26,6 +27,7 @@ mod merge;
 mod min_items;
 mod nulls;
 mod objects;
+mod one_of;
 mod patterns;
 mod property_maps;
 mod refs;
@@ -58,11 +60,11 @@ pub(crate) const ORDER: &[Run] = &[
     Around(&root::BARE_PROPERTIES),
     Around(&refs::REFS),
     // Before a node's children.
-    Pre(&unions::EMPTY),
+    Pre(&empty_unions::EMPTY),
     Pre(&root::SHAPE),
     Pre(&draft::DRAFT_2020),
     Pre(&objects::PROPERTY_NAMED_PROPERTIES),
-    Pre(&unions::ONE_OF),
+    Pre(&one_of::ONE_OF),
     Pre(&merge::ALL_OF),
     Pre(&merge::CONDITIONALS),
     Pre(&merge::DEPENDENT_SCHEMAS),
@@ -73,11 +75,11 @@ pub(crate) const ORDER: &[Run] = &[
     Pre(&arrays::TUPLE_FOLD),
     Pre(&booleans::BOOLEAN_SCHEMA),
     // After them. A merge or a collapse can bring up a union from a child already walked.
-    Post(&unions::EMPTY),
+    Post(&empty_unions::EMPTY),
     // A property named `properties` may only look like an object once its own merges ran.
     Post(&objects::PROPERTY_NAMED_PROPERTIES),
-    Post(&unions::ONE_OF),
-    Post(&unions::LOOSENED),
+    Post(&one_of::ONE_OF),
+    Post(&one_of::LOOSENED),
     Post(&merge::ALL_OF),
     Post(&nulls::NULLS),
     Post(&unions::COLLAPSE),
@@ -330,7 +332,7 @@ mod tests {
             Plan::new(rules, Slot::Parameters)
                 .pre()
                 .iter()
-                .any(|s| std::ptr::fn_addr_eq(*s, unions::one_of as Step))
+                .any(|s| std::ptr::fn_addr_eq(*s, one_of::one_of as Step))
         };
         assert!(runs(&Rules::GEMINI));
         assert!(!runs(&Rules::OPENAI));

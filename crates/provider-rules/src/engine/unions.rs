@@ -1,5 +1,5 @@
-//! Unions: `oneOf` where only `anyOf` is accepted, collapse where no union is, and `anyOf`
-//! standing alone where siblings are refused.
+//! Unions: collapse where no union is, and `anyOf` standing alone where siblings are refused
+//! (`oneOf`: `one_of.rs`; a union without branches: `empty_unions.rs`).
 
 use super::merge::absorb;
 use super::nulls::{ANNOTATIONS, is_null_branch};
@@ -9,126 +9,6 @@ use crate::RuleId;
 use crate::hints;
 use crate::rules::Unions;
 use schema_core::{Entry, InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
-
-/// `oneOf` said as `anyOf` where `oneOf` is not accepted.
-pub(crate) static ONE_OF: Rule = Rule::new(RuleId::OneOf)
-    .gate(|r, _| !r.keywords.contains(Keyword::OneOf))
-    .pre(one_of)
-    .post(one_of)
-    .found_by(
-        &super::filter::UNSUPPORTED_KEYWORD,
-        "a oneOf the profile refuses is a keyword it does not accept",
-    );
-
-/// `oneOf` → `anyOf` where `oneOf` is not accepted (Gemini's proto has no `oneOf`; OpenAI
-/// strict: `'oneOf' is not permitted`). The exclusivity of `oneOf` is not kept.
-pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    if !matches!(o.get(Keyword::OneOf), Some(Value::Schemas(_))) {
-        return;
-    }
-    if o.contains(Keyword::AnyOf) {
-        // Both must hold: keep anyOf, fold oneOf into an allOf member for the merge step.
-        if let Some(v) = o.remove(Keyword::OneOf) {
-            let mut inner = schema_core::SchemaObject::new();
-            inner.insert(Keyword::AnyOf, v);
-            let list = match o.remove(Keyword::AllOf) {
-                Some(Value::Schemas(mut l)) => {
-                    l.push(Schema::Object(inner));
-                    l
-                }
-                _ => vec![Schema::Object(inner)],
-            };
-            o.insert(Keyword::AllOf, Value::Schemas(list));
-        }
-    } else if let Some(e) = o
-        .entries_mut()
-        .iter_mut()
-        .find(|e| e.key == Key::Known(Keyword::OneOf))
-    {
-        e.key = Key::Known(Keyword::AnyOf);
-    }
-    cx.lost(
-        p,
-        RuleId::OneOf,
-        "oneOf became anyOf (exclusivity is not enforced)",
-        None,
-    );
-}
-
-/// A kept `oneOf` or `not` whose subschemas lost a constraint, loosened.
-pub(crate) static LOOSENED: Rule = Rule::new(RuleId::Not)
-    .post(loosened)
-    .unchecked("repairs what other rules' losses made untrue, not what a provider refuses");
-
-/// Where a branch of a kept `oneOf` lost a constraint, two branches may now match where one
-/// did, and `oneOf` would reject what it accepted: it becomes `anyOf`. Likewise a `not` whose
-/// schema lost a constraint rejects more than it did: it is dropped into the description.
-pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(o) = node.as_object() else { return };
-    let one_of = o.contains(Keyword::OneOf)
-        && !o.contains(Keyword::AnyOf)
-        && cx.rules.keywords.contains(Keyword::AnyOf)
-        && cx.lost_under(&format!("{p}/oneOf/"));
-    let not = o.contains(Keyword::Not) && cx.lost_under(&format!("{p}/not"));
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    if one_of
-        && let Some(e) = o
-            .entries_mut()
-            .iter_mut()
-            .find(|e| e.key == Key::Known(Keyword::OneOf))
-    {
-        e.key = Key::Known(Keyword::AnyOf);
-        cx.lost(
-            p,
-            RuleId::OneOf,
-            "oneOf became anyOf: its branches lost constraints, so more than one may match",
-            None,
-        );
-    }
-    if not && let Some(v) = o.remove(Keyword::Not) {
-        cx.lost(
-            p,
-            RuleId::Not,
-            "not removed: its schema lost constraints, so it would reject valid values",
-            hints::for_keyword(Keyword::Not, &v),
-        );
-    }
-}
-
-/// A union with no branch, removed.
-pub(crate) static EMPTY: Rule = Rule::new(RuleId::EmptyUnion)
-    .pre(empty)
-    .post(empty)
-    .check(Check::Object(check::empty));
-
-/// An `anyOf`/`oneOf`/`allOf` without branches: xAI rejects "anyOf with zero variants", and
-/// no provider needs one. An empty `allOf` says nothing (removed); an empty `anyOf`/`oneOf`
-/// accepts nothing (removed, "Accepts no value." in the description).
-pub(crate) fn empty(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
-        if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
-            o.remove(kw);
-            if kw == Keyword::AllOf {
-                cx.change(p, RuleId::EmptyUnion, "an empty allOf removed");
-            } else {
-                cx.lost(
-                    p,
-                    RuleId::EmptyUnion,
-                    format!("an empty {kw} (accepts nothing) removed"),
-                    Some("Accepts no value.".to_owned()),
-                );
-            }
-        }
-    }
-}
 
 /// How many nested unions one node collapses.
 const MAX_ROUNDS: usize = 64;
@@ -453,7 +333,7 @@ pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
     use crate::rules::Unions;
-    use schema_core::{Keyword, Schema, SchemaObject};
+    use schema_core::{Keyword, SchemaObject};
 
     /// `anyOf` beside other keywords where it must stand alone ([`alone`](super::alone)).
     pub(crate) fn alone(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
@@ -464,15 +344,6 @@ pub(crate) mod check {
                 RuleId::AnyOfAlone,
                 "anyOf must be the only keyword of its node".to_owned(),
             );
-        }
-    }
-
-    /// A union with no branch ([`empty`](super::empty)).
-    pub(crate) fn empty(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
-        for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
-            if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
-                c.push(p, RuleId::EmptyUnion, format!("{kw} has no branch"));
-            }
         }
     }
 
@@ -505,16 +376,6 @@ mod tests {
             r#"{"anyOf":[{"type":"string"},{"type":"integer"}],"description":"A value."}"#,
             &Rules::VERTEX,
             RuleId::AnyOfAlone,
-        );
-    }
-
-    #[test]
-    fn any_of_with_zero_variants_is_rejected_empty_union_removed() {
-        fixes(
-            &EMPTY,
-            r#"{"type":"object","properties":{"v":{"anyOf":[]}}}"#,
-            &Rules::ANTHROPIC,
-            RuleId::EmptyUnion,
         );
     }
 
@@ -559,21 +420,6 @@ mod tests {
         );
         assert!(crate::check(&out.schema.to_value(), &rules, crate::Slot::Parameters).is_empty());
     }
-    #[test]
-    fn gemini_unknown_name_one_of_cannot_find_field_one_of_became_any_of() {
-        let (out, changes) = fixes(
-            &ONE_OF,
-            r#"{"oneOf":[{"type":"string"},{"type":"integer"}]}"#,
-            &Rules::GEMINI,
-            RuleId::UnsupportedKeyword,
-        );
-        assert_eq!(changes[0].rule, RuleId::OneOf);
-        assert_eq!(
-            out.to_json_string(),
-            r#"{"anyOf":[{"type":"string"},{"type":"integer"}]}"#
-        );
-    }
-
     #[test]
     fn code_assist_unknown_name_any_of_cannot_find_field_union_collapsed() {
         let (out, changes) = fixes(
