@@ -38,12 +38,8 @@ pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             };
             o.insert(Keyword::AllOf, Value::Schemas(list));
         }
-    } else if let Some(e) = o
-        .entries_mut()
-        .iter_mut()
-        .find(|e| e.key == Key::Known(Keyword::OneOf))
-    {
-        e.key = Key::Known(Keyword::AnyOf);
+    } else {
+        rename_to_any_of(o);
     }
     cx.lost(
         p,
@@ -51,6 +47,19 @@ pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         "oneOf became anyOf (exclusivity is not enforced)",
         None,
     );
+}
+
+/// Renames the node's `oneOf` to `anyOf` in its place: whether it had one.
+fn rename_to_any_of(o: &mut schema_core::SchemaObject) -> bool {
+    let Some(e) = o
+        .entries_mut()
+        .iter_mut()
+        .find(|e| e.key == Key::Known(Keyword::OneOf))
+    else {
+        return false;
+    };
+    e.key = Key::Known(Keyword::AnyOf);
+    true
 }
 
 /// A kept `oneOf` or `not` whose subschemas lost a constraint, loosened.
@@ -71,13 +80,7 @@ pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };
-    if one_of
-        && let Some(e) = o
-            .entries_mut()
-            .iter_mut()
-            .find(|e| e.key == Key::Known(Keyword::OneOf))
-    {
-        e.key = Key::Known(Keyword::AnyOf);
+    if one_of && rename_to_any_of(o) {
         cx.lost(
             p,
             RuleId::OneOf,
