@@ -71,22 +71,31 @@
 //!
 //! ## Adding a rule
 //!
-//! A rule is a step that rewrites a node and a check that finds what the step would change,
-//! in one file with its tests; the engine and the checker each run the rules in one declared
-//! order (in `src/engine/mod.rs`). Three steps:
+//! A rule is one value, a `Rule` (its [`RuleId`], its gate, its step before and/or after a
+//! node's children, its check), declared in the file of its fix; the engine and the checker
+//! both run the rules in one declared order, `ORDER` in `src/engine/mod.rs`. Three steps:
 //!
-//! 1. One file, `src/engine/acme.rs`: the step, `pub(crate) fn acme(node: &mut Schema, p: &str,
-//!    cx: &mut Cx<'_>)`, which does nothing unless its gate (one [`Rules`] field) says so and
-//!    reports each change with `cx.change(p, RuleId::Acme, ..)` (or `cx.lost(.., hint)` when
-//!    meaning moves to the description); its check, `pub(crate) mod check { pub(crate) fn
-//!    acme(c: &mut Checker<'_>, p: &str, o: &SchemaObject) }`, which `c.push`es what the step
-//!    would change; and its unit tests, which run the rule alone with
-//!    `engine::alone::fixes(step, pre, check, json, rules, id)` (the check finds it, the step
-//!    fixes it, the check then finds nothing), each named for the provider error it prevents.
-//! 2. One line in the order: the step in `PRE` (before the node's children) or `POST` (after
-//!    them) and the check in `CHECKS`, in `src/engine/mod.rs`; and its id, `Acme = "acme",`,
-//!    in `src/rule_id.rs` ([`RuleId`], the name reports and the CLI show). The depth cap stays
-//!    the last step ([`sanitize`] runs it after the walk).
+//! 1. One file, `src/engine/acme.rs`, holding
+//!    - the step, `pub(crate) fn acme(node: &mut Schema, p: &str, cx: &mut Cx<'_>)`, which
+//!      reports each change with `cx.change(p, RuleId::Acme, ..)` (or `cx.lost(.., hint)` when
+//!      meaning moves to the description; the hint text is the step's);
+//!    - its check, `pub(crate) mod check { pub(crate) fn acme(c: &mut Checker<'_>, p: &str, o:
+//!      &SchemaObject) }`, which `c.push`es what the step would change;
+//!    - the rule: `pub(crate) static ACME: Rule = Rule::new(RuleId::Acme).gate(|r, _|
+//!      r.acme).post(acme).check(Check::Object(check::acme));` (the gate is the one [`Rules`]
+//!      field that turns it on: the step does not test it; a rule without its own check names
+//!      the rule whose check finds what it fixes, `.found_by(&filter::UNSUPPORTED_KEYWORD,
+//!      why)`, or says why none can, `.unchecked(why)`);
+//!    - its unit tests, `engine::alone::fixes(&ACME, json, rules, id)` (the check finds it,
+//!      the fix alone fixes it, the check then finds nothing), each named for the provider
+//!      error it prevents (integration tests run a rule alone by its id: `one_rule::fix` and
+//!      `one_rule::check`).
+//! 2. One line in the order: `Post(&acme::ACME),` (or `Pre(..)`, or both) in `ORDER`, and
+//!    `mod acme;` beside it; its id, `Acme = "acme",`, in `src/rule_id.rs` ([`RuleId`], the name
+//!    reports and the CLI show). Where the line goes is where the step runs and where the
+//!    checker reports it. The depth cap stays the last step ([`sanitize`] runs it after the
+//!    walk). A test fails for a rule that fixes without a check or a reason, or a step with no
+//!    place in the order.
 //! 3. Its error text in the provider's file: an [`ErrorText`] `{ rules: &["acme"], text }` in
 //!    `src/providers/<provider>.rs`, quoted from a public 400 (a test checks that every id
 //!    there is a [`RuleId`]).
@@ -104,6 +113,8 @@ pub mod decode;
 mod depth;
 pub mod encode;
 mod engine;
+#[doc(hidden)]
+pub use engine::alone as one_rule;
 mod hints;
 mod keys;
 mod names;

@@ -3,6 +3,7 @@
 
 use crate::RuleId;
 use crate::Slot;
+use crate::engine::Check;
 use crate::keys::property_keys;
 use crate::providers::provider_error;
 use crate::report::Violation;
@@ -135,20 +136,23 @@ fn has_malformed_type(schema: &Schema) -> bool {
 
 fn check_read(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation> {
     let mut c = Checker::new(schema, rules, slot);
-    if rules.root_shaped(slot) {
-        crate::engine::root::check::shape(&mut c, schema);
+    for check in crate::engine::checks() {
+        if let Check::Root(f) = check {
+            f(&mut c, schema);
+        }
     }
     if slot == Slot::Parameters {
-        crate::engine::root::check::bare_properties(&mut c, schema);
         c.out.extend(property_keys(schema, rules));
     }
     schema.walk(&mut c);
     c.out
 }
 
-/// The checker's context: what the rules' checks ([`crate::engine::CHECKS`]) read and write.
+/// The checker's context: what the rules' checks ([`crate::engine::ORDER`]) read and write.
 pub(crate) struct Checker<'r> {
     pub(crate) rules: &'r Rules,
+    /// The slot the schema is checked for.
+    pub(crate) slot: Slot,
     /// Whether the root must have `properties`, even an empty map.
     pub(crate) root_properties: bool,
     out: Vec<Violation>,
@@ -164,6 +168,7 @@ impl<'r> Checker<'r> {
     pub(crate) fn new(schema: &'r Schema, rules: &'r Rules, slot: Slot) -> Checker<'r> {
         let mut c = Checker {
             rules,
+            slot,
             root_properties: rules.keeps_root_properties(slot),
             out: Vec::new(),
             circular: Default::default(),
@@ -178,7 +183,6 @@ impl<'r> Checker<'r> {
     }
 
     /// What was found.
-    #[cfg(test)]
     pub(crate) fn into_found(self) -> Vec<Violation> {
         self.out
     }
@@ -205,20 +209,18 @@ impl<'r> Checker<'r> {
             provider_error: provider_error(self.rules, rule),
         });
     }
-
-    fn node(&mut self, p: &str, o: &SchemaObject) {
-        for check in crate::engine::CHECKS {
-            check(self, p, o);
-        }
-    }
 }
 
 impl Visit for Checker<'_> {
     fn enter(&mut self, p: &str, s: &Schema) -> bool {
-        if let Some(o) = s.as_object() {
-            self.node(p, o);
+        let o = s.as_object();
+        for check in crate::engine::checks() {
+            match (check, o) {
+                (Check::Object(f), Some(o)) => f(self, p, o),
+                (Check::Node(f), _) => f(self, p, s),
+                _ => {}
+            }
         }
-        crate::engine::booleans::check::children(self, p, s);
         true
     }
 }

@@ -1,20 +1,23 @@
 //! Arrays: tuples folded where the provider has none, and `items` where it is required.
 
-use super::Cx;
 use super::types::{instance_type, node_types, unions_allowed};
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 use crate::rules::{MissingItems, Tuples};
 use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value};
+
+/// A tuple folded into one `items` where the provider has no tuple.
+pub(crate) static TUPLE_FOLD: Rule = Rule::new(RuleId::TupleFold)
+    .gate(|r, _| r.tuples == Tuples::Fold)
+    .pre(fold_tuples)
+    .check(Check::Object(check::tuples));
 
 /// `prefixItems` folded into one `items` (gated by [`Tuples::Fold`]): the positions' schemas,
 /// deduplicated, as an `anyOf` where unions are accepted (so no valid array becomes invalid),
 /// else the first; a closed tuple keeps its length as `maxItems`; the order goes to the
 /// description. Prevents Gemini's `...items.items: missing field` (pleaseai/shunt#454).
 pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.tuples != Tuples::Fold {
-        return;
-    }
     let unions = unions_allowed(cx);
     let Some(o) = node.as_object_mut() else {
         return;
@@ -88,14 +91,17 @@ pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     );
 }
 
+/// `items` given to an array schema without one where the provider requires it.
+pub(crate) static ITEMS_MISSING: Rule = Rule::new(RuleId::ItemsMissing)
+    .gate(|r, _| r.missing_items != MissingItems::Keep)
+    .post(missing_items)
+    .check(Check::Object(check::missing_items));
+
 /// An array without `items` gets one (gated by [`MissingItems`]): `{}` for OpenAI (`array
 /// schema missing items`), a typed schema for Gemini (`...items: missing field`), derived from
 /// the arrays in `enum`, else the profile's any-value.
 pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let mode = cx.rules.missing_items;
-    if mode == MissingItems::Keep {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -198,7 +204,7 @@ pub(crate) fn items_of(values: &[schema_core::Instance]) -> Option<Schema> {
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
@@ -250,9 +256,7 @@ mod tests {
     #[test]
     fn gemini_items_missing_field() {
         fixes(
-            missing_items,
-            false,
-            check::missing_items,
+            &ITEMS_MISSING,
             r#"{"type":"array"}"#,
             &Rules::GEMINI,
             RuleId::ItemsMissing,
@@ -262,9 +266,7 @@ mod tests {
     #[test]
     fn gemini_proto_has_no_tuples_tuple_folded() {
         fixes(
-            fold_tuples,
-            true,
-            check::tuples,
+            &TUPLE_FOLD,
             r#"{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}]}"#,
             &Rules::GEMINI,
             RuleId::Tuple,

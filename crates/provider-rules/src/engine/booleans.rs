@@ -1,8 +1,14 @@
 //! Boolean subschemas (`true`/`false`) where the provider accepts none.
 
-use super::Cx;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use schema_core::{Keyword, Location, Schema, SchemaObject, Value};
+
+/// Boolean subschemas where the provider accepts none.
+pub(crate) static BOOLEAN_SCHEMA: Rule = Rule::new(RuleId::BooleanSchema)
+    .gate(|r, _| !r.boolean_schemas)
+    .pre(children)
+    .check(Check::Node(check::children));
 
 /// Where boolean subschemas are refused (gated by `boolean_schemas`; xAI: `property schema
 /// 'false' is not supported`, vercel/ai#14678; Gemini's proto has no boolean schema): a
@@ -10,9 +16,6 @@ use schema_core::{Keyword, Location, Schema, SchemaObject, Value};
 /// `false` elsewhere `{"not": {}}`. `additionalProperties`, `additionalItems`,
 /// `unevaluated*` and a tuple's closing `items: false` are left to their own steps.
 pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.boolean_schemas {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -118,7 +121,7 @@ pub(crate) mod check {
 mod tests {
     use super::*;
     use crate::check::Checker;
-    use crate::engine::alone::fix;
+    use crate::engine::alone::fix_rule as fix;
     use crate::{Rules, Slot};
 
     fn found(s: &Schema, rules: &Rules) -> Vec<crate::report::Violation> {
@@ -145,7 +148,7 @@ mod tests {
             .map(|v| v.pointer)
             .collect();
         assert_eq!(at, ["/properties/gone", "/properties/any"]);
-        let (after, changes) = fix(children, true, json, &Rules::XAI, Slot::Schema);
+        let (after, changes) = fix(&BOOLEAN_SCHEMA, &before, &Rules::XAI, Slot::Schema);
         assert!(changes.iter().all(|c| c.rule == RuleId::BooleanSchema));
         assert!(found(&after, &Rules::XAI).is_empty());
         assert_eq!(

@@ -1,10 +1,16 @@
 //! Older drafts read as 2020-12, where the provider wants 2020-12 or does not accept the old
 //! form (so the later steps see one canonical form).
 
-use super::Cx;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::rules::Tuples;
 use schema_core::{Dependency, Keyword, Schema, Value};
+
+/// Older drafts' spellings read as 2020-12 (the step tests each spelling against the
+/// profile).
+pub(crate) static DRAFT_2020: Rule = Rule::new(RuleId::Draft2020)
+    .pre(to_2020)
+    .check(Check::Object(check::draft_2020));
 
 /// draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` → numbers; draft-07 tuple
 /// `items: [...]` → `prefixItems` (and `additionalItems` → `items`); `dependencies` →
@@ -166,7 +172,7 @@ pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
@@ -208,9 +214,7 @@ mod tests {
     #[test]
     fn anthropic_json_schema_is_invalid_it_must_match_draft_2020_12() {
         let (out, _) = fixes(
-            to_2020,
-            true,
-            check::draft_2020,
+            &DRAFT_2020,
             r#"{"type":"number","minimum":0,"exclusiveMinimum":true}"#,
             &Rules::ANTHROPIC,
             RuleId::Draft2020,

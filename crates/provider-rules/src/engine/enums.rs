@@ -1,20 +1,26 @@
 //! `const` and `enum`, in the forms the provider accepts.
 
-use super::Cx;
 use super::types::instance_type;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 use crate::rules::{Enums, NullStyle};
 use schema_core::{Instance, InstanceType as T, JsonType, Keyword, Schema, TypeSet, Value};
+
+/// `const` said as a one-value `enum` where `const` is not accepted.
+pub(crate) static CONST: Rule = Rule::new(RuleId::Const)
+    .gate(|r, _| !r.keywords.contains(Keyword::Const))
+    .pre(const_to_enum)
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "a const the profile refuses is a keyword it does not accept",
+    );
 
 /// `const` → a one-value `enum` where `const` is not accepted and the value can be an enum
 /// member (Gemini: `Unknown name "const"`, zed#59938); otherwise dropped into the description
 /// ("Must be 5."), keeping a `type`.
 pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let rules = cx.rules;
-    if rules.keywords.contains(Keyword::Const) {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -93,6 +99,11 @@ fn bound_numbers(o: &mut schema_core::SchemaObject, values: &[Instance], rules: 
         }
     }
 }
+
+/// `enum` values in the forms the provider accepts (the step tests each against the profile).
+pub(crate) static ENUM_VALUES: Rule = Rule::new(RuleId::EnumValues)
+    .post(enum_values)
+    .check(Check::Object(check::values));
 
 /// `enum` values the provider accepts: strings only on `type: string` for Gemini (`Invalid
 /// value at '...enum[0]' (TYPE_STRING), 0`, `function declaration enum only allowed for STRING
@@ -217,7 +228,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
@@ -269,9 +280,7 @@ mod tests {
     #[test]
     fn gemini_function_declaration_enum_only_allowed_for_string_type() {
         let (out, _) = fixes(
-            enum_values,
-            false,
-            check::values,
+            &ENUM_VALUES,
             r#"{"type":"integer","enum":[1,2,3]}"#,
             &Rules::GEMINI,
             RuleId::EnumValues,
@@ -286,12 +295,21 @@ mod tests {
     #[test]
     fn gemini_enum_cannot_be_empty_empty_string_value_dropped() {
         fixes(
-            enum_values,
-            false,
-            check::values,
+            &ENUM_VALUES,
             r#"{"type":"string","enum":["a",""]}"#,
             &Rules::GEMINI,
             RuleId::EnumEmptyString,
         );
+    }
+    #[test]
+    fn gemini_unknown_name_const_cannot_find_field_const_became_enum() {
+        let (out, changes) = fixes(
+            &CONST,
+            r#"{"type":"string","const":"a"}"#,
+            &Rules::GEMINI,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::Const);
+        assert_eq!(out.to_json_string(), r#"{"type":"string","enum":["a"]}"#);
     }
 }

@@ -1,7 +1,7 @@
 //! The keyword filter: what the provider does not accept is removed, its meaning kept as a
-//! hint. Runs after the structural steps, so only what could not be rewritten is left.
+//! hint (a `format` or a `pattern` the profile refuses: `formats.rs`, `patterns.rs`). Runs after the structural steps, so only what could not be rewritten is left.
 
-use super::Cx;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 use crate::rules::Rules;
@@ -37,31 +37,10 @@ fn is_annotation(kw: Keyword) -> bool {
     )
 }
 
-/// `format` values outside the profile's list go to the description ("Format: uri.").
-/// Prevents `format: only 'enum' and 'date-time' are supported for STRING type` (Gemini) and
-/// `'uri' is not a valid format` (OpenAI strict).
-pub(crate) fn formats(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(allowed) = &cx.rules.formats else {
-        return;
-    };
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    let Some(f) = o.string(Keyword::Format) else {
-        return;
-    };
-    if allowed.iter().any(|a| a == f) {
-        return;
-    }
-    if let Some(v) = o.remove(Keyword::Format) {
-        cx.lost(
-            p,
-            RuleId::Format,
-            "a format the provider does not accept was removed",
-            hints::for_keyword(Keyword::Format, &v),
-        );
-    }
-}
+/// The keywords the provider does not accept, removed (their meaning kept as a hint).
+pub(crate) static UNSUPPORTED_KEYWORD: Rule = Rule::new(RuleId::UnsupportedKeyword)
+    .post(unsupported_keywords)
+    .check(Check::Object(check::keywords));
 
 /// Removes every keyword the provider does not accept, unknown keywords where they are
 /// refused (`Unknown name "$schema" ... Cannot find field.`) and known keywords with a value of
@@ -198,37 +177,12 @@ fn inclusive_bound(o: &mut SchemaObject, kw: Keyword, value: &Value, rules: &Rul
     exact
 }
 
-/// A `pattern` using a construct the provider's regex engine refuses (OpenAI: `... is not a
-/// 'regex'`, `regex lookaround is not supported`) goes to the description.
-pub(crate) fn patterns(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(forbidden) = &cx.rules.forbidden_pattern_syntax else {
-        return;
-    };
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    let Some(pattern) = o.string(Keyword::Pattern) else {
-        return;
-    };
-    if !forbidden.iter().any(|f| pattern.contains(f.as_ref())) {
-        return;
-    }
-    if let Some(v) = o.remove(Keyword::Pattern) {
-        cx.lost(
-            p,
-            RuleId::PatternSyntax,
-            "a pattern the provider's regex engine refuses was removed",
-            hints::for_keyword(Keyword::Pattern, &v),
-        );
-    }
-}
-
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
-    use schema_core::{Key, Keyword, SchemaObject, Value};
+    use schema_core::{Key, SchemaObject, Value};
 
     /// Keywords the provider does not know, does not accept, or finds of the wrong JSON type ([`unsupported_keywords`](super::unsupported_keywords)).
     pub(crate) fn keywords(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
@@ -254,31 +208,6 @@ pub(crate) mod check {
             }
         }
     }
-
-    /// A `pattern` with syntax the provider refuses ([`patterns`](super::patterns)).
-    pub(crate) fn patterns(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
-        let r = c.rules;
-        if let (Some(forbidden), Some(pat)) =
-            (&r.forbidden_pattern_syntax, o.string(Keyword::Pattern))
-            && forbidden.iter().any(|f| pat.contains(f.as_ref()))
-        {
-            c.push(
-                p,
-                RuleId::PatternSyntax,
-                format!("pattern {pat:?} uses a construct the provider refuses"),
-            );
-        }
-    }
-
-    /// A `format` the provider does not accept ([`formats`](super::formats)).
-    pub(crate) fn formats(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
-        let r = c.rules;
-        if let (Some(allowed), Some(f)) = (&r.formats, o.string(Keyword::Format))
-            && !allowed.iter().any(|a| a == f)
-        {
-            c.push(p, RuleId::Format, format!("format {f} is not accepted"));
-        }
-    }
 }
 
 #[cfg(test)]
@@ -291,41 +220,10 @@ mod tests {
     #[test]
     fn gemini_unknown_name_at_parameters_cannot_find_field() {
         fixes(
-            unsupported_keywords,
-            false,
-            check::keywords,
+            &UNSUPPORTED_KEYWORD,
             r#"{"type":"object","properties":{"a":{"type":"string"}},"x-vendor":1,"$comment":"c"}"#,
             &Rules::GEMINI,
             RuleId::UnknownKeyword,
-        );
-    }
-
-    #[test]
-    fn gemini_format_only_enum_and_date_time_are_supported_for_string_type() {
-        let (out, _) = fixes(
-            formats,
-            false,
-            check::formats,
-            r#"{"type":"string","format":"uri"}"#,
-            &Rules::GEMINI,
-            RuleId::Format,
-        );
-        assert!(
-            !out.to_json_string().contains("format"),
-            "{}",
-            out.to_json_string()
-        );
-    }
-
-    #[test]
-    fn openai_regex_construct_is_not_supported_pattern_dropped() {
-        fixes(
-            patterns,
-            false,
-            check::patterns,
-            r#"{"type":"string","pattern":"^\\p{L}+$"}"#,
-            &Rules::OPENAI,
-            RuleId::PatternSyntax,
         );
     }
 }

@@ -1,7 +1,7 @@
 //! Merges: `allOf` into its node, `if`/`then`/`else` and `dependentSchemas` into optional
 //! properties, where the provider does not accept them.
 
-use super::Cx;
+use super::{Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 
@@ -20,15 +20,22 @@ pub(crate) fn absorb(dst: &mut SchemaObject, src: Schema) {
     }
 }
 
+/// `allOf` merged into its node where `allOf` is not accepted.
+pub(crate) static ALL_OF: Rule = Rule::new(RuleId::AllOf)
+    .gate(|r, _| r.merges_all_of())
+    .pre(all_of)
+    .post(all_of)
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "an allOf the profile refuses is a keyword it does not accept",
+    );
+
 /// Merges `allOf` branches into the node as a conjunction: types intersected, properties
 /// merged, `required` united, the tighter bound kept, enums intersected. What cannot be said
 /// in one node (two different patterns, two unions) goes to the description.
 /// Gated by [`Rules::merges_all_of`](crate::Rules::merges_all_of). Prevents `Unknown name "allOf"` (Gemini), `allOf` not supported
 /// (OpenAI strict).
 pub(crate) fn all_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !cx.rules.merges_all_of() {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -225,12 +232,18 @@ pub(crate) fn intersect(dst: &mut SchemaObject, src: &Schema, p: &str, cx: &mut 
     }
 }
 
+/// `if`/`then`/`else` folded where `if` is not accepted.
+pub(crate) static CONDITIONALS: Rule = Rule::new(RuleId::Conditional)
+    .gate(|r, _| !r.keywords.contains(Keyword::If))
+    .pre(conditionals)
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "an if/then/else the profile refuses is a keyword it does not accept",
+    );
+
 /// `if`/`then`/`else` (where not accepted): the properties of `then` and `else` become
 /// optional properties of the node, and the condition goes to the description.
 pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.keywords.contains(Keyword::If) {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -295,11 +308,17 @@ pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     );
 }
 
+/// `dependentSchemas` folded where it is not accepted.
+pub(crate) static DEPENDENT_SCHEMAS: Rule = Rule::new(RuleId::DependentSchemas)
+    .gate(|r, _| !r.keywords.contains(Keyword::DependentSchemas))
+    .pre(dependent_schemas)
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "a dependentSchemas the profile refuses is a keyword it does not accept",
+    );
+
 /// `dependentSchemas` (where not accepted): their properties become optional properties.
 pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.keywords.contains(Keyword::DependentSchemas) {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -432,4 +451,48 @@ fn consequence(s: &Schema) -> String {
         }
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+    #[test]
+    fn gemini_unknown_name_all_of_cannot_find_field_all_of_merged() {
+        let (out, changes) = fixes(
+            &ALL_OF,
+            r#"{"allOf":[{"type":"string"},{"description":"A name."}]}"#,
+            &Rules::GEMINI,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::AllOf);
+        assert_eq!(
+            out.to_json_string(),
+            r#"{"type":"string","description":"A name."}"#
+        );
+    }
+
+    #[test]
+    fn gemini_unknown_name_if_cannot_find_field_conditional_folded() {
+        let (_, changes) = fixes(
+            &CONDITIONALS,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"if":{"required":["a"]},"then":{"required":["b"]}}"#,
+            &Rules::GEMINI,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::Conditional);
+    }
+
+    #[test]
+    fn gemini_unknown_name_dependent_schemas_cannot_find_field_folded() {
+        let (_, changes) = fixes(
+            &DEPENDENT_SCHEMAS,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"dependentSchemas":{"a":{"required":["b"]}}}"#,
+            &Rules::GEMINI,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::DependentSchemas);
+    }
 }

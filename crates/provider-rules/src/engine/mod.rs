@@ -1,28 +1,38 @@
 //! The sanitizing engine: a short, fixed sequence of small steps over the typed tree.
 //!
-//! One keyword-aware walk ([`schema_core::Schema::transform`]) runs the [`PRE`] steps on each
-//! node before its children (structural rewrites whose results are then walked: merges, splits,
-//! union collapse, tuple folding) and the [`POST`] steps after them (typing, keyword filtering,
-//! hints). Each step is gated by one capability of [`Rules`] and does nothing otherwise, so a
-//! profile is data and the steps never branch on a provider. Tree-level passes frame the walk:
+//! A rule is one value ([`Rule`]: its id, its gate, its steps, its check), declared in the file
+//! of its fix. One keyword-aware walk ([`schema_core::Schema::transform`]) runs the rules in
+//! the one declared [`ORDER`]: their PRE steps on each node before its children (structural
+//! rewrites whose results are then walked: merges, splits, union collapse, tuple folding) and
+//! their POST steps after them (typing, keyword filtering, hints). Each rule is turned on by
+//! one capability of [`Rules`] (its gate, read once per schema: [`Plan`]), so a profile is data
+//! and the steps never branch on a provider. The checker runs the same rules' checks in the
+//! same order. Tree-level passes frame the walk:
 //! wrapping a bare property map, draft-03 `required` and `$ref` handling before it, limits
 //! after it.
 //!
 //! Every step is linear in the size of the node it touches, so the whole engine is linear in
 //! the size of the (inlined) schema.
 
+pub mod alone;
 mod arrays;
 pub(crate) mod booleans;
 mod cx;
 mod draft;
+mod empty_unions;
 mod enums;
 mod filter;
+mod formats;
 mod merge;
+mod min_items;
 mod nulls;
 mod objects;
+mod one_of;
+mod patterns;
 mod property_maps;
 mod refs;
 pub(crate) mod root;
+mod rule;
 mod strict;
 mod types;
 mod unions;
@@ -35,91 +45,78 @@ use crate::report::{Change, Sanitized};
 use crate::rules::Rules;
 use schema_core::{Schema, Transform};
 
-/// A step: one node, its pointer, the context.
-pub(crate) type Step = fn(&mut Schema, &str, &mut Cx<'_>);
+use Run::{Around, FoldHints, Post, Pre};
+pub(crate) use rule::{Check, Plan, Rule, Run, checks};
 
-/// Steps run on a node before its children, in this order.
-const PRE: &[Step] = &[
-    unions::empty,
-    root::shape,
-    draft::to_2020,
-    objects::property_named_properties,
-    unions::one_of,
-    merge::all_of,
-    merge::conditionals,
-    merge::dependent_schemas,
-    types::split_type_list,
-    nulls::normalize,
-    unions::collapse,
-    enums::const_to_enum,
-    arrays::fold_tuples,
-    booleans::children,
-];
-
-/// Steps run on a node after its children, in this order.
-const POST: &[Step] = &[
-    // A merge or a collapse can bring up a union from a child already walked.
-    unions::empty,
+/// Every rule in one declared order, which both the engine and the checker iterate: the
+/// engine's PRE pass runs the `Pre` steps on each node before its children (structural
+/// rewrites whose results are then walked: merges, splits, union collapse, tuple folding),
+/// its POST pass the `Post` steps after them (typing, keyword filtering, hints), each step
+/// only where its rule's gate is on ([`Plan`]); the checker runs each rule's check once, at
+/// the rule's first place here, so its report follows this order. A rule may run in both
+/// passes, or twice in one. The depth cap is the last step of all ([`sanitize`]).
+pub(crate) const ORDER: &[Run] = &[
+    // Fixed by tree passes before the walk (the driver runs them).
+    Around(&root::BARE_PROPERTIES),
+    Around(&refs::REFS),
+    // Before a node's children.
+    Pre(&empty_unions::EMPTY),
+    Pre(&root::SHAPE),
+    Pre(&draft::DRAFT_2020),
+    Pre(&objects::PROPERTY_NAMED_PROPERTIES),
+    Pre(&one_of::ONE_OF),
+    Pre(&merge::ALL_OF),
+    Pre(&merge::CONDITIONALS),
+    Pre(&merge::DEPENDENT_SCHEMAS),
+    Pre(&types::TYPE_LIST),
+    Pre(&nulls::NULLS),
+    Pre(&unions::COLLAPSE),
+    Pre(&enums::CONST),
+    Pre(&arrays::TUPLE_FOLD),
+    Pre(&booleans::BOOLEAN_SCHEMA),
+    // After them. A merge or a collapse can bring up a union from a child already walked.
+    Post(&empty_unions::EMPTY),
     // A property named `properties` may only look like an object once its own merges ran.
-    objects::property_named_properties,
-    unions::one_of,
-    unions::loosened,
-    merge::all_of,
-    nulls::normalize,
-    unions::collapse,
-    types::split_type_list,
-    nulls::normalize,
-    enums::enum_values,
-    types::infer_missing_type,
-    arrays::missing_items,
-    types::drop_foreign_keywords,
-    objects::empty_properties,
-    objects::required,
-    objects::additional_properties,
-    filter::formats,
-    filter::patterns,
-    strict::close_object,
-    strict::min_items,
-    filter::unsupported_keywords,
-    unions::default_beside_any_of,
-    cx::fold_hints,
-    unions::alone,
-];
-
-/// A check: what one rule finds on an object node that its step would change (the checker's
-/// half of the rule, beside its step in the rule's file).
-pub(crate) type Check = fn(&mut crate::check::Checker<'_>, &str, &schema_core::SchemaObject);
-
-/// The rules' checks on each object node, in the order their violations are reported.
-pub(crate) const CHECKS: &[Check] = &[
-    filter::check::keywords,
-    types::check::type_list,
-    nulls::check::null_type,
-    unions::check::alone,
-    unions::check::empty,
-    enums::check::values,
-    objects::check::empty_properties,
-    unions::check::default_beside_any_of,
-    types::check::type_missing,
-    arrays::check::missing_items,
-    types::check::foreign_keywords,
-    objects::check::required,
-    objects::check::additional_properties,
-    objects::check::property_named_properties,
-    filter::check::patterns,
-    filter::check::formats,
-    refs::check::refs,
-    arrays::check::tuples,
-    draft::check::draft_2020,
-    strict::check::all_required,
-    strict::check::min_items,
+    Post(&objects::PROPERTY_NAMED_PROPERTIES),
+    Post(&one_of::ONE_OF),
+    Post(&one_of::LOOSENED),
+    Post(&merge::ALL_OF),
+    Post(&nulls::NULLS),
+    Post(&unions::COLLAPSE),
+    Post(&types::TYPE_LIST),
+    Post(&nulls::NULLS),
+    Post(&enums::ENUM_VALUES),
+    Post(&types::TYPE_INFERRED),
+    Post(&arrays::ITEMS_MISSING),
+    Post(&types::FOREIGN_KEYWORD),
+    Post(&objects::EMPTY_PROPERTIES),
+    Post(&objects::REQUIRED),
+    Post(&objects::ADDITIONAL_PROPERTIES),
+    Post(&formats::FORMAT),
+    Post(&patterns::PATTERN_SYNTAX),
+    Post(&strict::STRICT_REQUIRED),
+    Post(&min_items::MIN_ITEMS),
+    Post(&filter::UNSUPPORTED_KEYWORD),
+    Post(&unions::DEFAULT_BESIDE_ANY_OF),
+    FoldHints,
+    Post(&unions::ALONE),
 ];
 
 /// How many times the PRE steps run on one node at most.
 const PRE_ROUNDS: usize = 4;
 
+/// The walk: the plan's PRE steps on each node before its children, its POST steps after.
 struct Pipeline<'a, 'r> {
     cx: &'a mut Cx<'r>,
+    plan: Plan,
+}
+
+impl<'a, 'r> Pipeline<'a, 'r> {
+    /// The walk for `cx`'s profile and slot (their gates read here, once).
+    fn new(cx: &'a mut Cx<'r>) -> Pipeline<'a, 'r> {
+        let plan = Plan::new(cx.rules, cx.slot);
+        Pipeline { cx, plan }
+    }
 }
 
 impl Transform for Pipeline<'_, '_> {
@@ -129,7 +126,7 @@ impl Transform for Pipeline<'_, '_> {
         // draft-07 tuple...): the steps run again while they change something (bounded).
         for _ in 0..PRE_ROUNDS {
             let before = self.cx.change_count();
-            for step in PRE {
+            for step in self.plan.pre() {
                 // Boolean subschemas left by the boolean step are where the profile accepts
                 // them (`additionalProperties: false`...): only the root is shaped.
                 if matches!(schema, Schema::Bool(_)) && !pointer.is_empty() {
@@ -145,7 +142,7 @@ impl Transform for Pipeline<'_, '_> {
 
     fn post(&mut self, pointer: &str, schema: &mut Schema) {
         if !matches!(schema, Schema::Bool(_)) {
-            for step in POST {
+            for step in self.plan.post() {
                 step(schema, pointer, self.cx);
             }
         }
@@ -199,7 +196,7 @@ pub(crate) fn run_with(
     if let Some(e) = &encoded {
         cx.record(&e.changes);
     }
-    out.transform(&mut Pipeline { cx: &mut cx });
+    out.transform(&mut Pipeline::new(&mut cx));
     draft::declare_2020(&mut out, &mut cx);
     strict::limits(&out, &mut cx);
     let strict_nulls = std::mem::take(&mut cx.strict_nulls);
@@ -237,101 +234,124 @@ pub(crate) fn run_with(
     }
 }
 
-/// One rule alone, for its own unit tests (in its file): its step over a whole schema, its
-/// check on every object node, nothing else of the engine or the checker.
 #[cfg(test)]
-pub(crate) mod alone {
-    use super::{Check, Cx, Step};
-    use crate::check::Checker;
-    use crate::report::{Change, Violation};
-    use crate::{Rules, Slot};
-    use schema_core::{Schema, Transform, Visit};
+mod tests {
+    use super::rule::Step;
+    use super::*;
 
-    /// Runs `step` alone, for `slot`, on every node of `json` (after the node's children, as the engine's
-    /// POST steps run; `pre`: before them, as its PRE steps do): the schema it leaves and the
-    /// changes it reports.
-    pub(crate) fn fix(
-        step: Step,
-        pre: bool,
-        json: &str,
-        rules: &Rules,
-        slot: Slot,
-    ) -> (Schema, Vec<Change>) {
-        struct One<'a, 'r> {
-            step: Step,
-            pre: bool,
-            cx: &'a mut Cx<'r>,
-        }
-        impl Transform for One<'_, '_> {
-            fn pre(&mut self, p: &str, s: &mut Schema) {
-                self.cx.enter(s);
-                if self.pre {
-                    (self.step)(s, p, self.cx);
-                }
-            }
-            fn post(&mut self, p: &str, s: &mut Schema) {
-                if !self.pre {
-                    (self.step)(s, p, self.cx);
-                }
-                self.cx.leave();
-            }
-        }
-        let mut schema = Schema::from_str(json).expect("a test schema");
-        let mut cx = Cx::new(rules, slot);
-        schema.transform(&mut One {
-            step,
-            pre,
-            cx: &mut cx,
-        });
-        (schema, cx.into_report().changes)
+    fn rules() -> impl Iterator<Item = &'static Rule> {
+        ORDER.iter().filter_map(|r| r.rule())
     }
 
-    /// Runs `check` alone on every object node of `schema`: what it finds.
-    pub(crate) fn check(check: Check, schema: &Schema, rules: &Rules) -> Vec<Violation> {
-        struct One<'r> {
-            check: Check,
-            c: Checker<'r>,
+    /// A rule cannot fix without a check: its own, another rule's that finds what it fixes
+    /// (`found_by`, with the reason), or a reason why nothing can find it.
+    #[test]
+    fn every_rule_that_fixes_has_a_check_or_a_reason() {
+        for rule in rules() {
+            if rule.fixes() {
+                let found = rule.check.is_some() || rule.finder().check.is_some();
+                assert!(
+                    found || rule.unchecked.is_some(),
+                    "{}: a fix without a check or a reason",
+                    rule.id
+                );
+            }
+            assert!(
+                rule.check.is_none() || rule.found_by.is_none(),
+                "{}: its own check and another's",
+                rule.id
+            );
+            assert!(
+                rule.found_by.is_none_or(|f| f.check.is_some()),
+                "{}: found by a rule without a check",
+                rule.id
+            );
         }
-        impl Visit for One<'_> {
-            fn enter(&mut self, p: &str, s: &Schema) -> bool {
-                if let Some(o) = s.as_object() {
-                    (self.check)(&mut self.c, p, o);
-                }
-                true
+    }
+
+    /// Each place in the order runs a step its rule has, and each step of a rule has a place
+    /// (a step left out of the order would never run).
+    #[test]
+    fn every_step_has_its_place_in_the_order() {
+        for run in ORDER {
+            match *run {
+                Pre(r) => assert!(r.pre.is_some(), "{}: no PRE step", r.id),
+                Post(r) => assert!(r.post.is_some(), "{}: no POST step", r.id),
+                Around(r) => assert!(!r.fixes() && r.check.is_some(), "{}", r.id),
+                FoldHints => {}
             }
         }
-        let mut one = One {
-            check,
-            c: Checker::new(schema, rules, Slot::Schema),
+        let placed = |rule: &Rule, pre: bool| {
+            ORDER.iter().any(|run| match *run {
+                Pre(r) => pre && std::ptr::eq(r, rule),
+                Post(r) => !pre && std::ptr::eq(r, rule),
+                _ => false,
+            })
         };
-        schema.walk(&mut one);
-        one.c.into_found()
+        for rule in rules() {
+            assert!(rule.pre.is_none() || placed(rule, true), "{}", rule.id);
+            assert!(rule.post.is_none() || placed(rule, false), "{}", rule.id);
+        }
+        assert!(matches!(ORDER.last(), Some(Post(r)) if std::ptr::eq(*r, &unions::ALONE)));
     }
 
-    /// `check` finds `rule` in `json` for `rules`, and no more once `step` ran alone: the
-    /// schema it leaves (and the report's changes, which name `rule`'s fix).
-    pub(crate) fn fixes(
-        step: Step,
-        pre: bool,
-        check: Check,
-        json: &str,
-        rules: &Rules,
-        rule: crate::RuleId,
-    ) -> (Schema, Vec<Change>) {
-        let before = Schema::from_str(json).expect("a test schema");
-        let found = self::check(check, &before, rules);
+    /// The plan holds exactly the steps whose gate is on, in the order's order.
+    #[test]
+    fn the_plan_is_the_order_with_the_gates_read_once() {
+        for rules in crate::PROFILES {
+            for slot in [Slot::Parameters, Slot::Schema] {
+                let plan = Plan::new(rules, slot);
+                let on = |r: &Rule| (r.gate)(rules, slot);
+                let pre: Vec<Step> = ORDER
+                    .iter()
+                    .filter_map(|run| match *run {
+                        Pre(r) if on(r) => r.pre,
+                        _ => None,
+                    })
+                    .collect();
+                assert!(
+                    plan.pre()
+                        .iter()
+                        .zip(&pre)
+                        .all(|(a, b)| std::ptr::fn_addr_eq(*a, *b))
+                );
+                assert_eq!(plan.pre().len(), pre.len(), "{}", rules.name);
+                let post = ORDER
+                    .iter()
+                    .filter(|run| match **run {
+                        Post(r) => on(r),
+                        FoldHints => true,
+                        _ => false,
+                    })
+                    .count();
+                assert_eq!(plan.post().len(), post, "{}", rules.name);
+            }
+        }
+        // Gemini has no `oneOf`: the step runs; OpenAI keeps it: it does not.
+        let runs = |rules: &Rules| {
+            Plan::new(rules, Slot::Parameters)
+                .pre()
+                .iter()
+                .any(|s| std::ptr::fn_addr_eq(*s, one_of::one_of as Step))
+        };
+        assert!(runs(&Rules::GEMINI));
+        assert!(!runs(&Rules::OPENAI));
+    }
+
+    /// The checker reports in the declared order: at one node, `type-list` (a PRE rule)
+    /// before `unsupported-keyword` (a POST rule).
+    #[test]
+    fn the_checker_reports_in_the_declared_order() {
+        let v = serde_json::json!({"type": ["string", "integer"], "oneOf": [{"minimum": 1}]});
+        let found: Vec<RuleId> = crate::check(&v, &Rules::GEMINI, Slot::Schema)
+            .into_iter()
+            .map(|v| v.rule)
+            .collect();
+        let at = |id| found.iter().position(|r| *r == id);
         assert!(
-            found.iter().any(|v| v.rule == rule),
-            "{rule} not found in {json}: {found:?}"
+            at(RuleId::TypeList) < at(RuleId::UnsupportedKeyword),
+            "{found:?}"
         );
-        let (after, changes) = fix(step, pre, json, rules, Slot::Schema);
-        let left = self::check(check, &after, rules);
-        assert!(
-            left.is_empty(),
-            "{rule}: still found after the fix: {left:?} in {}",
-            after.to_json_string()
-        );
-        assert!(!changes.is_empty(), "{rule}: the fix reported nothing");
-        (after, changes)
+        assert!(at(RuleId::TypeList).is_some(), "{found:?}");
     }
 }

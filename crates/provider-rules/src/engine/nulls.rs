@@ -1,8 +1,8 @@
 //! Nullability: written in the profile's [`NullStyle`], and null-only nodes where the
 //! provider has no NULL type.
 
-use super::Cx;
 use super::merge::absorb;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::rules::NullStyle;
 use schema_core::{
@@ -37,6 +37,13 @@ fn null_schema() -> Schema {
     o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
     Schema::Object(o)
 }
+
+/// Nullability in the profile's spelling, and null-only nodes where there is no null type
+/// (the step tests the profile's spelling on each node it rewrites).
+pub(crate) static NULLS: Rule = Rule::new(RuleId::Nullable)
+    .pre(normalize)
+    .post(normalize)
+    .check(Check::Object(check::null_type));
 
 /// Rewrites "or null" into the profile's style:
 /// - `Nullable`: `anyOf: [X, {"type": "null"}]` → X + `nullable: true` (gemini: a `type` list
@@ -180,7 +187,7 @@ fn wrap_with_null(o: &mut SchemaObject) {
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
@@ -210,9 +217,7 @@ mod tests {
     #[test]
     fn code_assist_has_no_null_type_null_type_rewritten() {
         fixes(
-            normalize,
-            false,
-            check::null_type,
+            &NULLS,
             r#"{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"null"}]}}}"#,
             &Rules::GEMINI_CODE_ASSIST,
             RuleId::NullType,

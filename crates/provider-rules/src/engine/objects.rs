@@ -1,7 +1,7 @@
 //! Objects: `required`, `additionalProperties`, and a property literally named `properties`.
 
-use super::Cx;
 use super::types::node_types;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::Slot;
 use crate::hints;
@@ -14,14 +14,18 @@ pub(crate) fn is_object(o: &SchemaObject) -> bool {
     t.contains(&T::Object) || (t.is_empty() && o.properties().is_some())
 }
 
+/// An object property named `properties` collapsed where the provider misreads it.
+pub(crate) static PROPERTY_NAMED_PROPERTIES: Rule = Rule::new(RuleId::PropertyNamedProperties)
+    .gate(|r, _| !r.property_named_properties)
+    .pre(property_named_properties)
+    .post(property_named_properties)
+    .check(Check::Object(check::property_named_properties));
+
 /// xAI reads an object-shaped property named `properties` as the keyword, so its own
 /// `additionalProperties` becomes a property with schema `false`:
 /// `/properties/properties/additionalProperties: property schema 'false' is not supported`
 /// (vercel/ai#14678). Such a property is collapsed to its description (@juno-ai/bind #7).
 pub(crate) fn property_named_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.property_named_properties {
-        return;
-    }
     let Some(props) = node.as_object_mut().and_then(SchemaObject::properties_mut) else {
         return;
     };
@@ -41,7 +45,9 @@ pub(crate) fn property_named_properties(node: &mut Schema, p: &str, cx: &mut Cx<
     collapsed.insert(Keyword::Description, Value::String(text));
     *inner = Schema::Object(collapsed);
     // Run after the child's walk too: the collapsed node gets its type now.
-    super::types::infer_missing_type(inner, &format!("{p}/properties/properties"), cx);
+    if (super::types::TYPE_INFERRED.gate)(cx.rules, cx.slot) {
+        super::types::infer_missing_type(inner, &format!("{p}/properties/properties"), cx);
+    }
     cx.lost(
         &format!("{p}/properties/properties"),
         RuleId::PropertyNamedProperties,
@@ -49,6 +55,11 @@ pub(crate) fn property_named_properties(node: &mut Schema, p: &str, cx: &mut Cx<
         None,
     );
 }
+
+/// `required` made a list of the node's own property names, once each.
+pub(crate) static REQUIRED: Rule = Rule::new(RuleId::RequiredUndefined)
+    .post(required)
+    .check(Check::Object(check::required));
 
 /// `required`: a malformed value is removed (`None is not of type 'array'`, yomo#860),
 /// duplicates are removed, and where the provider wants only defined names (Gemini:
@@ -119,6 +130,11 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         Some(format!("Also required: {}.", names.join(", "))),
     );
 }
+
+/// `additionalProperties` dropped, closed or repaired where the provider wants it so.
+pub(crate) static ADDITIONAL_PROPERTIES: Rule = Rule::new(RuleId::AdditionalProperties)
+    .post(additional_properties)
+    .check(Check::Object(check::additional_properties));
 
 /// `additionalProperties` per [`AdditionalProperties`](crate::AdditionalProperties):
 /// dropped with a hint (Gemini: `Unknown name "additionalProperties"`), `false` dropped and
@@ -256,6 +272,13 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     }
 }
 
+/// An empty `properties` map removed where the provider wants none (but at a root that
+/// must have one).
+pub(crate) static EMPTY_PROPERTIES: Rule = Rule::new(RuleId::PropertiesEmpty)
+    .gate(|r, _| !r.empty_properties)
+    .post(empty_properties)
+    .check(Check::Object(check::empty_properties));
+
 /// An empty `properties` map where the provider refuses one (gated by
 /// [`Rules::empty_properties`](crate::Rules::empty_properties)) is removed: `{"type":
 /// "object", "properties": {}}` becomes `{"type": "object"}`. Lossless: an empty map asserts
@@ -265,7 +288,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
 /// typeless `{"properties": {}}` still says it is an object. A root that must have
 /// `properties` keeps its map ([`Rules::keeps_root_properties`](crate::Rules::keeps_root_properties)).
 pub(crate) fn empty_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.empty_properties || (p.is_empty() && cx.rules.keeps_root_properties(cx.slot)) {
+    if p.is_empty() && cx.rules.keeps_root_properties(cx.slot) {
         return;
     }
     let Some(o) = node.as_object_mut() else {
@@ -416,7 +439,7 @@ fn as_bool(raw: &schema_core::Instance) -> Option<bool> {
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
@@ -529,9 +552,7 @@ mod tests {
     #[test]
     fn gemini_properties_should_be_non_empty_for_object_type() {
         fixes(
-            empty_properties,
-            false,
-            check::empty_properties,
+            &EMPTY_PROPERTIES,
             r#"{"type":"object","properties":{"a":{"type":"object","properties":{}}}}"#,
             &Rules::GEMINI,
             RuleId::PropertiesEmpty,
@@ -541,9 +562,7 @@ mod tests {
     #[test]
     fn gemini_required_property_is_not_defined() {
         let (out, _) = fixes(
-            required,
-            false,
-            check::required,
+            &REQUIRED,
             r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
             &Rules::GEMINI,
             RuleId::RequiredUndefined,
@@ -558,12 +577,19 @@ mod tests {
     #[test]
     fn anthropic_strict_additional_properties_must_be_explicitly_set_to_false() {
         fixes(
-            additional_properties,
-            false,
-            check::additional_properties,
+            &ADDITIONAL_PROPERTIES,
             r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#,
             &Rules::ANTHROPIC_STRICT,
             RuleId::AdditionalProperties,
+        );
+    }
+    #[test]
+    fn xai_misreads_a_property_named_properties_collapsed_to_its_description() {
+        fixes(
+            &PROPERTY_NAMED_PROPERTIES,
+            r#"{"type":"object","properties":{"properties":{"type":"object","properties":{"a":{"type":"string"}}}}}"#,
+            &Rules::XAI,
+            RuleId::PropertyNamedProperties,
         );
     }
 }

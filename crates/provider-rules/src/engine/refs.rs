@@ -2,7 +2,7 @@
 //! "$ref"`), or where it refuses siblings (OpenAI strict, Gemini's JSON Schema path: `$ref
 //! 'X' was set alongside unsupported fields`).
 
-use super::Cx;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::rules::Refs;
 use schema_core::{
@@ -14,6 +14,12 @@ pub(crate) const REF_SIBLINGS: &[Keyword] = Refs::SIBLINGS;
 
 /// How many `$ref`s with siblings one schema inlines at most.
 const MAX_SIBLING_INLINES: usize = 1_000;
+
+/// A `$ref` the provider refuses: fixed by [`run`], a tree pass before the walk (the
+/// references are resolved against the whole schema).
+pub(crate) static REFS: Rule = Rule::new(RuleId::Ref)
+    .gate(|r, _| r.refs != Refs::Keep || r.draft_2020)
+    .check(Check::Object(check::refs));
 
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     if cx.rules.refs != Refs::Keep || cx.rules.draft_2020 {
@@ -243,7 +249,7 @@ fn inline_with_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
@@ -310,7 +316,7 @@ mod tests {
     fn gemini_unknown_name_ref_cannot_find_field_ref_inlined() {
         let json = r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/s"}},"$defs":{"s":{"type":"string"}}}"##;
         let before = Schema::from_str(json).unwrap();
-        let found = alone::check(check::refs, &before, &Rules::GEMINI);
+        let found = alone::check_rule(&REFS, &before, &Rules::GEMINI, Slot::Schema);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(
             (found[0].rule, found[0].pointer.as_str()),
@@ -318,7 +324,7 @@ mod tests {
         );
         let (after, changes) = fixed(json, &Rules::GEMINI);
         assert!(changes.contains(&RuleId::RefInline), "{changes:?}");
-        assert!(alone::check(check::refs, &after, &Rules::GEMINI).is_empty());
+        assert!(alone::check_rule(&REFS, &after, &Rules::GEMINI, Slot::Schema).is_empty());
         assert!(
             after.to_json_string().contains(r#""a":{"type":"string"}"#),
             "{}",
@@ -331,12 +337,12 @@ mod tests {
         let json =
             r##"{"type":"object","properties":{"n":{"$ref":"#"},"d":{"$ref":"#/$defs/none"}}}"##;
         let before = Schema::from_str(json).unwrap();
-        let found = alone::check(check::refs, &before, &Rules::XAI);
+        let found = alone::check_rule(&REFS, &before, &Rules::XAI, Slot::Schema);
         let at: Vec<&str> = found.iter().map(|v| v.pointer.as_str()).collect();
         assert_eq!(at, ["/properties/n", "/properties/d"], "{found:?}");
         let (after, _) = fixed(json, &Rules::XAI);
         assert!(
-            alone::check(check::refs, &after, &Rules::XAI).is_empty(),
+            alone::check_rule(&REFS, &after, &Rules::XAI, Slot::Schema).is_empty(),
             "{}",
             after.to_json_string()
         );

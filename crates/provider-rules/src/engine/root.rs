@@ -1,10 +1,10 @@
 //! The root of a tool's parameters: an object, with `properties`, without a root union where
 //! the provider refuses one.
 
-use super::Cx;
 use super::merge::merge_all_of;
 use super::objects::is_object;
 use super::types::{infer, node_types, unions_allowed};
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::Slot;
 use crate::hints;
@@ -266,6 +266,20 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
 }
 
+/// The root's shape: an object with `properties` and no union where the profile wants one
+/// (Anthropic: `input_schema: Input should be an object`, `input_schema does not support
+/// oneOf, allOf, or anyOf at the top level`). The step tests the node's position (the root
+/// only) and its slot.
+pub(crate) static SHAPE: Rule = Rule::new(RuleId::Root)
+    .pre(shape)
+    .check(Check::Root(check::shape));
+
+/// A tool's parameters written as a bare property map, wrapped: fixed by
+/// [`wrap_bare_properties`] before the walk.
+pub(crate) static BARE_PROPERTIES: Rule = Rule::new(RuleId::BareProperties)
+    .gate(|r, slot| r.wrap_bare_properties && slot == Slot::Parameters)
+    .check(Check::Root(check::bare_properties));
+
 /// What the provider would reject that this file's steps fix: the root's shape
 /// ([`shape`](super::shape)) and a bare property map ([`wrap_bare_properties`](super::wrap_bare_properties)).
 pub(crate) mod check {
@@ -275,6 +289,9 @@ pub(crate) mod check {
 
     /// The root where the profile wants an object with `properties` and no union.
     pub(crate) fn shape(c: &mut Checker<'_>, schema: &Schema) {
+        if !c.rules.root_shaped(c.slot) {
+            return;
+        }
         let root = c.rules.root;
         let Some(o) = schema.as_object() else {
             if root.object || root.properties || root.no_composition {
@@ -313,6 +330,7 @@ pub(crate) mod check {
     /// `Unknown name "foo" at '...parameters': Cannot find field.`).
     pub(crate) fn bare_properties(c: &mut Checker<'_>, schema: &Schema) {
         if c.rules.wrap_bare_properties
+            && c.slot == crate::Slot::Parameters
             && let Some(o) = schema.as_object()
             && o.bare_properties().is_some()
         {
@@ -330,8 +348,12 @@ pub(crate) mod check {
 mod tests {
     use super::*;
     use crate::check::Checker;
-    use crate::engine::alone::fix;
+    use crate::engine::alone::fix_rule as fix;
     use crate::rules::Rules;
+
+    fn s(json: &str) -> Schema {
+        Schema::from_str(json).unwrap()
+    }
 
     fn found(json: &str, rules: &Rules) -> Vec<RuleId> {
         let s = Schema::from_str(json).unwrap();
@@ -345,7 +367,7 @@ mod tests {
     fn anthropic_input_schema_does_not_support_one_of_all_of_or_any_of_at_the_top_level() {
         let json = r#"{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"integer"}}}]}"#;
         assert!(found(json, &Rules::ANTHROPIC).contains(&RuleId::RootUnion));
-        let (out, changes) = fix(shape, true, json, &Rules::ANTHROPIC, Slot::Parameters);
+        let (out, changes) = fix(&SHAPE, &s(json), &Rules::ANTHROPIC, Slot::Parameters);
         assert!(!changes.is_empty());
         assert!(found(&out.to_json_string(), &Rules::ANTHROPIC).is_empty());
     }
@@ -354,7 +376,7 @@ mod tests {
     fn anthropic_input_schema_type_input_should_be_object() {
         let json = r#"{"type":"string"}"#;
         assert!(found(json, &Rules::ANTHROPIC).contains(&RuleId::Root));
-        let (out, _) = fix(shape, true, json, &Rules::ANTHROPIC, Slot::Parameters);
+        let (out, _) = fix(&SHAPE, &s(json), &Rules::ANTHROPIC, Slot::Parameters);
         assert!(found(&out.to_json_string(), &Rules::ANTHROPIC).is_empty());
     }
 

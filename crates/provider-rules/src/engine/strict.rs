@@ -1,11 +1,17 @@
-//! Strict modes: every property required (optional ones nullable), size limits.
+//! Strict modes: every property required (optional ones nullable), size limits (`minItems`:
+//! `min_items.rs`).
 
-use super::Cx;
 use super::nulls::add_null;
 use super::objects::is_object;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
-use crate::hints;
 use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
+
+/// Strict mode's closed objects, every property required.
+pub(crate) static STRICT_REQUIRED: Rule = Rule::new(RuleId::StrictRequired)
+    .gate(|r, _| r.strict)
+    .post(close_object)
+    .check(Check::Object(check::all_required));
 
 /// In strict mode every object has `properties`, loses properties whose schema is `false`, and
 /// where [`all_required`](crate::Rules::all_required) lists every property in `required`
@@ -13,9 +19,6 @@ use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
 /// properties`); a property that was optional becomes nullable, so a call that omitted it can
 /// send `null` instead. A node with no type is not strict-compatible.
 pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !cx.rules.strict {
-        return;
-    }
     let style = cx.rules.null_style;
     let o = node.make_object();
     if !is_object(o) {
@@ -146,34 +149,6 @@ fn accepts_null(o: &SchemaObject) -> bool {
     }
 }
 
-/// `minItems` above what the provider accepts (Anthropic strict: 0 or 1) goes to the
-/// description.
-pub(crate) fn min_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(max) = cx.rules.limits.max_min_items else {
-        return;
-    };
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    let Some(n) = o
-        .number(Keyword::MinItems)
-        .and_then(serde_json::Number::as_f64)
-    else {
-        return;
-    };
-    if n <= f64::from(max) {
-        return;
-    }
-    if let Some(v) = o.remove(Keyword::MinItems) {
-        cx.lost(
-            p,
-            RuleId::MinItems,
-            "minItems above the provider's limit moved to the description",
-            hints::for_keyword(Keyword::MinItems, &v),
-        );
-    }
-}
-
 /// Sizes of a schema that strict modes limit.
 #[derive(Default, Debug, Clone, Copy)]
 pub(crate) struct Sizes {
@@ -283,11 +258,11 @@ pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
-    use schema_core::{InstanceType as T, Keyword, SchemaObject};
+    use schema_core::{InstanceType as T, SchemaObject};
 
     /// Strict mode: a property not in `required` ([`close_object`](super::close_object)).
     pub(crate) fn all_required(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
@@ -310,19 +285,6 @@ pub(crate) mod check {
             }
         }
     }
-
-    /// `minItems` above the provider's limit ([`min_items`](super::min_items)).
-    pub(crate) fn min_items(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
-        let r = c.rules;
-        if let (Some(max), Some(n)) = (
-            r.limits.max_min_items,
-            o.number(Keyword::MinItems)
-                .and_then(serde_json::Number::as_f64),
-        ) && n > f64::from(max)
-        {
-            c.push(p, RuleId::MinItems, format!("minItems above {max}"));
-        }
-    }
 }
 
 #[cfg(test)]
@@ -333,23 +295,9 @@ mod tests {
     use crate::rules::Rules;
 
     #[test]
-    fn anthropic_strict_min_items_above_the_limit() {
-        fixes(
-            min_items,
-            false,
-            check::min_items,
-            r#"{"type":"array","items":{"type":"string"},"minItems":3}"#,
-            &Rules::ANTHROPIC_STRICT,
-            RuleId::MinItems,
-        );
-    }
-
-    #[test]
     fn openai_strict_required_must_include_every_key_in_properties() {
         fixes(
-            close_object,
-            false,
-            check::all_required,
+            &STRICT_REQUIRED,
             r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"],"additionalProperties":false}"#,
             &Rules::OPENAI_STRICT,
             RuleId::StrictRequired,

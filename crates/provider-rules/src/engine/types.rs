@@ -1,7 +1,7 @@
 //! Types: `type` lists split into one type per node, missing types inferred, and keywords
 //! that belong to another type removed.
 
-use super::Cx;
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::rules::{NullStyle, TypeLists};
 use schema_core::{
@@ -65,14 +65,18 @@ pub(crate) fn unions_allowed(cx: &Cx<'_>) -> bool {
     !cx.rules.collapses_unions()
 }
 
+/// A `type` list split into one type per node where the provider wants one.
+pub(crate) static TYPE_LIST: Rule = Rule::new(RuleId::TypeList)
+    .gate(|r, _| r.type_lists == TypeLists::Split)
+    .pre(split_type_list)
+    .post(split_type_list)
+    .check(Check::Object(check::type_list));
+
 /// `"type": ["string", "number", "null"]` → one type per node (gated by
 /// [`TypeLists::Split`]). Several types become an `anyOf` of typed branches, each taking the
 /// keywords that apply to it; `null` becomes the profile's null style (done by the null step).
 /// Prevents `Proto field is not repeating, cannot start list`.
 pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.type_lists != TypeLists::Split {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -163,13 +167,16 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
 }
 
+/// A missing `type` inferred where the provider requires one.
+pub(crate) static TYPE_INFERRED: Rule = Rule::new(RuleId::TypeInferred)
+    .gate(|r, _| r.type_required)
+    .post(infer_missing_type)
+    .check(Check::Object(check::type_missing));
+
 /// Infers a missing `type` from the keywords present (gated by `type_required`). A node that
 /// says nothing about types becomes the profile's any-value schema. Prevents
 /// `...type: must be specified when not using one_of, any_of or all_of fields`.
 pub(crate) fn infer_missing_type(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !cx.rules.type_required {
-        return;
-    }
     let o = node.make_object();
     if o.contains(Keyword::Type) && matches!(o.get(Keyword::Type), Some(Value::Type(_))) {
         return;
@@ -341,13 +348,16 @@ fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
 }
 
+/// Keywords on a type they do not apply to, removed where the provider refuses them.
+pub(crate) static FOREIGN_KEYWORD: Rule = Rule::new(RuleId::ForeignKeyword)
+    .gate(|r, _| r.keywords_on_own_type_only)
+    .post(drop_foreign_keywords)
+    .check(Check::Object(check::foreign_keywords));
+
 /// Removes keywords that apply to another type than the node's (gated by
 /// `keywords_on_own_type_only`). Lossless: JSON Schema ignores them on other types. Prevents
 /// `...items: field predicate failed: $type == Type.ARRAY`.
 pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !cx.rules.keywords_on_own_type_only {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -385,7 +395,7 @@ pub(crate) fn read_type_names(schema: &mut Schema, cx: &mut Cx<'_>) {
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
@@ -447,9 +457,7 @@ mod tests {
     #[test]
     fn gemini_proto_field_is_not_repeating_cannot_start_list_type_list_split() {
         let (out, _) = fixes(
-            split_type_list,
-            true,
-            check::type_list,
+            &TYPE_LIST,
             r#"{"type":"object","properties":{"v":{"type":["string","integer"]}}}"#,
             &Rules::GEMINI,
             RuleId::TypeList,
@@ -464,9 +472,7 @@ mod tests {
     #[test]
     fn gemini_type_must_be_specified_when_not_using_any_of_type_inferred() {
         let (out, changes) = fixes(
-            infer_missing_type,
-            false,
-            check::type_missing,
+            &TYPE_INFERRED,
             r#"{"type":"object","properties":{"n":{"minimum":1}}}"#,
             &Rules::GEMINI,
             RuleId::TypeMissing,
@@ -484,9 +490,7 @@ mod tests {
     #[test]
     fn gemini_items_field_predicate_failed_type_array_foreign_keyword_dropped() {
         fixes(
-            drop_foreign_keywords,
-            false,
-            check::foreign_keywords,
+            &FOREIGN_KEYWORD,
             r#"{"type":"object","properties":{"s":{"type":"string","minItems":1}}}"#,
             &Rules::GEMINI,
             RuleId::ForeignKeyword,

@@ -1,128 +1,33 @@
-//! Unions: `oneOf` where only `anyOf` is accepted, collapse where no union is, and `anyOf`
-//! standing alone where siblings are refused.
+//! Unions: collapse where no union is, and `anyOf` standing alone where siblings are refused
+//! (`oneOf`: `one_of.rs`; a union without branches: `empty_unions.rs`).
 
-use super::Cx;
 use super::merge::absorb;
 use super::nulls::{ANNOTATIONS, is_null_branch};
 use super::types::{infer, keyword_fits, rank};
+use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
 use crate::rules::Unions;
 use schema_core::{Entry, InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
-/// `oneOf` → `anyOf` where `oneOf` is not accepted (Gemini's proto has no `oneOf`; OpenAI
-/// strict: `'oneOf' is not permitted`). The exclusivity of `oneOf` is not kept.
-pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.keywords.contains(Keyword::OneOf) {
-        return;
-    }
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    if !matches!(o.get(Keyword::OneOf), Some(Value::Schemas(_))) {
-        return;
-    }
-    if o.contains(Keyword::AnyOf) {
-        // Both must hold: keep anyOf, fold oneOf into an allOf member for the merge step.
-        if let Some(v) = o.remove(Keyword::OneOf) {
-            let mut inner = schema_core::SchemaObject::new();
-            inner.insert(Keyword::AnyOf, v);
-            let list = match o.remove(Keyword::AllOf) {
-                Some(Value::Schemas(mut l)) => {
-                    l.push(Schema::Object(inner));
-                    l
-                }
-                _ => vec![Schema::Object(inner)],
-            };
-            o.insert(Keyword::AllOf, Value::Schemas(list));
-        }
-    } else if let Some(e) = o
-        .entries_mut()
-        .iter_mut()
-        .find(|e| e.key == Key::Known(Keyword::OneOf))
-    {
-        e.key = Key::Known(Keyword::AnyOf);
-    }
-    cx.lost(
-        p,
-        RuleId::OneOf,
-        "oneOf became anyOf (exclusivity is not enforced)",
-        None,
-    );
-}
-
-/// Where a branch of a kept `oneOf` lost a constraint, two branches may now match where one
-/// did, and `oneOf` would reject what it accepted: it becomes `anyOf`. Likewise a `not` whose
-/// schema lost a constraint rejects more than it did: it is dropped into the description.
-pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(o) = node.as_object() else { return };
-    let one_of = o.contains(Keyword::OneOf)
-        && !o.contains(Keyword::AnyOf)
-        && cx.rules.keywords.contains(Keyword::AnyOf)
-        && cx.lost_under(&format!("{p}/oneOf/"));
-    let not = o.contains(Keyword::Not) && cx.lost_under(&format!("{p}/not"));
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    if one_of
-        && let Some(e) = o
-            .entries_mut()
-            .iter_mut()
-            .find(|e| e.key == Key::Known(Keyword::OneOf))
-    {
-        e.key = Key::Known(Keyword::AnyOf);
-        cx.lost(
-            p,
-            RuleId::OneOf,
-            "oneOf became anyOf: its branches lost constraints, so more than one may match",
-            None,
-        );
-    }
-    if not && let Some(v) = o.remove(Keyword::Not) {
-        cx.lost(
-            p,
-            RuleId::Not,
-            "not removed: its schema lost constraints, so it would reject valid values",
-            hints::for_keyword(Keyword::Not, &v),
-        );
-    }
-}
-
-/// An `anyOf`/`oneOf`/`allOf` without branches: xAI rejects "anyOf with zero variants", and
-/// no provider needs one. An empty `allOf` says nothing (removed); an empty `anyOf`/`oneOf`
-/// accepts nothing (removed, "Accepts no value." in the description).
-pub(crate) fn empty(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let Some(o) = node.as_object_mut() else {
-        return;
-    };
-    for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
-        if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
-            o.remove(kw);
-            if kw == Keyword::AllOf {
-                cx.change(p, RuleId::EmptyUnion, "an empty allOf removed");
-            } else {
-                cx.lost(
-                    p,
-                    RuleId::EmptyUnion,
-                    format!("an empty {kw} (accepts nothing) removed"),
-                    Some("Accepts no value.".to_owned()),
-                );
-            }
-        }
-    }
-}
-
 /// How many nested unions one node collapses.
 const MAX_ROUNDS: usize = 64;
+
+/// A union collapsed to its best branch where no union is accepted.
+pub(crate) static COLLAPSE: Rule = Rule::new(RuleId::UnionCollapse)
+    .gate(|r, _| r.collapses_unions())
+    .pre(collapse)
+    .post(collapse)
+    .found_by(
+        &super::filter::UNSUPPORTED_KEYWORD,
+        "an anyOf where the profile has no union is a keyword it does not accept",
+    );
 
 /// Where no union is accepted, `anyOf` collapses to its best branch (object, then array, then
 /// string, ...), a null branch becomes `nullable`, and the other branches go to the
 /// description ("Accepts string or integer."). A branch may bring its own union: the node
 /// collapses until none is left.
 pub(crate) fn collapse(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !cx.rules.collapses_unions() {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -308,13 +213,16 @@ fn keep_shared(o: &mut SchemaObject, near: &[&Schema], enum_joined: bool) {
     }
 }
 
+/// `anyOf` made the only keyword of its node.
+pub(crate) static ALONE: Rule = Rule::new(RuleId::AnyOfAlone)
+    .gate(|r, _| r.unions == Unions::Alone)
+    .post(alone)
+    .check(Check::Object(check::alone));
+
 /// Where `anyOf` must be the only keyword of its node (Vertex: `When using any_of, it must be
 /// the only field set.`, vercel/ai#19000), its siblings move into every branch they apply to
 /// (through nested `anyOf`s).
 pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if cx.rules.unions != Unions::Alone {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -390,15 +298,18 @@ pub(crate) fn refuses_default_beside_any_of(rules: &crate::Rules) -> bool {
     !rules.default_beside_any_of && rules.keywords.contains(Keyword::Default)
 }
 
+/// `default` beside `anyOf`, moved where the profile refuses the pair.
+pub(crate) static DEFAULT_BESIDE_ANY_OF: Rule = Rule::new(RuleId::DefaultBesideAnyOf)
+    .gate(|r, _| refuses_default_beside_any_of(r))
+    .post(default_beside_any_of)
+    .check(Check::Object(check::default_beside_any_of));
+
 /// A `default` beside an `anyOf` where the profile refuses the pair (gated by
 /// [`Rules::default_beside_any_of`](crate::Rules::default_beside_any_of)) is removed and said
 /// in the description ("Default: \"x\"."): the historical gemini-cli sanitizer did so because
 /// "Vertex AI gets confused if both anyOf and default are set" (peers.md §3 #55). Runs after
 /// every step that can write an `anyOf` on the node (type lists, any-value schemas).
 pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if !refuses_default_beside_any_of(cx.rules) {
-        return;
-    }
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -417,12 +328,12 @@ pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these
-/// rules (run on every object node, in the order of [`CHECKS`](crate::engine::CHECKS)).
+/// rules (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
     use crate::rules::Unions;
-    use schema_core::{Keyword, Schema, SchemaObject};
+    use schema_core::{Keyword, SchemaObject};
 
     /// `anyOf` beside other keywords where it must stand alone ([`alone`](super::alone)).
     pub(crate) fn alone(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
@@ -433,15 +344,6 @@ pub(crate) mod check {
                 RuleId::AnyOfAlone,
                 "anyOf must be the only keyword of its node".to_owned(),
             );
-        }
-    }
-
-    /// A union with no branch ([`empty`](super::empty)).
-    pub(crate) fn empty(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
-        for kw in [Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf] {
-            if o.schemas(kw).is_some_and(<[Schema]>::is_empty) {
-                c.push(p, RuleId::EmptyUnion, format!("{kw} has no branch"));
-            }
         }
     }
 
@@ -470,9 +372,7 @@ mod tests {
     #[test]
     fn vertex_when_using_any_of_it_must_be_the_only_field_set() {
         fixes(
-            alone,
-            false,
-            check::alone,
+            &ALONE,
             r#"{"anyOf":[{"type":"string"},{"type":"integer"}],"description":"A value."}"#,
             &Rules::VERTEX,
             RuleId::AnyOfAlone,
@@ -480,23 +380,9 @@ mod tests {
     }
 
     #[test]
-    fn any_of_with_zero_variants_is_rejected_empty_union_removed() {
-        fixes(
-            empty,
-            true,
-            check::empty,
-            r#"{"type":"object","properties":{"v":{"anyOf":[]}}}"#,
-            &Rules::ANTHROPIC,
-            RuleId::EmptyUnion,
-        );
-    }
-
-    #[test]
     fn gemini_default_beside_any_of_is_refused_default_moved() {
         fixes(
-            default_beside_any_of,
-            false,
-            check::default_beside_any_of,
+            &DEFAULT_BESIDE_ANY_OF,
             r#"{"anyOf":[{"type":"string"},{"type":"integer"}],"default":"a"}"#,
             &Rules::GEMINI,
             RuleId::DefaultBesideAnyOf,
@@ -533,5 +419,16 @@ mod tests {
             out.report.changes
         );
         assert!(crate::check(&out.schema.to_value(), &rules, crate::Slot::Parameters).is_empty());
+    }
+    #[test]
+    fn code_assist_unknown_name_any_of_cannot_find_field_union_collapsed() {
+        let (out, changes) = fixes(
+            &COLLAPSE,
+            r#"{"anyOf":[{"type":"string"},{"type":"integer"}]}"#,
+            &Rules::GEMINI_CODE_ASSIST,
+            RuleId::UnsupportedKeyword,
+        );
+        assert_eq!(changes[0].rule, RuleId::UnionCollapse);
+        assert_eq!(out.to_json_string(), r#"{"type":"string"}"#);
     }
 }

@@ -1,0 +1,215 @@
+//! [`Rule`]: one rule as one value — its id, its gate, its steps, its check — declared in the
+//! file of its fix; [`Run`]: where a rule runs in the one declared order
+//! ([`ORDER`](super::ORDER)); [`Plan`]: that order with the gates read once for a profile.
+
+use super::Cx;
+use crate::check::Checker;
+use crate::{RuleId, Rules, Slot};
+use schema_core::{Schema, SchemaObject};
+
+/// A step: one node, its pointer, the context. It does not test its rule's gate: the
+/// [`Plan`] holds only the steps whose gate is on.
+pub(crate) type Step = fn(&mut Schema, &str, &mut Cx<'_>);
+
+/// Whether a rule is on for a profile in a slot (read once per sanitize, by [`Plan::new`]).
+pub(crate) type Gate = fn(&Rules, Slot) -> bool;
+
+/// What a rule's check looks at: the checker's half of the rule, which finds what its fix
+/// would change (so `check(sanitize(x))` is empty proves the fix for it).
+#[derive(Clone, Copy)]
+pub(crate) enum Check {
+    /// Every object node.
+    Object(fn(&mut Checker<'_>, &str, &SchemaObject)),
+    /// Every node, boolean subschemas included.
+    Node(fn(&mut Checker<'_>, &str, &Schema)),
+    /// The root, once, before the walk.
+    Root(fn(&mut Checker<'_>, &Schema)),
+}
+
+/// One rule: what the engine runs to fix it and what the checker runs to find it.
+pub(crate) struct Rule {
+    /// The rule's id (its changes and violations may name related ids too: a `required`
+    /// rule reports malformed, duplicate and undefined names).
+    pub(crate) id: RuleId,
+    /// Which capability of [`Rules`] turns the fix on.
+    pub(crate) gate: Gate,
+    /// The fix on a node before its children ([`Run::Pre`]).
+    pub(crate) pre: Option<Step>,
+    /// The fix on a node after its children ([`Run::Post`]).
+    pub(crate) post: Option<Step>,
+    /// What the fix would change.
+    pub(crate) check: Option<Check>,
+    /// The rule whose check finds what this one fixes, where it has no check of its own
+    /// (an `allOf` the profile refuses is a keyword it does not accept).
+    pub(crate) found_by: Option<&'static Rule>,
+    /// Why a rule that fixes has no check of its own.
+    pub(crate) unchecked: Option<&'static str>,
+}
+
+/// A gate that is always on: the step tests the node (and the profile's values it reads).
+pub(crate) fn always(_: &Rules, _: Slot) -> bool {
+    true
+}
+
+impl Rule {
+    /// A rule with no step and no check yet, always on.
+    pub(crate) const fn new(id: RuleId) -> Rule {
+        Rule {
+            id,
+            gate: always,
+            pre: None,
+            post: None,
+            check: None,
+            found_by: None,
+            unchecked: None,
+        }
+    }
+
+    /// Turned on by `gate`.
+    pub(crate) const fn gate(mut self, gate: Gate) -> Rule {
+        self.gate = gate;
+        self
+    }
+
+    /// Fixed by `step` before a node's children.
+    pub(crate) const fn pre(mut self, step: Step) -> Rule {
+        self.pre = Some(step);
+        self
+    }
+
+    /// Fixed by `step` after a node's children.
+    pub(crate) const fn post(mut self, step: Step) -> Rule {
+        self.post = Some(step);
+        self
+    }
+
+    /// Found by `check`.
+    pub(crate) const fn check(mut self, check: Check) -> Rule {
+        self.check = Some(check);
+        self
+    }
+
+    /// Found by `by`'s check (a rule without a check of its own), for the reason given.
+    pub(crate) const fn found_by(mut self, by: &'static Rule, why: &'static str) -> Rule {
+        self.found_by = Some(by);
+        self.unchecked = Some(why);
+        self
+    }
+
+    /// Fixed without any check, for the reason given.
+    pub(crate) const fn unchecked(mut self, why: &'static str) -> Rule {
+        self.unchecked = Some(why);
+        self
+    }
+
+    /// The rule whose check finds what this one fixes: itself, or [`Rule::found_by`].
+    pub(crate) fn finder(&self) -> &Rule {
+        self.found_by.unwrap_or(self)
+    }
+
+    /// Whether the rule can change a schema in the walk.
+    pub(crate) fn fixes(&self) -> bool {
+        self.pre.is_some() || self.post.is_some()
+    }
+}
+
+/// Where a rule runs in the declared order.
+#[derive(Clone, Copy)]
+pub(crate) enum Run {
+    /// Its `pre` step, on each node before the node's children (the PRE pass, repeated while
+    /// it changes something).
+    Pre(&'static Rule),
+    /// Its `post` step, on each node after the node's children (the POST pass).
+    Post(&'static Rule),
+    /// Fixed by a tree pass of its file that the driver runs around the walk (`$ref`s, a bare
+    /// property map): only its check runs from the order.
+    Around(&'static Rule),
+    /// The engine's own POST step: a node's pending hints folded into its description (no
+    /// rule: it changes only what other rules' losses said).
+    FoldHints,
+}
+
+impl Run {
+    /// The rule run here.
+    pub(crate) fn rule(self) -> Option<&'static Rule> {
+        match self {
+            Run::Pre(r) | Run::Post(r) | Run::Around(r) => Some(r),
+            Run::FoldHints => None,
+        }
+    }
+}
+
+/// The most steps one pass holds.
+const MAX_STEPS: usize = super::ORDER.len();
+
+/// The declared order for one profile in one slot: the steps whose gate is on, each pass in
+/// its order, the gates read once (not on every node).
+pub(crate) struct Plan {
+    pre: [Step; MAX_STEPS],
+    pre_len: usize,
+    post: [Step; MAX_STEPS],
+    post_len: usize,
+}
+
+/// A step that does nothing (the plan's unused places).
+fn idle(_: &mut Schema, _: &str, _: &mut Cx<'_>) {}
+
+impl Plan {
+    /// The steps of [`ORDER`](super::ORDER) on for `rules` in `slot`.
+    pub(crate) fn new(rules: &Rules, slot: Slot) -> Plan {
+        let mut plan = Plan {
+            pre: [idle; MAX_STEPS],
+            pre_len: 0,
+            post: [idle; MAX_STEPS],
+            post_len: 0,
+        };
+        for run in super::ORDER {
+            let (step, pre) = match *run {
+                Run::Pre(r) => (r.pre, true),
+                Run::Post(r) => (r.post, false),
+                Run::Around(_) => continue,
+                Run::FoldHints => (Some(super::cx::fold_hints as Step), false),
+            };
+            let on = run.rule().is_none_or(|r| (r.gate)(rules, slot));
+            let Some(step) = step.filter(|_| on) else {
+                continue;
+            };
+            if pre {
+                plan.pre[plan.pre_len] = step;
+                plan.pre_len += 1;
+            } else {
+                plan.post[plan.post_len] = step;
+                plan.post_len += 1;
+            }
+        }
+        plan
+    }
+
+    /// The PRE pass's steps, in order.
+    pub(crate) fn pre(&self) -> &[Step] {
+        &self.pre[..self.pre_len]
+    }
+
+    /// The POST pass's steps, in order.
+    pub(crate) fn post(&self) -> &[Step] {
+        &self.post[..self.post_len]
+    }
+}
+
+/// The checks of [`ORDER`](super::ORDER), each rule's once, where it first runs: the order
+/// of the checker's report (root checks run before the walk, the others on each node).
+pub(crate) fn checks() -> &'static [Check] {
+    static CHECKS: std::sync::OnceLock<Vec<Check>> = std::sync::OnceLock::new();
+    CHECKS.get_or_init(|| {
+        let mut seen: Vec<&'static Rule> = Vec::new();
+        let mut out = Vec::new();
+        for rule in super::ORDER.iter().filter_map(|r| r.rule()) {
+            if seen.iter().any(|s| std::ptr::eq(*s, rule)) {
+                continue;
+            }
+            seen.push(rule);
+            out.extend(rule.check);
+        }
+        out
+    })
+}
