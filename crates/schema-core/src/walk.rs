@@ -191,6 +191,26 @@ impl Schema {
 pub trait Visit {
     /// Whether the callbacks read their `pointer`: a visitor that does not (a search, a count)
     /// says `false`, and the walk builds no pointer (the callbacks get `""`).
+    ///
+    /// ```
+    /// use schema_core::{Schema, Visit};
+    /// struct Count(usize);
+    /// impl Visit for Count {
+    ///     fn pointers(&self) -> bool {
+    ///         false
+    ///     }
+    ///     fn enter(&mut self, pointer: &str, _: &Schema) -> bool {
+    ///         assert_eq!(pointer, "");
+    ///         self.0 += 1;
+    ///         true
+    ///     }
+    /// }
+    /// let s = Schema::from_str(r#"{"properties": {"a": {"items": {}}}}"#)?;
+    /// let mut c = Count(0);
+    /// s.walk(&mut c);
+    /// assert_eq!(c.0, 3);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
     fn pointers(&self) -> bool {
         true
     }
