@@ -7,6 +7,9 @@
 //! (the method of `crates/toolschema-py/bench/compare.py`, which times the Python peers).
 //! `cargo bench -p provider-rules --bench per_schema` prints the medians and `RATIO` lines;
 //! `TS_BENCH_PROFILE=NAME` runs one profile, `TS_BENCH_REPS=N` sets the calls per round.
+//!
+//! A second `RATIO` line per profile takes the median over the schemas that need no change
+//! for that profile only (parse and check, nothing rewritten, nothing written).
 
 use provider_rules::{Rules, Slot, profile, sanitize_into};
 use std::hint::black_box;
@@ -77,6 +80,9 @@ fn main() {
         let rules: &Rules = profile(name).expect("built-in profile");
         let mut ours = Vec::new();
         let mut base = Vec::new();
+        // The same figures for the schemas this profile leaves as they are.
+        let mut same = Vec::new();
+        let mut same_base = Vec::new();
         let mut out = String::new();
         let mut vbuf = Vec::new();
         for s in &schemas {
@@ -102,7 +108,15 @@ fn main() {
             );
             ours.push(a);
             base.push(b);
+            if matches!(
+                sanitize_into(s, rules, Slot::Parameters, &mut out),
+                Ok(false)
+            ) {
+                same.push(a);
+                same_base.push(b);
+            }
         }
+        let unchanged = same.len();
         let (m, mb) = (median(ours), median(base));
         println!(
             "{name:>14}: median {:.2} µs per schema | Value round trip {:.2} µs: {:.2}x | target 3 µs: {:.2}x",
@@ -119,6 +133,19 @@ fn main() {
             "RATIO per_schema_{name}_median_vs_3us {:.3}",
             m / 3e3
         ));
+        if unchanged > 0 {
+            let (u, ub) = (median(same), median(same_base));
+            println!(
+                "{name:>14}: {unchanged} schemas need no change: median {:.2} µs | Value round trip {:.2} µs: {:.2}x | target 1.1x",
+                u / 1e3,
+                ub / 1e3,
+                u / ub
+            );
+            lines.push(format!(
+                "RATIO per_schema_{name}_unchanged_median_vs_value_roundtrip {:.3}",
+                u / ub
+            ));
+        }
     }
     for l in lines {
         println!("{l}");

@@ -44,19 +44,17 @@ pub(crate) fn hint(limit: usize) -> String {
     format!("Nested deeper than {limit} levels; not described.")
 }
 
-/// What the parser cut from a schema at the depth limit (see [`crate::sanitize_slice`]): the
-/// schema with the hints seeded where it cut, and what [`Cuts::report`] adds to the result
-/// of sanitizing it.
+/// What the parser cut from a schema at the depth limit (see [`crate::sanitize_slice`]): what
+/// [`Cuts::report`] adds to the result of sanitizing the schema.
 pub(crate) struct Cuts {
-    /// The parsed schema, each cut `{}` carrying its hint (when the profile has hints).
-    pub(crate) schema: Schema,
     cuts: Vec<(String, usize)>,
     not_a_schema: Option<Change>,
 }
 
 impl Cuts {
-    /// Reads the parser's depth cuts (and a root that is not a schema) off `parsed`.
-    pub(crate) fn read(parsed: Parsed, rules: &Rules) -> Cuts {
+    /// Reads the parser's depth cuts (and a root that is not a schema) off `parsed`: the
+    /// parsed schema, each cut `{}` carrying its hint (when the profile has hints), and the cuts.
+    pub(crate) fn read(parsed: Parsed, rules: &Rules) -> (Schema, Cuts) {
         // A root that is not a schema (`[1]`, `"x"`) was read as `{}`: the result replaces it,
         // and says so (otherwise an empty report would send the non-schema on, which the
         // provider refuses: `check` names it).
@@ -83,18 +81,12 @@ impl Cuts {
                 cuts: cuts.iter().map(|(p, l)| (p.as_str(), *l)).collect(),
             });
         }
-        Cuts {
-            schema,
-            cuts,
-            not_a_schema,
-        }
+        (schema, Cuts { cuts, not_a_schema })
     }
 
     /// Adds the cuts to `out`, the result of sanitizing [`Cuts::schema`].
     pub(crate) fn report(self, mut out: Sanitized) -> Sanitized {
-        let Cuts {
-            cuts, not_a_schema, ..
-        } = self;
+        let Cuts { cuts, not_a_schema } = self;
         if let Some(c) = not_a_schema {
             out.report.changes.insert(0, c);
         }
@@ -277,7 +269,7 @@ impl StandIn<'_> {
         if let Some(t) = text {
             node.insert(Keyword::Description, Value::String(t));
         }
-        let made = engine::run(&Schema::Object(node), self.rules, slot);
+        let made = engine::run(Schema::Object(node), self.rules, slot);
         if description.is_none() && slot == Slot::Schema {
             self.plain = Some(made.clone());
         }

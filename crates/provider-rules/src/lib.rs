@@ -170,7 +170,7 @@ use schema_core::{ParseOptions, Schema, SchemaError};
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    engine::sanitize(schema, rules, slot)
+    engine::sanitize(schema.clone(), rules, slot)
 }
 
 /// [`sanitize`] with options: with [`SanitizeOptions::encode`], the profile's lossless
@@ -196,7 +196,7 @@ pub fn sanitize_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Sanitized {
-    engine::sanitize_with(schema, rules, slot, options)
+    engine::sanitize_with(schema.clone(), rules, slot, options)
 }
 
 /// [`sanitize_slice`] with options (see [`sanitize_with`]).
@@ -214,8 +214,8 @@ pub fn sanitize_slice_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
-    let cuts = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
-    let out = engine::sanitize_with(&cuts.schema, rules, slot, options);
+    let (schema, cuts) = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
+    let out = engine::sanitize_with(schema, rules, slot, options);
     Ok(cuts.report(out))
 }
 
@@ -253,8 +253,8 @@ pub fn sanitize_slice_with(
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize_slice(bytes: &[u8], rules: &Rules, slot: Slot) -> Result<Sanitized, SchemaError> {
-    let cuts = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
-    let out = engine::sanitize(&cuts.schema, rules, slot);
+    let (schema, cuts) = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
+    let out = engine::sanitize(schema, rules, slot);
     Ok(cuts.report(out))
 }
 

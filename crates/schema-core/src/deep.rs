@@ -92,7 +92,10 @@ fn clone_object(o: &SchemaObject, depth: usize) -> SchemaObject {
             },
         })
         .collect();
-    SchemaObject { entries }
+    SchemaObject {
+        entries,
+        maybe: o.maybe,
+    }
 }
 
 /// A copy of `o` whose subschemas are all `true`: the slots the iterative clone fills.
@@ -124,7 +127,10 @@ fn shell(o: &SchemaObject) -> SchemaObject {
             },
         })
         .collect();
-    SchemaObject { entries }
+    SchemaObject {
+        entries,
+        maybe: o.maybe,
+    }
 }
 
 /// Clones without recursion: shells in pre-order, then filled bottom-up.

@@ -81,6 +81,9 @@ impl Dialect {
             openapi: bool,
         }
         impl Visit for Seen {
+            fn pointers(&self) -> bool {
+                false
+            }
             fn enter(&mut self, _: &str, s: &Schema) -> bool {
                 let Some(o) = s.as_object() else { return true };
                 for kw in [Keyword::ExclusiveMinimum, Keyword::ExclusiveMaximum] {

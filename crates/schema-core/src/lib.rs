@@ -43,6 +43,7 @@ mod parse;
 pub mod pointer;
 mod refs;
 mod scan;
+mod scan_bytes;
 mod schema;
 mod ser;
 mod types;

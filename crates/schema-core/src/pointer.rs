@@ -9,7 +9,7 @@
 /// ```
 pub fn push(pointer: &mut String, segment: &str) {
     pointer.push('/');
-    if !segment.bytes().any(|b| b == b'~' || b == b'/') {
+    if !crate::scan_bytes::needs_pointer_escape(segment.as_bytes()) {
         pointer.push_str(segment);
         return;
     }
@@ -24,8 +24,21 @@ pub fn push(pointer: &mut String, segment: &str) {
 
 /// Appends `/index`.
 pub fn push_index(pointer: &mut String, index: usize) {
-    use std::fmt::Write;
-    let _ = write!(pointer, "/{index}");
+    pointer.push('/');
+    // Digits by hand: `write!` goes through the formatting machinery for every array element
+    // a walk enters.
+    let mut digits = [b'0'; 20];
+    let mut at = digits.len();
+    let mut n = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    pointer.push_str(std::str::from_utf8(&digits[at..]).unwrap_or("0"));
 }
 
 /// Splits a pointer into its unescaped segments (`""` → none). `None` if it does not start

@@ -183,6 +183,17 @@ pub struct Entry {
 #[derive(Default)]
 pub struct SchemaObject {
     pub(crate) entries: Vec<Entry>,
+    /// Which known keywords may be among the entries: a clear bit (see [`maybe_bit`]) means
+    /// the keyword is absent, so the lookup of an absent keyword (most of the engine's lookups)
+    /// needs no scan. Bits are never cleared while the object lives: a set bit may be stale and
+    /// only means "scan"; [`SchemaObject::entries_mut`], which hands the keys out, sets them all.
+    pub(crate) maybe: u64,
+}
+
+/// A keyword's bit in [`SchemaObject`]'s presence mask (two keywords may share one: that only
+/// makes a lookup scan).
+pub(crate) const fn maybe_bit(kw: Keyword) -> u64 {
+    1 << (kw.index() % 64)
 }
 
 impl SchemaObject {
@@ -198,6 +209,8 @@ impl SchemaObject {
 
     /// The entries, mutably (keys can be changed: keep them unique).
     pub fn entries_mut(&mut self) -> &mut Vec<Entry> {
+        // Any key may change: every keyword may now be present.
+        self.maybe = u64::MAX;
         &mut self.entries
     }
 
@@ -212,10 +225,16 @@ impl SchemaObject {
     }
 
     fn position(&self, key: &Key) -> Option<usize> {
-        self.entries.iter().position(|e| &e.key == key)
+        match key {
+            Key::Known(kw) => self.position_kw(*kw),
+            Key::Other(_) => self.entries.iter().position(|e| &e.key == key),
+        }
     }
 
     fn position_kw(&self, kw: Keyword) -> Option<usize> {
+        if self.maybe & maybe_bit(kw) == 0 {
+            return None;
+        }
         self.entries
             .iter()
             .position(|e| matches!(e.key, Key::Known(k) if k == kw))
@@ -247,6 +266,9 @@ impl SchemaObject {
         match self.position(&key) {
             Some(i) => Some(std::mem::replace(&mut self.entries[i].value, value)),
             None => {
+                if let Key::Known(kw) = key {
+                    self.maybe |= maybe_bit(kw);
+                }
                 self.entries.push(Entry { key, value });
                 None
             }
@@ -259,6 +281,7 @@ impl SchemaObject {
             Some(i) => Some(std::mem::replace(&mut self.entries[i].value, value)),
             None => {
                 let index = index.min(self.entries.len());
+                self.maybe |= maybe_bit(kw);
                 self.entries.insert(
                     index,
                     Entry {

@@ -305,7 +305,7 @@ fn write_strings(out: &mut String, list: &[String]) {
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
-    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+    if !crate::scan_bytes::needs_json_escape(bytes) {
         out.push_str(s);
         out.push('"');
         return;

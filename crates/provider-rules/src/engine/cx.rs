@@ -9,6 +9,9 @@ use schema_core::{InstanceType, Keyword, Schema, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// How many levels of the walk's path [`Cx`]'s stacks hold before they grow.
+const PATH_CAPACITY: usize = 16;
+
 /// What the steps share while one schema is sanitized.
 pub(crate) struct Cx<'r> {
     pub(crate) rules: &'r Rules,
@@ -41,11 +44,12 @@ impl<'r> Cx<'r> {
             rules,
             slot,
             report: Report::default(),
-            hints: Vec::new(),
+            // One entry per level of the walk's path: room for typical depths up front.
+            hints: Vec::with_capacity(PATH_CAPACITY),
             any_value,
             any_value_lossy,
             guesses: Vec::new(),
-            marks: Vec::new(),
+            marks: Vec::with_capacity(PATH_CAPACITY),
             strict_nulls: Vec::new(),
         }
     }

@@ -108,7 +108,9 @@ impl Schema {
         let mut ctx = Ctx {
             max_depth: options.max_depth.min(ParseOptions::MAX_DEPTH),
             diagnostics: Vec::new(),
-            pointer: String::new(),
+            // Room for the pointers of typical schemas: grown from empty, it was reallocated
+            // several times per parse.
+            pointer: String::with_capacity(256),
             input: bytes,
             float_seen: false,
             recovered: 0,

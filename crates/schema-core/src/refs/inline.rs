@@ -130,6 +130,9 @@ impl Schema {
     pub fn count_refs(&self) -> usize {
         struct Count(usize);
         impl Visit for Count {
+            fn pointers(&self) -> bool {
+                false
+            }
             fn enter(&mut self, _: &str, s: &Schema) -> bool {
                 if s.as_object().is_some_and(|o| o.contains(Keyword::Ref)) {
                     self.0 += 1;
@@ -153,6 +156,9 @@ impl Schema {
     pub fn has_dynamic_refs(&self) -> bool {
         struct Dynamic(bool);
         impl Visit for Dynamic {
+            fn pointers(&self) -> bool {
+                false
+            }
             fn enter(&mut self, _: &str, s: &Schema) -> bool {
                 if let Some(o) = s.as_object() {
                     self.0 |= o.contains(Keyword::DynamicRef) || o.contains(Keyword::RecursiveRef);
@@ -169,6 +175,9 @@ impl Schema {
     pub fn has_refs(&self) -> bool {
         struct Any(bool);
         impl Visit for Any {
+            fn pointers(&self) -> bool {
+                false
+            }
             fn enter(&mut self, _: &str, s: &Schema) -> bool {
                 if s.as_object().is_some_and(|o| o.contains(Keyword::Ref)) {
                     self.0 = true;
