@@ -70,7 +70,6 @@ fn keepable(schema: &Schema, refs: Refs) -> Result<(), String> {
     struct Scan<'a> {
         defs: Option<&'a schema_core::SchemaMap>,
         definitions: Option<&'a schema_core::SchemaMap>,
-        acyclic: bool,
         why: Option<String>,
     }
     impl Visit for Scan<'_> {
@@ -103,19 +102,12 @@ fn keepable(schema: &Schema, refs: Refs) -> Result<(), String> {
                     self.why = Some(format!("{r:?} at {p} is not a definition of the root"));
                 }
             }
-            if self.acyclic
-                && let Some(list) = o.schemas(Keyword::AllOf)
-                && list.iter().any(|b| b.as_object().is_some_and(|b| b.reference().is_some()))
-            {
-                self.why = Some(format!("an allOf member is a $ref at {p}"));
-            }
             self.why.is_none()
         }
     }
     let mut scan = Scan {
         defs,
         definitions,
-        acyclic: refs == Refs::LocalAcyclic,
         why: None,
     };
     schema.walk(&mut scan);
@@ -170,19 +162,20 @@ fn normalize_definitions(schema: &mut Schema, cx: &mut Cx<'_>) {
     );
 }
 
-/// A `$ref` with siblings (the root's own, and under [`Refs::LocalAcyclic`] an `allOf` member)
-/// is replaced by its target merged with the siblings, at that node only: the target's own
-/// references stay references. A chain of references is followed, bounded.
+/// A `$ref` with siblings, the root's own, an `allOf` member (merged into its node where
+/// `allOf` is not accepted, refused beside `$ref` by Anthropic strict) and a branch of the
+/// root's union (merged into the root's object) is replaced by its target merged with the
+/// siblings, at that node only: the target's own references stay references. A chain of
+/// references is followed, bounded.
 fn inline_at_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     let root = schema.clone();
     struct Sib<'a> {
         root: &'a Schema,
         done: Vec<String>,
-        acyclic: bool,
     }
     impl Transform for Sib<'_> {
         fn pre(&mut self, p: &str, s: &mut Schema) {
-            let in_all_of = self.acyclic && p.rsplit('/').nth(1) == Some("allOf");
+            let in_all_of = merged_into_parent(p);
             for _ in 0..MAX_CHAIN {
                 if self.done.len() >= MAX_SIBLING_INLINES {
                     return;
@@ -225,7 +218,6 @@ fn inline_at_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     let mut t = Sib {
         root: &root,
         done: Vec::new(),
-        acyclic: cx.rules.refs == Refs::LocalAcyclic,
     };
     schema.transform(&mut t);
     for p in t.done {
@@ -235,6 +227,20 @@ fn inline_at_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
             "a $ref with siblings was inlined here (its target's references are kept)",
         );
     }
+}
+
+/// Whether the node at `p` is merged into another: an `allOf` member, or a branch of a union
+/// of the root (the root's own `allOf` members' included), which the root's shaping merges.
+fn merged_into_parent(p: &str) -> bool {
+    let segs: Vec<&str> = p.split('/').skip(1).collect();
+    if segs.len() >= 2 && segs[segs.len() - 2] == "allOf" {
+        return true;
+    }
+    let mut rest = segs.as_slice();
+    while let ["allOf", _, more @ ..] = rest {
+        rest = more;
+    }
+    matches!(rest, ["anyOf" | "oneOf", _])
 }
 
 /// Removes the root's definitions no reference outside them reaches (through other
