@@ -60,6 +60,11 @@ fn keepable(schema: &Schema, refs: Refs) -> Result<(), String> {
     if root.reference() == Some("#") {
         return Err("the root refers to itself".to_owned());
     }
+    // `$ref: "#"` names the root as the engine shapes it (`type: object`...): only a root that
+    // is an object already means the same after.
+    let object_root = root
+        .types()
+        .is_some_and(|t| t.as_slice() == [schema_core::InstanceType::Object]);
     let defs = root.schema_map(Keyword::Defs);
     let definitions = root.schema_map(Keyword::Definitions);
     if let (Some(a), Some(b)) = (defs, definitions)
@@ -70,6 +75,7 @@ fn keepable(schema: &Schema, refs: Refs) -> Result<(), String> {
     struct Scan<'a> {
         defs: Option<&'a schema_core::SchemaMap>,
         definitions: Option<&'a schema_core::SchemaMap>,
+        object_root: bool,
         why: Option<String>,
     }
     impl Visit for Scan<'_> {
@@ -93,13 +99,15 @@ fn keepable(schema: &Schema, refs: Refs) -> Result<(), String> {
                 self.why = Some(format!("a dynamic reference at {p}"));
             } else if let Some(r) = o.reference() {
                 let found = match Refs::local_name(r) {
-                    Some((_, n)) if n.is_empty() => true,
+                    Some((_, n)) if n.is_empty() => self.object_root,
                     Some((Keyword::Defs, n)) => self.defs.is_some_and(|m| m.contains_key(&n)),
                     Some((_, n)) => self.definitions.is_some_and(|m| m.contains_key(&n)),
                     None => false,
                 };
                 if !found {
-                    self.why = Some(format!("{r:?} at {p} is not a definition of the root"));
+                    self.why = Some(format!(
+                        "{r:?} at {p} is not a definition of the root (or the root is not an object)"
+                    ));
                 }
             }
             self.why.is_none()
@@ -108,6 +116,7 @@ fn keepable(schema: &Schema, refs: Refs) -> Result<(), String> {
     let mut scan = Scan {
         defs,
         definitions,
+        object_root,
         why: None,
     };
     schema.walk(&mut scan);
