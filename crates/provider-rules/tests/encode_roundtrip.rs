@@ -19,6 +19,9 @@ use schema_core::Schema;
 use serde_json::{Value, json};
 use std::path::Path;
 
+#[path = "common/ref_schemas.rs"]
+mod ref_schemas;
+
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus");
 
 fn encoding_profiles() -> impl Iterator<Item = &'static Rules> {
@@ -355,5 +358,120 @@ fn jsts_instances_round_trip_through_the_encodings() {
             "{n} round-trip failures; first ones:\n{}",
             failures.join("\n")
         );
+    }
+}
+
+/// Issue 16, strict profiles: `$defs`/`$ref` kept rather than inlined. Over the schemas of
+/// the corpus that hold a `$ref` (MCP tools and JSON-Schema-Test-Suite), for each profile that
+/// keeps references, against the same profile inlining them: how many stay strict, bytes out
+/// over bytes in, how many recursive schemas keep their recursion; and for each JSTS instance
+/// valid under the original, `encode(x)` is valid under the sanitized schema (refs and all) and
+/// decodes back to `x`.
+#[test]
+fn kept_refs_stay_strict_small_and_recursive() {
+    use provider_rules::Refs;
+    let mut schemas: Vec<(String, Slot, Value, Option<Draft>, Vec<(Value, bool)>)> = tools()
+        .into_iter()
+        .map(|(n, s)| (n, Slot::Parameters, s, None, Vec::new()))
+        .collect();
+    schemas.extend(
+        jsts()
+            .into_iter()
+            .map(|c| (c.name, Slot::Schema, c.schema, Some(c.draft), c.tests)),
+    );
+    schemas.retain(|(_, _, v, _, _)| v.to_string().contains("\"$ref\""));
+    // The corpus's MCP tools hold no `$ref`: two made-up tools that do, a recursive tree and
+    // a schema that doubles through 12 levels of references.
+    for (name, v) in [
+        ("made-up/tree", ref_schemas::tree()),
+        ("made-up/doubling-12", ref_schemas::doubling(12)),
+    ] {
+        schemas.push((name.to_owned(), Slot::Parameters, v, None, Vec::new()));
+    }
+    let mut failures = Vec::new();
+    println!(
+        "{:<20} {:>7} {:>16} {:>16} {:>22} {:>10} {:>14}",
+        "profile", "schemas", "strict kept", "strict inlined", "bytes out/in kept", "inlined", "recursion kept"
+    );
+    for rules in PROFILES.iter().copied().filter(|r| r.refs.keeps_local()) {
+        let inlining = Rules {
+            refs: Refs::Inline,
+            ..rules.clone()
+        };
+        let (mut strict, mut strict_inl, mut recursive, mut recursion_kept) = (0, 0, 0, 0);
+        let (mut bytes_in, mut bytes_out, mut bytes_inl) = (0usize, 0usize, 0usize);
+        let (mut valid, mut valid_kept, mut valid_inl) = (0, 0, 0);
+        for (name, slot, v, draft, tests) in &schemas {
+            let schema = Schema::from_value(v);
+            let out = sanitize_with(&schema, rules, *slot, &SanitizeOptions::ENCODE);
+            let inl = sanitize_with(&schema, &inlining, *slot, &SanitizeOptions::ENCODE);
+            let text = out.schema.to_json_string();
+            bytes_in += v.to_string().len();
+            bytes_out += text.len();
+            bytes_inl += inl.schema.to_json_string().len();
+            strict += usize::from(out.report.strict_compatible);
+            strict_inl += usize::from(inl.report.strict_compatible);
+            if !schema.circular_refs().is_empty() {
+                recursive += 1;
+                recursion_kept += usize::from(
+                    out.report.strict_compatible && !out.schema.circular_refs().is_empty(),
+                );
+            }
+            // Soundness where both stay strict and nothing is reported lost.
+            let lossless = |o: &provider_rules::Sanitized| {
+                o.report.strict_compatible && !o.report.changes.iter().any(|c| c.lossy)
+            };
+            let (Some(draft), true) = (draft, lossless(&out) && lossless(&inl)) else {
+                continue;
+            };
+            let (Some(original), Some(sanitized), Some(inlined)) = (
+                validator(v, *draft),
+                validator(&out.schema.to_value(), Draft::Draft202012),
+                validator(&inl.schema.to_value(), Draft::Draft202012),
+            ) else {
+                continue;
+            };
+            for (x, _) in tests {
+                if !original.is_valid(x) {
+                    continue;
+                }
+                valid += 1;
+                let y = out.decoder.encode_value(x);
+                valid_kept += usize::from(sanitized.is_valid(&y));
+                valid_inl += usize::from(inlined.is_valid(&inl.decoder.encode_value(x)));
+                if std::env::var("REFS_DEBUG").is_ok() && !sanitized.is_valid(&y) {
+                    eprintln!("DBG {name} {x} -> {y} not valid under {}", out.schema);
+                }
+                let mut back = y.clone();
+                out.decoder.decode_value(&mut back);
+                if !same(&back, x) {
+                    failures.push(format!(
+                        "{} {name}: {x} encoded {y} decoded {back}",
+                        rules.name()
+                    ));
+                }
+            }
+        }
+        println!(
+            "{:<20} {:>7} {:>16} {:>16} {:>22} {:>10} {:>14}",
+            rules.name(),
+            schemas.len(),
+            format!("{strict} ({:.1} %)", pct(strict, schemas.len())),
+            format!("{strict_inl} ({:.1} %)", pct(strict_inl, schemas.len())),
+            format!("{bytes_out}/{bytes_in} ({:.2})", bytes_out as f64 / bytes_in as f64),
+            format!("{:.2}", bytes_inl as f64 / bytes_in as f64),
+            format!("{recursion_kept}/{recursive}"),
+        );
+        println!(
+            "{:<20} JSTS instances valid under the original kept valid (encoded; strict, nothing reported lost): {valid_kept}/{valid} refs kept, {valid_inl}/{valid} inlined",
+            "",
+        );
+        assert!(valid_kept >= valid_inl, "{}: keeping refs lost valid instances", rules.name());
+        assert!(strict >= strict_inl, "{}: keeping refs lost strict schemas", rules.name());
+    }
+    if !failures.is_empty() {
+        let n = failures.len();
+        failures.truncate(20);
+        panic!("{n} round-trip failures; first ones:\n{}", failures.join("\n"));
     }
 }

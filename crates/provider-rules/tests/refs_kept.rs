@@ -6,23 +6,9 @@ use provider_rules::{Rules, SanitizeOptions, Slot, check, sanitize, sanitize_wit
 use schema_core::Schema;
 use serde_json::{Value, json};
 
-/// A tree: a `node` with a required `name`, an optional `label` and optional `children`.
-fn tree() -> Value {
-    json!({
-        "type": "object",
-        "properties": {"root": {"$ref": "#/$defs/node"}},
-        "required": ["root"],
-        "$defs": {"node": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string"},
-                "label": {"type": "string"},
-                "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}
-            },
-            "required": ["name"]
-        }}
-    })
-}
+#[path = "common/ref_schemas.rs"]
+mod ref_schemas;
+use ref_schemas::{doubling, tree};
 
 fn schema(v: &Value) -> Schema {
     Schema::from_str(&v.to_string()).unwrap()
@@ -30,25 +16,6 @@ fn schema(v: &Value) -> Schema {
 
 fn out_json(s: &Schema) -> Value {
     serde_json::from_str(&s.to_json_string()).unwrap()
-}
-
-/// 12 levels of `{a: $ref X, b: $ref X}`: inlined, it doubles at every level.
-fn doubling(levels: usize) -> Value {
-    let mut defs = serde_json::Map::new();
-    defs.insert(
-        "l0".into(),
-        json!({"type": "object", "properties": {"v": {"type": "string", "description": "a leaf value"}}, "required": ["v"]}),
-    );
-    for i in 1..=levels {
-        let r = format!("#/$defs/l{}", i - 1);
-        defs.insert(
-            format!("l{i}"),
-            json!({"type": "object", "description": format!("level {i}"),
-                "properties": {"a": {"$ref": r}, "b": {"$ref": r}}, "required": ["a", "b"]}),
-        );
-    }
-    json!({"type": "object", "properties": {"top": {"$ref": format!("#/$defs/l{levels}")}},
-        "required": ["top"], "$defs": defs})
 }
 
 #[test]
