@@ -848,6 +848,35 @@ pub(crate) fn prune_refs(root: &mut Decoder) {
     root.defs = defs;
 }
 
+/// Removes from `later` (a second run's encodings) the any-value encodings `earlier` (the
+/// first run's, applied after it) already has at the same place: a node the first run
+/// encoded but the engine then left untyped is encoded again by the second run, and one
+/// JSON-text decoding is what the value needs.
+pub(crate) fn drop_repeated_json(later: &mut Decoder, earlier: &Decoder) {
+    if later.encoding == Some(Encoding::Json) && earlier.encoding == Some(Encoding::Json) {
+        later.encoding = None;
+    }
+    for (name, d) in &mut later.properties {
+        if let Some(e) = earlier.properties.get(name) {
+            drop_repeated_json(d, e);
+        }
+    }
+    if let (Some(d), Some(e)) = (later.items.as_deref_mut(), earlier.items.as_deref()) {
+        drop_repeated_json(d, e);
+    }
+    if let (Some(d), Some(e)) = (
+        later.additional_properties.as_deref_mut(),
+        earlier.additional_properties.as_deref(),
+    ) {
+        drop_repeated_json(d, e);
+    }
+    for (d, e) in later.prefix_items.iter_mut().zip(&earlier.prefix_items) {
+        drop_repeated_json(d, e);
+    }
+    let live = later.defs.keys().cloned().collect();
+    strip(later, &live);
+}
+
 /// The children of a decoder node (its encoding's included).
 fn children(d: &Decoder) -> Vec<&Decoder> {
     let mut out: Vec<&Decoder> = d.properties.values().collect();

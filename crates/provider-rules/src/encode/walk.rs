@@ -35,6 +35,7 @@ pub(crate) fn run(schema: &mut Schema, rules: &Rules, slot: crate::Slot) -> Opti
     };
     let mut defs = std::collections::BTreeMap::new();
     if rules.refs.keeps_local()
+        && schema.has_refs()
         && let Some(map) = schema
             .as_object_mut()
             .and_then(|o| o.schema_map_mut(Keyword::Defs))
