@@ -842,7 +842,9 @@ pub(crate) fn prune_refs(root: &mut Decoder) {
     }
     strip(root, &live);
     // The root's own copy is there for `$ref: "#"` only.
-    if !refers_to(root, &[String::new()].into()) && !defs.values().any(|d| refers_to(d, &[String::new()].into())) {
+    if !refers_to(root, &[String::new()].into())
+        && !defs.values().any(|d| refers_to(d, &[String::new()].into()))
+    {
         defs.remove("");
     }
     root.defs = defs;
@@ -924,7 +926,10 @@ fn strip(d: &mut Decoder, live: &std::collections::BTreeSet<String>) {
     if let Some(c) = d.additional_properties.as_deref_mut() {
         strip(c, live);
     }
-    if d.additional_properties.as_deref().is_some_and(Decoder::is_identity) {
+    if d.additional_properties
+        .as_deref()
+        .is_some_and(Decoder::is_identity)
+    {
         d.additional_properties = None;
     }
     for c in &mut d.prefix_items {

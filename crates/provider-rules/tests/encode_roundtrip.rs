@@ -363,7 +363,9 @@ fn jsts_instances_round_trip_through_the_encodings() {
 #[test]
 fn kept_refs_stay_strict_small_and_recursive() {
     use provider_rules::Refs;
-    let mut schemas: Vec<(String, Slot, Value, Option<Draft>, Vec<(Value, bool)>)> = tools()
+    /// A schema, its slot, and for a JSTS one its draft and instances.
+    type Row = (String, Slot, Value, Option<Draft>, Vec<(Value, bool)>);
+    let mut schemas: Vec<Row> = tools()
         .into_iter()
         .map(|(n, s)| (n, Slot::Parameters, s, None, Vec::new()))
         .collect();
@@ -384,7 +386,13 @@ fn kept_refs_stay_strict_small_and_recursive() {
     let mut failures = Vec::new();
     println!(
         "{:<20} {:>7} {:>16} {:>16} {:>22} {:>10} {:>14}",
-        "profile", "schemas", "strict kept", "strict inlined", "bytes out/in kept", "inlined", "recursion kept"
+        "profile",
+        "schemas",
+        "strict kept",
+        "strict inlined",
+        "bytes out/in kept",
+        "inlined",
+        "recursion kept"
     );
     for rules in PROFILES.iter().copied().filter(|r| r.refs.keeps_local()) {
         let inlining = Rules {
@@ -451,7 +459,10 @@ fn kept_refs_stay_strict_small_and_recursive() {
             schemas.len(),
             format!("{strict} ({:.1} %)", pct(strict, schemas.len())),
             format!("{strict_inl} ({:.1} %)", pct(strict_inl, schemas.len())),
-            format!("{bytes_out}/{bytes_in} ({:.2})", bytes_out as f64 / bytes_in as f64),
+            format!(
+                "{bytes_out}/{bytes_in} ({:.2})",
+                bytes_out as f64 / bytes_in as f64
+            ),
             format!("{:.2}", bytes_inl as f64 / bytes_in as f64),
             format!("{recursion_kept}/{recursive}"),
         );
@@ -459,13 +470,24 @@ fn kept_refs_stay_strict_small_and_recursive() {
             "{:<20} JSTS instances valid under the original kept valid (encoded; strict, nothing reported lost): {valid_kept}/{valid} refs kept, {valid_inl}/{valid} inlined",
             "",
         );
-        assert!(valid_kept >= valid_inl, "{}: keeping refs lost valid instances", rules.name());
-        assert!(strict >= strict_inl, "{}: keeping refs lost strict schemas", rules.name());
+        assert!(
+            valid_kept >= valid_inl,
+            "{}: keeping refs lost valid instances",
+            rules.name()
+        );
+        assert!(
+            strict >= strict_inl,
+            "{}: keeping refs lost strict schemas",
+            rules.name()
+        );
     }
     if !failures.is_empty() {
         let n = failures.len();
         failures.truncate(20);
-        panic!("{n} round-trip failures; first ones:\n{}", failures.join("\n"));
+        panic!(
+            "{n} round-trip failures; first ones:\n{}",
+            failures.join("\n")
+        );
     }
 }
 
@@ -477,14 +499,28 @@ fn made_up_nodes_are_encoded_by_a_second_run_and_decode_back() {
     let v = json!({"type": "object", "properties": {"foo": {}},
         "dependentSchemas": {"foo": {"additionalProperties": false, "properties": {"bar": {}}}}});
     let schema = Schema::from_value(&v);
-    let out = sanitize_with(&schema, &Rules::OPENAI_STRICT, Slot::Schema, &SanitizeOptions::ENCODE);
-    let again = sanitize_with(&out.schema, &Rules::OPENAI_STRICT, Slot::Schema, &SanitizeOptions::ENCODE);
+    let out = sanitize_with(
+        &schema,
+        &Rules::OPENAI_STRICT,
+        Slot::Schema,
+        &SanitizeOptions::ENCODE,
+    );
+    let again = sanitize_with(
+        &out.schema,
+        &Rules::OPENAI_STRICT,
+        Slot::Schema,
+        &SanitizeOptions::ENCODE,
+    );
     assert_eq!(again.schema, out.schema);
     assert!(again.report.is_empty(), "{:?}", again.report);
     let got = out.schema.to_value();
     assert_eq!(got["properties"]["bar"]["type"], "string", "{got}");
     let sent = r#"{"foo":"[1]","bar":"{\"x\":2}"}"#;
-    let back: Value = serde_json::from_str(&out.decoder.decode_json(sent).unwrap().unwrap()).unwrap();
+    let back: Value =
+        serde_json::from_str(&out.decoder.decode_json(sent).unwrap().unwrap()).unwrap();
     assert_eq!(back, json!({"foo": [1], "bar": {"x": 2}}));
-    assert_eq!(out.decoder.encode_value(&back), serde_json::from_str::<Value>(sent).unwrap());
+    assert_eq!(
+        out.decoder.encode_value(&back),
+        serde_json::from_str::<Value>(sent).unwrap()
+    );
 }

@@ -208,7 +208,10 @@ fn strict_recursion_is_kept_by_openai_strict_and_gives_anthropic_strict_up() {
     let input = json!({"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}, "required": ["n"],
         "$defs": {"N": {"type": "object", "properties": {"c": {"$ref": "#/$defs/N"}}, "required": ["c"]}}});
     // "Recursive schemas are supported" (OpenAI); "recursive schemas" are not (Anthropic).
-    for (rules, strict) in [(&Rules::OPENAI_STRICT, true), (&Rules::ANTHROPIC_STRICT, false)] {
+    for (rules, strict) in [
+        (&Rules::OPENAI_STRICT, true),
+        (&Rules::ANTHROPIC_STRICT, false),
+    ] {
         assert_eq!(
             run(rules, Slot::Parameters, &input)
                 .report

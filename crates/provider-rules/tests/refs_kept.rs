@@ -24,10 +24,22 @@ fn openai_strict_keeps_a_recursive_tree_and_closes_its_definitions() {
     let got = out_json(&out.schema);
     assert!(out.report.strict_compatible, "{:?}", out.report);
     let node = &got["$defs"]["node"];
-    assert_eq!(node["properties"]["children"]["items"]["$ref"], "#/$defs/node", "{got}");
-    assert_eq!(node["properties"]["children"]["type"], json!(["array", "null"]), "{got}");
+    assert_eq!(
+        node["properties"]["children"]["items"]["$ref"], "#/$defs/node",
+        "{got}"
+    );
+    assert_eq!(
+        node["properties"]["children"]["type"],
+        json!(["array", "null"]),
+        "{got}"
+    );
     assert_eq!(node["additionalProperties"], false, "{got}");
-    let mut required: Vec<&str> = node["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    let mut required: Vec<&str> = node["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
     required.sort_unstable();
     assert_eq!(required, ["children", "label", "name"], "{got}");
     assert_eq!(got["properties"]["root"]["$ref"], "#/$defs/node", "{got}");
@@ -64,7 +76,10 @@ fn a_definition_that_names_itself_does_not_loop() {
         "$defs": {"a": {"$ref": "#/$defs/a"}}});
     let out = sanitize(&schema(&v), &Rules::OPENAI_STRICT, Slot::Parameters);
     // Whatever the schema became, decoding terminates.
-    let _ = out.decoder.decode_json(r#"{"x": {"y": null}, "o": null}"#).unwrap();
+    let _ = out
+        .decoder
+        .decode_json(r#"{"x": {"y": null}, "o": null}"#)
+        .unwrap();
 }
 
 #[test]
@@ -83,7 +98,12 @@ fn a_schema_that_doubles_through_refs_stays_its_size() {
     assert_eq!(got["$defs"].as_object().unwrap().len(), 13);
     // Inlining profiles still inline it (and cut it).
     let inlined = sanitize(&schema(&v), &Rules::DEEPSEEK_STRICT, Slot::Parameters);
+    let bytes_inlined = inlined.schema.to_json_string().len();
     assert!(!inlined.schema.to_json_string().contains("$ref"));
+    println!(
+        "12 levels doubling through $refs: {bytes_in} bytes in, {bytes_out} out with refs kept (openai-strict, strict: {}), {bytes_inlined} inlined (deepseek-strict, strict: {})",
+        out.report.strict_compatible, inlined.report.strict_compatible
+    );
 }
 
 #[test]
@@ -104,11 +124,22 @@ fn a_ref_with_siblings_is_inlined_at_that_node_only() {
         "required": ["n"],
         "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}, "required": ["next"]}}});
     let before = check(&v, &Rules::OPENAI_STRICT, Slot::Parameters);
-    assert!(before.iter().any(|f| f.rule == "ref-siblings" && f.pointer == "/properties/n"), "{before:?}");
+    assert!(
+        before
+            .iter()
+            .any(|f| f.rule == "ref-siblings" && f.pointer == "/properties/n"),
+        "{before:?}"
+    );
     let out = sanitize(&schema(&v), &Rules::OPENAI_STRICT, Slot::Parameters);
     let got = out_json(&out.schema);
-    assert_eq!(got["properties"]["n"]["description"], "the first node", "{got}");
-    assert_eq!(got["properties"]["n"]["properties"]["next"]["$ref"], "#/$defs/node", "{got}");
+    assert_eq!(
+        got["properties"]["n"]["description"], "the first node",
+        "{got}"
+    );
+    assert_eq!(
+        got["properties"]["n"]["properties"]["next"]["$ref"], "#/$defs/node",
+        "{got}"
+    );
     assert!(check(&got, &Rules::OPENAI_STRICT, Slot::Parameters).is_empty());
 }
 
@@ -118,7 +149,11 @@ fn check_names_external_and_dangling_refs_for_openai_strict() {
         "e": {"$ref": "http://example.com/x.json"}, "d": {"$ref": "#/$defs/none"}},
         "required": ["e", "d"], "additionalProperties": false});
     let found = check(&v, &Rules::OPENAI_STRICT, Slot::Parameters);
-    let refs: Vec<&str> = found.iter().filter(|f| f.rule == "ref").map(|f| f.pointer.as_str()).collect();
+    let refs: Vec<&str> = found
+        .iter()
+        .filter(|f| f.rule == "ref")
+        .map(|f| f.pointer.as_str())
+        .collect();
     // (`json!` orders keys: `d` comes first.)
     assert_eq!(refs, ["/properties/d", "/properties/e"], "{found:?}");
 }
@@ -134,7 +169,12 @@ fn anthropic_strict_keeps_plain_refs_and_inlines_recursive_ones() {
     assert!(check(&got, &Rules::ANTHROPIC_STRICT, Slot::Parameters).is_empty());
 
     let found = check(&tree(), &Rules::ANTHROPIC_STRICT, Slot::Parameters);
-    assert!(found.iter().any(|f| f.rule == "ref" && f.message.contains("recursive")), "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|f| f.rule == "ref" && f.message.contains("recursive")),
+        "{found:?}"
+    );
     let out = sanitize(&schema(&tree()), &Rules::ANTHROPIC_STRICT, Slot::Parameters);
     let got = out_json(&out.schema);
     assert!(!got.to_string().contains("$ref"), "{got}");
@@ -149,15 +189,31 @@ fn encodings_apply_inside_definitions_and_follow_references() {
             "env": {"type": "object", "additionalProperties": {"type": "string"}},
             "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
             "required": ["env", "kids"]}}});
-    let out = sanitize_with(&schema(&v), &Rules::OPENAI_STRICT, Slot::Parameters, &SanitizeOptions::ENCODE);
+    let out = sanitize_with(
+        &schema(&v),
+        &Rules::OPENAI_STRICT,
+        Slot::Parameters,
+        &SanitizeOptions::ENCODE,
+    );
     assert!(out.report.strict_compatible, "{:?}", out.report);
     let got = out_json(&out.schema);
-    assert_eq!(got["$defs"]["node"]["properties"]["env"]["type"], "array", "{got}");
+    assert_eq!(
+        got["$defs"]["node"]["properties"]["env"]["type"], "array",
+        "{got}"
+    );
     assert!(check(&got, &Rules::OPENAI_STRICT, Slot::Parameters).is_empty());
     let original = json!({"root": {"env": {"A": "1"}, "kids": [{"env": {"B": "2"}, "kids": []}]}});
     let encoded = out.decoder.encode_value(&original);
-    assert_eq!(encoded["root"]["kids"][0]["env"], json!([{"key": "B", "value": "2"}]), "{encoded}");
-    let text = out.decoder.decode_json(&encoded.to_string()).unwrap().unwrap();
+    assert_eq!(
+        encoded["root"]["kids"][0]["env"],
+        json!([{"key": "B", "value": "2"}]),
+        "{encoded}"
+    );
+    let text = out
+        .decoder
+        .decode_json(&encoded.to_string())
+        .unwrap()
+        .unwrap();
     assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), original);
     let mut back = encoded.clone();
     out.decoder.decode_value(&mut back);

@@ -154,7 +154,9 @@ pub(crate) fn settle(
             None => d.then = Some(Box::new(tail)),
         }
     }
-    if let (Some(later), Some(earlier)) = (decoder.then.as_deref_mut(), first.decoder.then.as_deref()) {
+    if let (Some(later), Some(earlier)) =
+        (decoder.then.as_deref_mut(), first.decoder.then.as_deref())
+    {
         crate::decode::drop_repeated_json(later, earlier);
     }
     if !first.decoder.is_identity() {

@@ -146,8 +146,7 @@ pub fn position_names(positions: &[Schema]) -> Vec<String> {
         .filter(|t| {
             (1..=64).contains(&t.len())
                 && *t != REST
-                && t
-                    .chars()
+                && t.chars()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
         })
         .collect();
@@ -342,7 +341,13 @@ mod tests {
         let v = out.schema.to_value();
         let at = &v["properties"]["at"];
         assert_eq!(at["required"], serde_json::json!(["lat", "lon"]), "{v}");
-        assert!(at["description"].as_str().unwrap().contains("in order: lat, lon"), "{v}");
+        assert!(
+            at["description"]
+                .as_str()
+                .unwrap()
+                .contains("in order: lat, lon"),
+            "{v}"
+        );
         assert!(check(&v, &Rules::OPENAI_STRICT, Slot::Parameters).is_empty());
         let sent = r#"{"at":{"lat":48.1,"lon":11.5}}"#;
         assert_eq!(

@@ -255,10 +255,7 @@ fn merged_into_parent(p: &str) -> bool {
 /// Removes the root's definitions no reference outside them reaches (through other
 /// definitions included).
 fn drop_unused_definitions(schema: &mut Schema, cx: &mut Cx<'_>) {
-    let Some(defs) = schema
-        .as_object()
-        .and_then(|o| o.schema_map(Keyword::Defs))
-    else {
+    let Some(defs) = schema.as_object().and_then(|o| o.schema_map(Keyword::Defs)) else {
         return;
     };
     /// The definitions named by the references in a subtree (`$defs` of the root left out).
@@ -312,7 +309,10 @@ fn drop_unused_definitions(schema: &mut Schema, cx: &mut Cx<'_>) {
     cx.change(
         "/$defs",
         RuleId::RefInline,
-        format!("definitions no reference reaches removed: {}", unused.join(", ")),
+        format!(
+            "definitions no reference reaches removed: {}",
+            unused.join(", ")
+        ),
     );
 }
 

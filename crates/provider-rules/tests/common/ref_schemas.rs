@@ -38,4 +38,3 @@ pub fn doubling(levels: usize) -> Value {
     json!({"type": "object", "properties": {"top": {"$ref": format!("#/$defs/l{levels}")}},
         "required": ["top"], "$defs": defs})
 }
-

@@ -391,37 +391,35 @@ impl Inliner<'_> {
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn merge_ref_siblings(expanded: Schema, siblings: Schema) -> Schema {
-    {
-        if evaluates_unevaluated(&expanded) {
-            // The target's `unevaluated*` sees only what the target itself evaluates (a
-            // `$ref` is a new scope): merged with the siblings' `properties`, it would refuse
-            // them. It stays whole, as an `allOf` branch.
-            let mut merged = siblings;
-            let o = merged.make_object();
-            match o.schemas_mut(Keyword::AllOf) {
-                Some(list) => list.push(expanded),
-                None => {
-                    o.insert(Keyword::AllOf, Value::Schemas(vec![expanded]));
-                }
-            }
-            return merged;
-        }
-        // 2020-12 applies a `$ref` and its siblings both: where a sibling replaces a different
-        // constraint of the target's, the target's stays as an `allOf` branch.
-        let replaced = overridden(&expanded, &siblings);
-        let mut merged = merge(expanded, siblings);
-        if !replaced.is_empty() {
-            let o = merged.make_object();
-            let branch = Schema::Object(replaced);
-            match o.schemas_mut(Keyword::AllOf) {
-                Some(list) => list.push(branch),
-                None => {
-                    o.insert(Keyword::AllOf, Value::Schemas(vec![branch]));
-                }
+    if evaluates_unevaluated(&expanded) {
+        // The target's `unevaluated*` sees only what the target itself evaluates (a
+        // `$ref` is a new scope): merged with the siblings' `properties`, it would refuse
+        // them. It stays whole, as an `allOf` branch.
+        let mut merged = siblings;
+        let o = merged.make_object();
+        match o.schemas_mut(Keyword::AllOf) {
+            Some(list) => list.push(expanded),
+            None => {
+                o.insert(Keyword::AllOf, Value::Schemas(vec![expanded]));
             }
         }
-        merged
+        return merged;
     }
+    // 2020-12 applies a `$ref` and its siblings both: where a sibling replaces a different
+    // constraint of the target's, the target's stays as an `allOf` branch.
+    let replaced = overridden(&expanded, &siblings);
+    let mut merged = merge(expanded, siblings);
+    if !replaced.is_empty() {
+        let o = merged.make_object();
+        let branch = Schema::Object(replaced);
+        match o.schemas_mut(Keyword::AllOf) {
+            Some(list) => list.push(branch),
+            None => {
+                o.insert(Keyword::AllOf, Value::Schemas(vec![branch]));
+            }
+        }
+    }
+    merged
 }
 
 /// Keywords a `$ref`'s sibling may replace on its target without changing what is accepted.
