@@ -171,9 +171,10 @@ pub enum Refs {
     /// another kind (another document, into `properties`, anchors, nested `$id`s or `$defs`)
     /// is inlined as under [`Refs::Inline`].
     Local,
-    /// [`Refs::Local`] where no reference is circular and no `$ref` is an `allOf` member, else
-    /// as [`Refs::Inline`] (Anthropic strict: `$ref`, `$defs`, `definitions` supported;
-    /// "recursive schemas" and "allOf with `$ref`" not, providers.md §5.3).
+    /// [`Refs::Local`] where no reference is circular and inlining would make the schema
+    /// larger, else as [`Refs::Inline`]; an `allOf` member that is a `$ref` is inlined
+    /// (Anthropic strict: `$ref`, `$defs`, `definitions` supported; "recursive schemas" and
+    /// "allOf with `$ref`" not, providers.md §5.3).
     LocalAcyclic,
 }
 

@@ -30,6 +30,11 @@ fn encoding_profiles() -> impl Iterator<Item = &'static Rules> {
 
 /// The MCP tools' input schemas: (name, schema).
 fn tools() -> Vec<(String, Value)> {
+    mcp_schemas("inputSchema")
+}
+
+/// The MCP tools' schemas under `key` (`inputSchema`, `outputSchema`): (name, schema).
+fn mcp_schemas(key: &str) -> Vec<(String, Value)> {
     let mut files: Vec<_> = std::fs::read_dir(Path::new(CORPUS).join("mcp"))
         .expect("corpus/mcp")
         .map(|e| e.expect("entry").path())
@@ -45,7 +50,7 @@ fn tools() -> Vec<(String, Value)> {
             .unwrap_or("?")
             .to_owned();
         for t in v["tools"].as_array().cloned().unwrap_or_default() {
-            if let Some(s) = t.get("inputSchema") {
+            if let Some(s) = t.get(key) {
                 out.push((format!("{stem}/{}", t["name"]), s.clone()));
             }
         }
@@ -149,6 +154,15 @@ fn same(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().all(|(k, a)| y.get(k).is_some_and(|b| same(a, b)))
         }
         _ => a == b,
+    }
+}
+
+/// Panics with the first failures, if any.
+fn fail_on(mut failures: Vec<String>, what: &str) {
+    if !failures.is_empty() {
+        let n = failures.len();
+        failures.truncate(20);
+        panic!("{n} {what}; first ones:\n{}", failures.join("\n"));
     }
 }
 
@@ -344,18 +358,11 @@ fn jsts_instances_round_trip_through_the_encodings() {
             rules.name()
         );
     }
-    if !failures.is_empty() {
-        let n = failures.len();
-        failures.truncate(20);
-        panic!(
-            "{n} round-trip failures; first ones:\n{}",
-            failures.join("\n")
-        );
-    }
+    fail_on(failures, "round-trip failures");
 }
 
 /// Issue 16, strict profiles: `$defs`/`$ref` kept rather than inlined. Over the schemas of
-/// the corpus that hold a `$ref` (MCP tools and JSON-Schema-Test-Suite), for each profile that
+/// the corpus that hold a `$ref` (MCP tools' input and output schemas, JSON-Schema-Test-Suite), for each profile that
 /// keeps references, against the same profile inlining them: how many stay strict, bytes out
 /// over bytes in, how many recursive schemas keep their recursion; and for each JSTS instance
 /// valid under the original, `encode(x)` is valid under the sanitized schema (refs and all) and
@@ -368,6 +375,11 @@ fn kept_refs_stay_strict_small_and_recursive() {
     let mut schemas: Vec<Row> = tools()
         .into_iter()
         .map(|(n, s)| (n, Slot::Parameters, s, None, Vec::new()))
+        .chain(
+            mcp_schemas("outputSchema")
+                .into_iter()
+                .map(|(n, s)| (format!("{n} output"), Slot::Schema, s, None, Vec::new())),
+        )
         .collect();
     schemas.extend(
         jsts()
@@ -375,8 +387,8 @@ fn kept_refs_stay_strict_small_and_recursive() {
             .map(|c| (c.name, Slot::Schema, c.schema, Some(c.draft), c.tests)),
     );
     schemas.retain(|(_, _, v, _, _)| v.to_string().contains("\"$ref\""));
-    // The corpus's MCP tools hold no `$ref`: two made-up tools that do, a recursive tree and
-    // a schema that doubles through 12 levels of references.
+    // The corpus's MCP input schemas hold no `$ref` (output schemas do): two made-up tools
+    // that do, a recursive tree and a schema that doubles through 12 levels of references.
     for (name, v) in [
         ("made-up/tree", ref_schemas::tree()),
         ("made-up/doubling-12", ref_schemas::doubling(12)),
@@ -402,6 +414,8 @@ fn kept_refs_stay_strict_small_and_recursive() {
         let (mut strict, mut strict_inl, mut recursive, mut recursion_kept) = (0, 0, 0, 0);
         let (mut bytes_in, mut bytes_out, mut bytes_inl) = (0usize, 0usize, 0usize);
         let (mut valid, mut valid_kept, mut valid_inl) = (0, 0, 0);
+        let (mut mcp, mut mcp_strict, mut mcp_strict_inl, mut mcp_in, mut mcp_out, mut mcp_inl) =
+            (0, 0, 0, 0usize, 0usize, 0usize);
         for (name, slot, v, draft, tests) in &schemas {
             let schema = Schema::from_value(v);
             let out = sanitize_with(&schema, rules, *slot, &SanitizeOptions::ENCODE);
@@ -410,6 +424,14 @@ fn kept_refs_stay_strict_small_and_recursive() {
             bytes_in += v.to_string().len();
             bytes_out += text.len();
             bytes_inl += inl.schema.to_json_string().len();
+            if name.ends_with(" output") {
+                mcp += 1;
+                mcp_strict += usize::from(out.report.strict_compatible);
+                mcp_strict_inl += usize::from(inl.report.strict_compatible);
+                mcp_in += v.to_string().len();
+                mcp_out += text.len();
+                mcp_inl += inl.schema.to_json_string().len();
+            }
             strict += usize::from(out.report.strict_compatible);
             strict_inl += usize::from(inl.report.strict_compatible);
             if !schema.circular_refs().is_empty() {
@@ -467,6 +489,12 @@ fn kept_refs_stay_strict_small_and_recursive() {
             format!("{recursion_kept}/{recursive}"),
         );
         println!(
+            "{:<20} of which MCP output schemas: {mcp}, strict {mcp_strict} kept / {mcp_strict_inl} inlined, bytes out/in {:.2} kept / {:.2} inlined",
+            "",
+            mcp_out as f64 / mcp_in.max(1) as f64,
+            mcp_inl as f64 / mcp_in.max(1) as f64,
+        );
+        println!(
             "{:<20} JSTS instances valid under the original kept valid (encoded; strict, nothing reported lost): {valid_kept}/{valid} refs kept, {valid_inl}/{valid} inlined",
             "",
         );
@@ -481,14 +509,7 @@ fn kept_refs_stay_strict_small_and_recursive() {
             rules.name()
         );
     }
-    if !failures.is_empty() {
-        let n = failures.len();
-        failures.truncate(20);
-        panic!(
-            "{n} round-trip failures; first ones:\n{}",
-            failures.join("\n")
-        );
-    }
+    fail_on(failures, "round-trip failures");
 }
 
 /// A node the engine makes up after the encodings ran (here a property a dependent schema

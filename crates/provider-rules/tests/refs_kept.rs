@@ -160,13 +160,22 @@ fn check_names_external_and_dangling_refs_for_openai_strict() {
 
 #[test]
 fn anthropic_strict_keeps_plain_refs_and_inlines_recursive_ones() {
+    let s = json!({"type": "object", "properties": {
+        "street": {"type": "string", "description": "street and number"},
+        "city": {"type": "string", "description": "the city's name"}}, "required": ["city"]});
     let v = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/s"}, "b": {"$ref": "#/$defs/s"}},
-        "required": ["a"], "$defs": {"s": {"type": "object", "properties": {"x": {"type": "string"}}}}});
+        "required": ["a"], "$defs": {"s": s}});
     let out = sanitize(&schema(&v), &Rules::ANTHROPIC_STRICT, Slot::Parameters);
     let got = out_json(&out.schema);
     assert_eq!(got["properties"]["b"]["$ref"], "#/$defs/s", "{got}");
     assert_eq!(got["$defs"]["s"]["additionalProperties"], false, "{got}");
     assert!(check(&got, &Rules::ANTHROPIC_STRICT, Slot::Parameters).is_empty());
+    // Used once, the definition is inlined: no larger, and the grammar gains nothing.
+    let once =
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/s"}}, "$defs": {"s": s}});
+    let got =
+        out_json(&sanitize(&schema(&once), &Rules::ANTHROPIC_STRICT, Slot::Parameters).schema);
+    assert!(!got.to_string().contains("$ref"), "{got}");
 
     let found = check(&tree(), &Rules::ANTHROPIC_STRICT, Slot::Parameters);
     assert!(

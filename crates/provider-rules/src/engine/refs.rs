@@ -34,7 +34,8 @@ const MAX_CHAIN: usize = 64;
 /// through them stays 4 KB, recursion stays recursion), in the one form the strict dialects
 /// document (`#`, `#/$defs/NAME`); a `$ref` with siblings is inlined at that node only; the
 /// definitions nothing reaches go. A schema whose references the form cannot say (or, under
-/// [`Refs::LocalAcyclic`], a recursive one) is inlined as under [`Refs::Inline`].
+/// [`Refs::LocalAcyclic`], a recursive one, or one that inlined is no larger) is inlined as
+/// under [`Refs::Inline`].
 fn keep_local(schema: &mut Schema, cx: &mut Cx<'_>) {
     if !schema.has_refs() {
         if schema.has_dynamic_refs() {
@@ -46,6 +47,17 @@ fn keep_local(schema: &mut Schema, cx: &mut Cx<'_>) {
         cx.change("", RuleId::RefInline, format!("$refs inlined: {why}"));
         inline_all(schema, cx);
         return;
+    }
+    // Anthropic strict keeps references only where they make the schema smaller (each target
+    // used more than once, or large): its strict grammar gains nothing from them otherwise.
+    if cx.rules.refs == Refs::LocalAcyclic {
+        let inlined = schema.inline_refs(&InlineOptions::default());
+        if inlined.remaining_refs == 0
+            && inlined.schema.to_json_string().len() <= schema.to_json_string().len()
+        {
+            inline_all(schema, cx);
+            return;
+        }
     }
     normalize_definitions(schema, cx);
     inline_at_siblings(schema, cx);
