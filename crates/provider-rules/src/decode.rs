@@ -12,6 +12,11 @@
 //!   decoder removes the member (`"cursor": null`), so the tool receives what its own schema
 //!   allows.
 //!
+//! Where the sanitized schema keeps `$defs`/`$ref` (OpenAI strict), the root's
+//! [`Decoder::defs`] hold each definition's decoder and a node under a `$ref` names its
+//! definition ([`Decoder::reference`]): a recursive schema's decoder decodes a value at every
+//! depth, bounded by the value's own depth.
+//!
 //! Decoding works on JSON text and keeps every other byte: key order, spacing and number
 //! spellings survive, and text a decoder does not change is returned as `None` (no copy).
 //!
