@@ -163,9 +163,58 @@ pub enum Refs {
     /// (non-circular references only)"): the engine inlines as with [`Refs::Inline`], the check
     /// names only circular and unresolved references.
     NonCircular,
+    /// Local references kept, recursion included (OpenAI strict: "Definitions are supported",
+    /// "Recursive schemas are supported", providers.md §4.3): `#` and `#/$defs/NAME`
+    /// (`#/definitions/NAME` becomes `#/$defs/NAME`). A `$ref` with any sibling is inlined at
+    /// that node only (openai-agents: "we can't use `$ref`s if there are also other properties
+    /// defined"); definitions no reference reaches are dropped. A schema with references of
+    /// another kind (another document, into `properties`, anchors, nested `$id`s or `$defs`)
+    /// is inlined as under [`Refs::Inline`].
+    Local,
+    /// [`Refs::Local`] where no reference is circular and inlining would make the schema
+    /// larger, else as [`Refs::Inline`]; an `allOf` member that is a `$ref` is inlined
+    /// (Anthropic strict: `$ref`, `$defs`, `definitions` supported; "recursive schemas" and
+    /// "allOf with `$ref`" not, providers.md §5.3).
+    LocalAcyclic,
 }
 
 impl Refs {
+    /// Whether local references are kept ([`Refs::Local`], [`Refs::LocalAcyclic`]).
+    ///
+    /// ```
+    /// use provider_rules::{Refs, Rules};
+    /// assert!(Rules::OPENAI_STRICT.refs.keeps_local());
+    /// assert!(!Refs::Inline.keeps_local());
+    /// ```
+    pub fn keeps_local(self) -> bool {
+        matches!(self, Refs::Local | Refs::LocalAcyclic)
+    }
+
+    /// The root's definition a kept reference names (`""` for `#`) and the keyword of the
+    /// root it stands under; `None` when the reference is of another form.
+    pub(crate) fn local_name(reference: &str) -> Option<(Keyword, String)> {
+        if reference == "#" {
+            return Some((Keyword::Defs, String::new()));
+        }
+        let (kw, rest) = if let Some(r) = reference.strip_prefix("#/$defs/") {
+            (Keyword::Defs, r)
+        } else {
+            (
+                Keyword::Definitions,
+                reference.strip_prefix("#/definitions/")?,
+            )
+        };
+        if rest.is_empty() || rest.contains('/') || rest.contains('%') {
+            return None;
+        }
+        Some((kw, rest.replace("~1", "/").replace("~0", "~")))
+    }
+
+    /// Whether the checker needs the schema's circular references and their index.
+    pub(crate) fn checks_targets(self) -> bool {
+        matches!(self, Refs::NonCircular | Refs::Local | Refs::LocalAcyclic)
+    }
+
     /// The keywords that may stand beside a `$ref` under [`Refs::NoSiblings`] (Gemini's
     /// JSON-Schema slots: "If `$ref` is set on a sub-schema, no other properties, except for
     /// than those starting as a `$`, may be set"; the errors allow `description`, `default`).

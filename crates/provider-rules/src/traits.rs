@@ -19,6 +19,7 @@ const CLAIMS: &[Claim] = &[
         r.missing_items != MissingItems::Keep
     }),
     ("$ref inlined", |r| r.refs == Refs::Inline),
+    ("recursive $ref kept", |r| r.refs == Refs::Local),
     ("allOf merged", Rules::merges_all_of),
     ("unions collapsed to one branch", Rules::collapses_unions),
     ("anyOf standing alone", |r| {

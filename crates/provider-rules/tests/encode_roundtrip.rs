@@ -19,6 +19,9 @@ use schema_core::Schema;
 use serde_json::{Value, json};
 use std::path::Path;
 
+#[path = "common/ref_schemas.rs"]
+mod ref_schemas;
+
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus");
 
 fn encoding_profiles() -> impl Iterator<Item = &'static Rules> {
@@ -27,6 +30,11 @@ fn encoding_profiles() -> impl Iterator<Item = &'static Rules> {
 
 /// The MCP tools' input schemas: (name, schema).
 fn tools() -> Vec<(String, Value)> {
+    mcp_schemas("inputSchema")
+}
+
+/// The MCP tools' schemas under `key` (`inputSchema`, `outputSchema`): (name, schema).
+fn mcp_schemas(key: &str) -> Vec<(String, Value)> {
     let mut files: Vec<_> = std::fs::read_dir(Path::new(CORPUS).join("mcp"))
         .expect("corpus/mcp")
         .map(|e| e.expect("entry").path())
@@ -42,7 +50,7 @@ fn tools() -> Vec<(String, Value)> {
             .unwrap_or("?")
             .to_owned();
         for t in v["tools"].as_array().cloned().unwrap_or_default() {
-            if let Some(s) = t.get("inputSchema") {
+            if let Some(s) = t.get(key) {
                 out.push((format!("{stem}/{}", t["name"]), s.clone()));
             }
         }
@@ -149,6 +157,15 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Panics with the first failures, if any.
+fn fail_on(mut failures: Vec<String>, what: &str) {
+    if !failures.is_empty() {
+        let n = failures.len();
+        failures.truncate(20);
+        panic!("{n} {what}; first ones:\n{}", failures.join("\n"));
+    }
+}
+
 fn pct(a: usize, b: usize) -> f64 {
     if b == 0 {
         100.0
@@ -166,17 +183,14 @@ fn every_encoding_profile_is_checked_idempotent_and_deterministic_over_the_corpu
     schemas.extend(jsts().into_iter().map(|c| (c.name, Slot::Schema, c.schema)));
     let mut failures = Vec::new();
     for rules in encoding_profiles() {
-        let mut jsts_not_idempotent = 0;
         for (name, slot, v) in &schemas {
             let schema = Schema::from_value(v);
             let out = sanitize_with(&schema, rules, *slot, &SanitizeOptions::ENCODE);
             let again = sanitize_with(&out.schema, rules, *slot, &SanitizeOptions::ENCODE);
-            if (again.schema != out.schema || !again.report.is_empty()) && name.starts_with("draft")
-            {
-                // The engine makes up nodes (from `dependentSchemas`, `not`, conditionals...)
-                // after the encodings ran; a second run encodes those. Counted, not hidden.
-                jsts_not_idempotent += 1;
-            } else if again.schema != out.schema || !again.report.is_empty() {
+            // The engine makes up nodes (from `dependentSchemas`, `not`, conditionals...)
+            // after the encodings ran: `sanitize_with` encodes those in a second run of its
+            // own, so a run on its output changes nothing, JSTS schemas included.
+            if again.schema != out.schema || !again.report.is_empty() {
                 failures.push(format!(
                     "{} {name}: not idempotent:\n  once:  {}\n  twice: {}\n  {:?}",
                     rules.name(),
@@ -211,10 +225,6 @@ fn every_encoding_profile_is_checked_idempotent_and_deterministic_over_the_corpu
                 ));
             }
         }
-        println!(
-            "{:<20} JSTS schemas a second run still encodes: {jsts_not_idempotent}",
-            rules.name()
-        );
     }
     if !failures.is_empty() {
         let n = failures.len();
@@ -348,12 +358,190 @@ fn jsts_instances_round_trip_through_the_encodings() {
             rules.name()
         );
     }
-    if !failures.is_empty() {
-        let n = failures.len();
-        failures.truncate(20);
-        panic!(
-            "{n} round-trip failures; first ones:\n{}",
-            failures.join("\n")
+    fail_on(failures, "round-trip failures");
+}
+
+/// Issue 16, strict profiles: `$defs`/`$ref` kept rather than inlined. Over the schemas of
+/// the corpus that hold a `$ref` (MCP tools' input and output schemas, JSON-Schema-Test-Suite), for each profile that
+/// keeps references, against the same profile inlining them: how many stay strict, bytes out
+/// over bytes in, how many recursive schemas keep their recursion; and for each JSTS instance
+/// valid under the original, `encode(x)` is valid under the sanitized schema (refs and all) and
+/// decodes back to `x`.
+#[test]
+fn kept_refs_stay_strict_small_and_recursive() {
+    use provider_rules::Refs;
+    /// A schema, its slot, and for a JSTS one its draft and instances.
+    type Row = (String, Slot, Value, Option<Draft>, Vec<(Value, bool)>);
+    let mut schemas: Vec<Row> = tools()
+        .into_iter()
+        .map(|(n, s)| (n, Slot::Parameters, s, None, Vec::new()))
+        .chain(
+            mcp_schemas("outputSchema")
+                .into_iter()
+                .map(|(n, s)| (format!("{n} output"), Slot::Schema, s, None, Vec::new())),
+        )
+        .collect();
+    schemas.extend(
+        jsts()
+            .into_iter()
+            .map(|c| (c.name, Slot::Schema, c.schema, Some(c.draft), c.tests)),
+    );
+    schemas.retain(|(_, _, v, _, _)| v.to_string().contains("\"$ref\""));
+    // The corpus's MCP input schemas hold no `$ref` (output schemas do): two made-up tools
+    // that do, a recursive tree and a schema that doubles through 12 levels of references.
+    for (name, v) in [
+        ("made-up/tree", ref_schemas::tree()),
+        ("made-up/doubling-12", ref_schemas::doubling(12)),
+    ] {
+        schemas.push((name.to_owned(), Slot::Parameters, v, None, Vec::new()));
+    }
+    let mut failures = Vec::new();
+    println!(
+        "{:<20} {:>7} {:>16} {:>16} {:>22} {:>10} {:>14}",
+        "profile",
+        "schemas",
+        "strict kept",
+        "strict inlined",
+        "bytes out/in kept",
+        "inlined",
+        "recursion kept"
+    );
+    for rules in PROFILES.iter().copied().filter(|r| r.refs.keeps_local()) {
+        let inlining = Rules {
+            refs: Refs::Inline,
+            ..rules.clone()
+        };
+        let (mut strict, mut strict_inl, mut recursive, mut recursion_kept) = (0, 0, 0, 0);
+        let (mut bytes_in, mut bytes_out, mut bytes_inl) = (0usize, 0usize, 0usize);
+        let (mut valid, mut valid_kept, mut valid_inl) = (0, 0, 0);
+        let (mut mcp, mut mcp_strict, mut mcp_strict_inl, mut mcp_in, mut mcp_out, mut mcp_inl) =
+            (0, 0, 0, 0usize, 0usize, 0usize);
+        for (name, slot, v, draft, tests) in &schemas {
+            let schema = Schema::from_value(v);
+            let out = sanitize_with(&schema, rules, *slot, &SanitizeOptions::ENCODE);
+            let inl = sanitize_with(&schema, &inlining, *slot, &SanitizeOptions::ENCODE);
+            let text = out.schema.to_json_string();
+            bytes_in += v.to_string().len();
+            bytes_out += text.len();
+            bytes_inl += inl.schema.to_json_string().len();
+            if name.ends_with(" output") {
+                mcp += 1;
+                mcp_strict += usize::from(out.report.strict_compatible);
+                mcp_strict_inl += usize::from(inl.report.strict_compatible);
+                mcp_in += v.to_string().len();
+                mcp_out += text.len();
+                mcp_inl += inl.schema.to_json_string().len();
+            }
+            strict += usize::from(out.report.strict_compatible);
+            strict_inl += usize::from(inl.report.strict_compatible);
+            if !schema.circular_refs().is_empty() {
+                recursive += 1;
+                recursion_kept += usize::from(
+                    out.report.strict_compatible && !out.schema.circular_refs().is_empty(),
+                );
+            }
+            // Soundness where both stay strict and nothing is reported lost.
+            let lossless = |o: &provider_rules::Sanitized| {
+                o.report.strict_compatible && !o.report.changes.iter().any(|c| c.lossy)
+            };
+            let (Some(draft), true) = (draft, lossless(&out) && lossless(&inl)) else {
+                continue;
+            };
+            let (Some(original), Some(sanitized), Some(inlined)) = (
+                validator(v, *draft),
+                validator(&out.schema.to_value(), Draft::Draft202012),
+                validator(&inl.schema.to_value(), Draft::Draft202012),
+            ) else {
+                continue;
+            };
+            for (x, _) in tests {
+                if !original.is_valid(x) {
+                    continue;
+                }
+                valid += 1;
+                let y = out.decoder.encode_value(x);
+                valid_kept += usize::from(sanitized.is_valid(&y));
+                valid_inl += usize::from(inlined.is_valid(&inl.decoder.encode_value(x)));
+                if std::env::var("REFS_DEBUG").is_ok() && !sanitized.is_valid(&y) {
+                    eprintln!("DBG {name} {x} -> {y} not valid under {}", out.schema);
+                }
+                let mut back = y.clone();
+                out.decoder.decode_value(&mut back);
+                if !same(&back, x) {
+                    failures.push(format!(
+                        "{} {name}: {x} encoded {y} decoded {back}",
+                        rules.name()
+                    ));
+                }
+            }
+        }
+        println!(
+            "{:<20} {:>7} {:>16} {:>16} {:>22} {:>10} {:>14}",
+            rules.name(),
+            schemas.len(),
+            format!("{strict} ({:.1} %)", pct(strict, schemas.len())),
+            format!("{strict_inl} ({:.1} %)", pct(strict_inl, schemas.len())),
+            format!(
+                "{bytes_out}/{bytes_in} ({:.2})",
+                bytes_out as f64 / bytes_in as f64
+            ),
+            format!("{:.2}", bytes_inl as f64 / bytes_in as f64),
+            format!("{recursion_kept}/{recursive}"),
+        );
+        println!(
+            "{:<20} of which MCP output schemas: {mcp}, strict {mcp_strict} kept / {mcp_strict_inl} inlined, bytes out/in {:.2} kept / {:.2} inlined",
+            "",
+            mcp_out as f64 / mcp_in.max(1) as f64,
+            mcp_inl as f64 / mcp_in.max(1) as f64,
+        );
+        println!(
+            "{:<20} JSTS instances valid under the original kept valid (encoded; strict, nothing reported lost): {valid_kept}/{valid} refs kept, {valid_inl}/{valid} inlined",
+            "",
+        );
+        assert!(
+            valid_kept >= valid_inl,
+            "{}: keeping refs lost valid instances",
+            rules.name()
+        );
+        assert!(
+            strict >= strict_inl,
+            "{}: keeping refs lost strict schemas",
+            rules.name()
         );
     }
+    fail_on(failures, "round-trip failures");
+}
+
+/// A node the engine makes up after the encodings ran (here a property a dependent schema
+/// speaks of) is encoded by `sanitize_with`'s own second run: the output is idempotent, and
+/// the chained decoders bring a model's value back in one go.
+#[test]
+fn made_up_nodes_are_encoded_by_a_second_run_and_decode_back() {
+    let v = json!({"type": "object", "properties": {"foo": {}},
+        "dependentSchemas": {"foo": {"additionalProperties": false, "properties": {"bar": {}}}}});
+    let schema = Schema::from_value(&v);
+    let out = sanitize_with(
+        &schema,
+        &Rules::OPENAI_STRICT,
+        Slot::Schema,
+        &SanitizeOptions::ENCODE,
+    );
+    let again = sanitize_with(
+        &out.schema,
+        &Rules::OPENAI_STRICT,
+        Slot::Schema,
+        &SanitizeOptions::ENCODE,
+    );
+    assert_eq!(again.schema, out.schema);
+    assert!(again.report.is_empty(), "{:?}", again.report);
+    let got = out.schema.to_value();
+    assert_eq!(got["properties"]["bar"]["type"], "string", "{got}");
+    let sent = r#"{"foo":"[1]","bar":"{\"x\":2}"}"#;
+    let back: Value =
+        serde_json::from_str(&out.decoder.decode_json(sent).unwrap().unwrap()).unwrap();
+    assert_eq!(back, json!({"foo": [1], "bar": {"x": 2}}));
+    assert_eq!(
+        out.decoder.encode_value(&back),
+        serde_json::from_str::<Value>(sent).unwrap()
+    );
 }

@@ -59,6 +59,12 @@ fn probes() -> Vec<Probe> {
             |out| !anywhere(out, &|o| o.contains_key("$ref")),
         ),
         (
+            "recursive $ref kept",
+            json!({"type":"object","properties":{"n":{"$ref":"#/$defs/node"}},"required":["n"],
+                "$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["kids"]}}}),
+            |out| out["$defs"]["node"]["properties"]["kids"]["items"]["$ref"] == "#/$defs/node",
+        ),
+        (
             "allOf merged",
             json!({"type":"object","properties":{"a":{"allOf":[{"type":"string"},{"minLength":1}]}}}),
             |out| !anywhere(out, &|o| o.contains_key("allOf")),

@@ -54,7 +54,10 @@ pub use error::{Diagnostic, DiagnosticKind, SchemaError};
 pub use instance::{Instance, JsonType};
 pub use keyword::{Keyword, Shape};
 pub use parse::{ParseOptions, Parsed};
-pub use refs::{InlineOptions, Inlined, RefError, RefIndex, RefIssue, RefIssueKind, resolve_uri};
+pub use refs::{
+    InlineOptions, Inlined, RefError, RefIndex, RefIssue, RefIssueKind, merge_ref_siblings,
+    resolve_uri,
+};
 pub use schema::{
     Dependency, Entry, InstanceType, Key, Schema, SchemaMap, SchemaObject, TypeSet, Value,
 };

@@ -156,7 +156,7 @@ pub(crate) struct Checker<'r> {
     /// Whether the root must have `properties`, even an empty map.
     pub(crate) root_properties: bool,
     out: Vec<Violation>,
-    /// Under [`Refs::NonCircular`]: the pointers of the circular `$ref`s.
+    /// Where the rules check targets ([`Refs::NonCircular`], [`Refs::Local`]...): the pointers of the circular `$ref`s.
     pub(crate) circular: std::collections::HashSet<String>,
     /// The schema checked, and its references' index (under [`Refs::NonCircular`]).
     root_schema: &'r Schema,
@@ -175,7 +175,7 @@ impl<'r> Checker<'r> {
             root_schema: schema,
             index: None,
         };
-        if rules.refs == Refs::NonCircular && schema.has_refs() {
+        if rules.refs.checks_targets() && schema.has_refs() {
             c.circular = schema.circular_refs().into_iter().collect();
             c.index = Some(schema_core::RefIndex::new(schema));
         }

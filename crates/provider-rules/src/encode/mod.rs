@@ -110,6 +110,71 @@ impl Encodings {
     }
 }
 
+/// Encodings run before the engine's steps, which can make up nodes (a property a
+/// conditional or a dependent schema speaks of, described only; `items: {}`): a second run
+/// would encode those. So `sanitize_with` with encodings runs once more on its own output
+/// (`again`) and, where that changes something, returns the second result with both
+/// decoders chained (the second's first: it undoes the last encoding) and both reports: then
+/// sanitizing the result changes nothing. Strict-compatible where the second run says so and
+/// the first run's reasons not to be were all at nodes the second run encoded.
+pub(crate) fn settle(
+    first: crate::Sanitized,
+    again: impl Fn(&schema_core::Schema) -> crate::Sanitized,
+) -> crate::Sanitized {
+    if first.report.is_empty() {
+        return first;
+    }
+    let second = again(&first.schema);
+    if second.report.is_empty() {
+        return first;
+    }
+    let encoded: Vec<&str> = second
+        .report
+        .changes
+        .iter()
+        .filter(|c| c.rule == any_value::RULE)
+        .map(|c| c.pointer.as_str())
+        .collect();
+    let fixed = first
+        .report
+        .changes
+        .iter()
+        .filter(|c| c.rule == crate::RuleId::StrictIncompatible)
+        .all(|c| encoded.contains(&c.pointer.as_str()));
+    let strict_compatible = second.report.strict_compatible && fixed;
+    let crate::Sanitized {
+        schema,
+        report,
+        mut decoder,
+    } = second;
+    /// Puts `tail` at the end of `d`'s chain (a few links: two per run).
+    fn append(d: &mut Decoder, tail: Decoder) {
+        match d.then.as_deref_mut() {
+            Some(next) => append(next, tail),
+            None => d.then = Some(Box::new(tail)),
+        }
+    }
+    if let (Some(later), Some(earlier)) =
+        (decoder.then.as_deref_mut(), first.decoder.then.as_deref())
+    {
+        crate::decode::drop_repeated_json(later, earlier);
+    }
+    if !first.decoder.is_identity() {
+        append(&mut decoder, first.decoder);
+    }
+    let mut changes = first.report.changes;
+    changes.extend(report.changes);
+    crate::Sanitized {
+        schema,
+        report: crate::Report {
+            changes,
+            strict_compatible,
+            unfixable: report.unfixable,
+        },
+        decoder,
+    }
+}
+
 /// An encoded node's description: its own, then what the encoding says.
 pub(crate) fn described(own: Option<&str>, hint: &str) -> String {
     match own {

@@ -1,7 +1,8 @@
 //! Tuples → objects with one property per position.
 //!
 //! Where the dialect has no `prefixItems` (Gemini's Schema proto, OpenAI strict), a tuple is
-//! written as a closed object: position `k` is the property `"k"`, the first `minItems`
+//! written as a closed object: position `k` is the property `"k"` (or, where every position
+//! has a distinct plain title, that title: [`position_names`]), the first `minItems`
 //! positions required, and the items past the positions (where the tuple allows them) in the
 //! array property [`REST`]. The decoder builds the array back. Where the dialect has
 //! `prefixItems`, nothing changes.
@@ -67,7 +68,7 @@ pub(crate) fn rewrite(s: &mut Schema, rest: Option<Schema>) -> Vec<String> {
         _ => Vec::new(),
     };
     let n = positions.len();
-    let names: Vec<String> = (0..n).map(|k| k.to_string()).collect();
+    let names = position_names(&positions);
     let min = o
         .number(Keyword::MinItems)
         .and_then(serde_json::Number::as_u64)
@@ -113,10 +114,51 @@ pub(crate) fn rewrite(s: &mut Schema, rest: Option<Schema>) -> Vec<String> {
         Keyword::MaxProperties,
         Value::Number((n as u64 + u64::from(has_rest)).into()),
     );
-    let description = super::described(o.description(), HINT);
+    let hint = if names.iter().enumerate().all(|(k, n)| *n == k.to_string()) {
+        HINT.to_owned()
+    } else {
+        format!(
+            "An array, written as an object with one property per position, in order: {}.",
+            names.join(", ")
+        )
+    };
+    let description = super::described(o.description(), &hint);
     out.insert(Keyword::Description, Value::String(description));
     *s = Schema::Object(out);
     names
+}
+
+/// The property names of a tuple's positions: their titles where every position has one,
+/// all distinct and each a plain key (ASCII letters, digits, `_`, `.`, `-`; at most 64
+/// characters: what every profile's property names take; not [`REST`]), else `"0"`, `"1"`...
+///
+/// ```
+/// use provider_rules::encode::tuple::position_names;
+/// let titled = [r#"{"title":"lat"}"#, r#"{"title":"lon"}"#].map(|s| schema_core::Schema::from_str(s).unwrap());
+/// assert_eq!(position_names(&titled), ["lat", "lon"]);
+/// let same = [r#"{"title":"x"}"#, r#"{"title":"x"}"#].map(|s| schema_core::Schema::from_str(s).unwrap());
+/// assert_eq!(position_names(&same), ["0", "1"]);
+/// ```
+pub fn position_names(positions: &[Schema]) -> Vec<String> {
+    let titles: Vec<&str> = positions
+        .iter()
+        .filter_map(|p| p.as_object().and_then(|o| o.string(Keyword::Title)))
+        .filter(|t| {
+            (1..=64).contains(&t.len())
+                && *t != REST
+                && t.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        })
+        .collect();
+    let distinct = titles
+        .iter()
+        .enumerate()
+        .all(|(i, t)| !titles[..i].contains(t));
+    if titles.len() == positions.len() && distinct {
+        titles.into_iter().map(str::to_owned).collect()
+    } else {
+        (0..positions.len()).map(|k| k.to_string()).collect()
+    }
 }
 
 /// See [`Encoding::decode_text`](super::Encoding).
@@ -278,6 +320,55 @@ mod tests {
         assert_eq!(take_rest(&mut o), None);
         let plain = Schema::from_str(r#"{"type":"array","items":{"type":"string"}}"#).unwrap();
         assert!(!is_tuple(plain.as_object().unwrap()));
+    }
+
+    #[test]
+    fn titled_positions_are_named_by_their_titles_and_decode_back() {
+        use crate::{Rules, SanitizeOptions, Slot, check, sanitize_with};
+        let tool = Schema::from_str(
+            r#"{"type":"object","properties":{"at":{"type":"array","minItems":2,"items":false,
+                "prefixItems":[{"title":"lat","type":"number"},{"title":"lon","type":"number"}]}},
+                "required":["at"]}"#,
+        )
+        .unwrap();
+        let out = sanitize_with(
+            &tool,
+            &Rules::OPENAI_STRICT,
+            Slot::Parameters,
+            &SanitizeOptions::ENCODE,
+        );
+        assert!(out.report.strict_compatible, "{:?}", out.report);
+        let v = out.schema.to_value();
+        let at = &v["properties"]["at"];
+        assert_eq!(at["required"], serde_json::json!(["lat", "lon"]), "{v}");
+        assert!(
+            at["description"]
+                .as_str()
+                .unwrap()
+                .contains("in order: lat, lon"),
+            "{v}"
+        );
+        assert!(check(&v, &Rules::OPENAI_STRICT, Slot::Parameters).is_empty());
+        let sent = r#"{"at":{"lat":48.1,"lon":11.5}}"#;
+        assert_eq!(
+            out.decoder.decode_json(sent).unwrap().as_deref(),
+            Some(r#"{"at":[48.1,11.5]}"#)
+        );
+        let encoded = out.decoder.encode_value(&serde_json::json!({"at": [1, 2]}));
+        assert_eq!(encoded, serde_json::json!({"at": {"lat": 1, "lon": 2}}));
+        // A title that is not a plain key, or a missing one, keeps the numbers.
+        for positions in [
+            r#"[{"title":"lat"},{"title":"lon gitude"}]"#,
+            r#"[{"title":"lat"},{}]"#,
+            r#"[{"title":"rest"},{"title":"x"}]"#,
+        ] {
+            let list: Vec<Schema> = serde_json::from_str::<Vec<serde_json::Value>>(positions)
+                .unwrap()
+                .iter()
+                .map(Schema::from_value)
+                .collect();
+            assert_eq!(position_names(&list), ["0", "1"], "{positions}");
+        }
     }
 
     #[test]

@@ -33,7 +33,24 @@ pub(crate) fn run(schema: &mut Schema, rules: &Rules, slot: crate::Slot) -> Opti
     } else {
         Place::Value
     };
-    let decoder = w.node(schema, &mut String::new(), 0, place);
+    let mut defs = std::collections::BTreeMap::new();
+    if rules.refs.keeps_local()
+        && schema.has_refs()
+        && let Some(map) = schema
+            .as_object_mut()
+            .and_then(|o| o.schema_map_mut(Keyword::Defs))
+    {
+        // Kept definitions are encoded where they stand: every reference sees the same form.
+        let mut at = String::from("/$defs");
+        for (name, def) in map.iter_mut() {
+            defs.insert(name.clone(), w.child(def, &mut at, name, 0, Place::Value));
+        }
+    }
+    let mut decoder = w.node(schema, &mut String::new(), 0, place);
+    if !defs.is_empty() {
+        decoder.defs = defs;
+        crate::decode::link_root(&mut decoder);
+    }
     Some(Encoded {
         decoder,
         changes: w.changes,
@@ -104,6 +121,11 @@ impl Walk {
         let Schema::Object(o) = s else {
             return d;
         };
+        if let Some((_, name)) = o.reference().and_then(crate::Refs::local_name) {
+            // Decoded by the definition's decoder (the root's `defs`).
+            d.reference = Some(name);
+            return d;
+        }
         if !matches!(place, Place::Root | Place::Part) {
             if self.on.tuples && tuple::is_tuple(o) {
                 return self.tuple(s, at, depth);

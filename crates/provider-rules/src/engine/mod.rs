@@ -163,8 +163,15 @@ pub(crate) fn sanitize_with(
     slot: Slot,
     options: &crate::SanitizeOptions,
 ) -> Sanitized {
-    let mut out = run_with(schema, rules, slot, options);
-    crate::depth::cap(&mut out, rules, slot);
+    let once = |s: &Schema| {
+        let mut out = run_with(s, rules, slot, options);
+        crate::depth::cap(&mut out, rules, slot);
+        out
+    };
+    let out = once(schema);
+    if options.encode {
+        return crate::encode::settle(out, once);
+    }
     out
 }
 

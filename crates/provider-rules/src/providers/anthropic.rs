@@ -79,8 +79,10 @@ impl Rules {
         unknown_keywords: false,
         // "complex types in enums" are not supported.
         enums: Enums::Scalars,
-        // "recursive schemas" are not supported.
-        refs: Refs::Inline,
+        // "`$ref`, `$def`/`$defs`, `definitions`" supported; "recursive schemas" and "allOf
+        // with `$ref`" not (providers.md §5.3): non-recursive local refs are kept, a recursive
+        // schema is inlined.
+        refs: Refs::LocalAcyclic,
         // `For 'object' type, 'additionalProperties' must be explicitly set to false`
         // (vercel/ai#20681).
         additional_properties: AdditionalProperties::ForceFalse,

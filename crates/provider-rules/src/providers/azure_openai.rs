@@ -18,7 +18,8 @@ impl Rules {
             max_string_chars: Some(15_000),
             ..Rules::OPENAI_STRICT.limits
         },
-        // "Root objects cannot be the anyOf type": OpenAI strict's root rule, inherited.
+        // "Root objects cannot be the anyOf type": OpenAI strict's root rule, inherited. "The
+        // same subset of the JSON Schema as OpenAI": definitions and recursion kept, as there.
         ..Rules::OPENAI_STRICT
     };
 }

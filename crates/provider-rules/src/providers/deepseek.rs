@@ -27,6 +27,9 @@ impl Rules {
         // No documented maximum of tools per request found (OpenAI's 128 is not this
         // provider's).
         tool_limit: None,
+        // "`$ref` inside `anyOf` inlined" (rig-core) and nothing documented of recursion:
+        // every ref is inlined, as before OpenAI strict kept them.
+        refs: Refs::Inline,
         ..Rules::OPENAI_STRICT
     };
 }

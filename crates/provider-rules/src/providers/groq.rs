@@ -40,6 +40,9 @@ impl Rules {
         // No documented maximum of tools per request found (OpenAI's 128 is not this
         // provider's).
         tool_limit: None,
+        // Whether strict mode takes `$defs` and recursion is not documented: refs are
+        // inlined.
+        refs: Refs::Inline,
         ..Rules::OPENAI_STRICT
     };
 }

@@ -105,11 +105,11 @@ impl Rules {
             K::MaxLength,
         ]),
         unknown_keywords: false,
-        // "we can't use `$ref`s if there are also other properties defined" (openai-agents):
-        // merges and the root's own rewriting give refs siblings, so every local ref is
-        // inlined; a recursive one makes the result not strict-compatible (send it non-strict,
-        // where refs are kept).
-        refs: Refs::Inline,
+        // "Definitions are supported", "Recursive schemas are supported" (`$ref: "#"` and
+        // `$defs` recursion; providers.md §4.3): local refs are kept, recursion included; a
+        // `$ref` with siblings is inlined at that node ("we can't use `$ref`s if there are
+        // also other properties defined", openai-agents).
+        refs: Refs::Local,
         // `prefixItems` is not in the subset.
         tuples: Tuples::Fold,
         draft_2020: true,

@@ -380,36 +380,55 @@ impl Inliner<'_> {
             return expanded;
         }
         let siblings = self.expand(&Schema::Object(siblings), p, depth, is_root, outer);
-        if evaluates_unevaluated(&expanded) {
-            // The target's `unevaluated*` sees only what the target itself evaluates (a
-            // `$ref` is a new scope): merged with the siblings' `properties`, it would refuse
-            // them. It stays whole, as an `allOf` branch.
-            let mut merged = siblings;
-            let o = merged.make_object();
-            match o.schemas_mut(Keyword::AllOf) {
-                Some(list) => list.push(expanded),
-                None => {
-                    o.insert(Keyword::AllOf, Value::Schemas(vec![expanded]));
-                }
-            }
-            return merged;
-        }
-        // 2020-12 applies a `$ref` and its siblings both: where a sibling replaces a different
-        // constraint of the target's, the target's stays as an `allOf` branch.
-        let replaced = overridden(&expanded, &siblings);
-        let mut merged = merge(expanded, siblings);
-        if !replaced.is_empty() {
-            let o = merged.make_object();
-            let branch = Schema::Object(replaced);
-            match o.schemas_mut(Keyword::AllOf) {
-                Some(list) => list.push(branch),
-                None => {
-                    o.insert(Keyword::AllOf, Value::Schemas(vec![branch]));
-                }
-            }
-        }
-        merged
+        merge_ref_siblings(expanded, siblings)
     }
+}
+
+/// What a `$ref` with siblings means once its target is in place: `target` (the expanded
+/// target) merged with `siblings` (the reference's other keywords, 2020-12: both apply).
+/// Siblings win on annotations; a different constraint of the target's that a sibling
+/// replaces stays as an `allOf` branch, and a target with `unevaluated*` stays whole as one.
+///
+/// ```
+/// use schema_core::{Schema, merge_ref_siblings};
+/// let target = Schema::from_str(r#"{"type":"object","properties":{"a":{"type":"string"}},"description":"T"}"#)?;
+/// let siblings = Schema::from_str(r#"{"description":"mine","properties":{"b":{"type":"integer"}}}"#)?;
+/// assert_eq!(
+///     merge_ref_siblings(target, siblings).to_json_string(),
+///     r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"description":"mine"}"#
+/// );
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+pub fn merge_ref_siblings(expanded: Schema, siblings: Schema) -> Schema {
+    if evaluates_unevaluated(&expanded) {
+        // The target's `unevaluated*` sees only what the target itself evaluates (a
+        // `$ref` is a new scope): merged with the siblings' `properties`, it would refuse
+        // them. It stays whole, as an `allOf` branch.
+        let mut merged = siblings;
+        let o = merged.make_object();
+        match o.schemas_mut(Keyword::AllOf) {
+            Some(list) => list.push(expanded),
+            None => {
+                o.insert(Keyword::AllOf, Value::Schemas(vec![expanded]));
+            }
+        }
+        return merged;
+    }
+    // 2020-12 applies a `$ref` and its siblings both: where a sibling replaces a different
+    // constraint of the target's, the target's stays as an `allOf` branch.
+    let replaced = overridden(&expanded, &siblings);
+    let mut merged = merge(expanded, siblings);
+    if !replaced.is_empty() {
+        let o = merged.make_object();
+        let branch = Schema::Object(replaced);
+        match o.schemas_mut(Keyword::AllOf) {
+            Some(list) => list.push(branch),
+            None => {
+                o.insert(Keyword::AllOf, Value::Schemas(vec![branch]));
+            }
+        }
+    }
+    merged
 }
 
 /// Keywords a `$ref`'s sibling may replace on its target without changing what is accepted.

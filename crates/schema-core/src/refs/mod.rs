@@ -13,7 +13,7 @@
 
 mod inline;
 
-pub use inline::{InlineOptions, Inlined, RefIssue, RefIssueKind};
+pub use inline::{InlineOptions, Inlined, RefIssue, RefIssueKind, merge_ref_siblings};
 
 use crate::keyword::Keyword;
 use crate::pointer;
