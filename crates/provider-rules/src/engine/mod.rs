@@ -163,14 +163,14 @@ pub(crate) fn sanitize_with(
     slot: Slot,
     options: &crate::SanitizeOptions,
 ) -> Sanitized {
-    let once = |s: &Schema| {
+    let once = |s: Schema| {
         let mut out = run_with(s, rules, slot, options);
         crate::depth::cap(&mut out, rules, slot);
         out
     };
     let out = once(schema);
     if options.encode {
-        return crate::encode::settle(out, once);
+        return crate::encode::settle(out, |s| once(s.clone()));
     }
     out
 }
