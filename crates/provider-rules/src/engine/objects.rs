@@ -104,11 +104,35 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if missing.is_empty() {
         return;
     }
+    let names: Vec<String> = missing.iter().map(|n| format!("\"{n}\"")).collect();
+    // Where the profile says "any value" without loss (a union of every type), a required
+    // name gets that property: the object still requires it (issue 16, Gemini precision).
+    if let Some(any) = cx.any_value().filter(|_| !cx.any_value_lossy()).cloned() {
+        if !o.contains(Keyword::Properties) {
+            o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
+        }
+        if let Some(props) = o.properties_mut() {
+            for n in &missing {
+                props.insert(n.clone(), any.clone());
+            }
+            cx.change(
+                p,
+                RuleId::RequiredUndefined,
+                format!(
+                    "required names without a property defined as any value: {}",
+                    names.join(", ")
+                ),
+            );
+            return;
+        }
+    }
+    let Some(list) = o.strings_mut(Keyword::Required) else {
+        return;
+    };
     list.retain(|n| defined.contains(n));
     if list.is_empty() {
         o.remove(Keyword::Required);
     }
-    let names: Vec<String> = missing.iter().map(|n| format!("\"{n}\"")).collect();
     cx.lost(
         p,
         RuleId::RequiredUndefined,
@@ -120,6 +144,111 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     );
 }
 
+/// A closed object (`additionalProperties: false` without `patternProperties`) has no more
+/// members than it declares. Where the dialect cannot close an object but has
+/// `maxProperties` (Gemini's Schema proto: `Unknown name "additionalProperties"`), that bound
+/// is written (the declared properties' count): it only narrows what the dropped keyword
+/// widened (issue 16).
+fn closed_bound(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
+    let keywords = &cx.rules.keywords;
+    if keywords.contains(Keyword::AdditionalProperties)
+        || !keywords.contains(Keyword::MaxProperties)
+        || !is_object(o)
+        || !matches!(
+            o.schema(Keyword::AdditionalProperties),
+            Some(Schema::Bool(false))
+        )
+        || o.schema_map(Keyword::PatternProperties)
+            .is_some_and(|m| !m.is_empty())
+    {
+        return;
+    }
+    let declared = o.properties().map_or(0, |m| m.len());
+    let declared = u64::try_from(declared).unwrap_or(u64::MAX);
+    if o.number(Keyword::MaxProperties)
+        .and_then(serde_json::Number::as_u64)
+        .is_some_and(|m| m <= declared)
+    {
+        return;
+    }
+    o.insert(Keyword::MaxProperties, Value::Number(declared.into()));
+    cx.change(
+        p,
+        RuleId::AdditionalProperties,
+        format!(
+            "a closed object has at most its {declared} declared properties: maxProperties {declared}"
+        ),
+    );
+}
+
+/// Keywords beside which `unevaluatedProperties` sees more than the node's own `properties`.
+const EVALUATES_PROPERTIES: &[Keyword] = &[
+    Keyword::PatternProperties,
+    Keyword::AdditionalProperties,
+    Keyword::AllOf,
+    Keyword::AnyOf,
+    Keyword::OneOf,
+    Keyword::Not,
+    Keyword::If,
+    Keyword::Then,
+    Keyword::Else,
+    Keyword::DependentSchemas,
+    Keyword::Dependencies,
+    Keyword::Ref,
+    Keyword::DynamicRef,
+    Keyword::RecursiveRef,
+];
+
+/// `unevaluatedProperties: false` on a node where nothing but its own `properties` evaluates
+/// (no applicator, no `$ref`) says exactly `additionalProperties: false`. Where the dialect
+/// has no `unevaluatedProperties` but bounds objects (`maxProperties`: the Schema-proto
+/// family), it is written so before anything merges or inlines, and a closed object then
+/// keeps what the dialect can say of it ([`closed_bound`]; issue 16). A tree-level pass
+/// before `$ref` inlining.
+pub(crate) fn closed_unevaluated(schema: &mut Schema, cx: &mut Cx<'_>) {
+    let k = &cx.rules.keywords;
+    if k.contains(Keyword::UnevaluatedProperties) || !k.contains(Keyword::MaxProperties) {
+        return;
+    }
+    struct Close<'a, 'r> {
+        cx: &'a mut Cx<'r>,
+    }
+    impl Transform for Close<'_, '_> {
+        fn pre(&mut self, p: &str, s: &mut Schema) {
+            let Some(o) = s.as_object_mut() else {
+                return;
+            };
+            // A part the engine merges into another node (an `allOf` member, `then`/`else`,
+            // a dependent schema, a definition inlined beside siblings) would carry its
+            // closedness into a node that declares more.
+            let mut segments = p.rsplit('/');
+            let (last, parent) = (segments.next(), segments.next());
+            let merged = matches!(last, Some("then" | "else"))
+                || matches!(
+                    parent,
+                    Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
+                );
+            if merged
+                || !matches!(
+                    o.schema(Keyword::UnevaluatedProperties),
+                Some(Schema::Bool(false))
+            ) || EVALUATES_PROPERTIES.iter().any(|k| o.contains(*k))
+            {
+                return;
+            }
+            if let Some(v) = o.remove(Keyword::UnevaluatedProperties) {
+                o.insert(Keyword::AdditionalProperties, v);
+                self.cx.change(
+                    p,
+                    RuleId::AdditionalProperties,
+                    "unevaluatedProperties: false is additionalProperties: false where only properties evaluate",
+                );
+            }
+        }
+    }
+    schema.transform(&mut Close { cx });
+}
+
 /// `additionalProperties` per [`AdditionalProperties`](crate::AdditionalProperties):
 /// dropped with a hint (Gemini: `Unknown name "additionalProperties"`), `false` dropped and
 /// open objects made explicit (xAI), or every object closed (strict modes).
@@ -128,6 +257,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     let Some(o) = node.as_object_mut() else {
         return;
     };
+    closed_bound(o, p, cx);
     // Properties matched by a `patternProperties` the provider refuses would become
     // "additional": a closing `additionalProperties` would reject them.
     if !cx.rules.keywords.contains(Keyword::PatternProperties)
