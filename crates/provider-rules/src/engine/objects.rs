@@ -199,6 +199,24 @@ const EVALUATES_PROPERTIES: &[Keyword] = &[
     Keyword::RecursiveRef,
 ];
 
+/// Keywords beside which `unevaluatedItems` sees more than the node's own `prefixItems`.
+const EVALUATES_ITEMS: &[Keyword] = &[
+    Keyword::Items,
+    Keyword::AdditionalItems,
+    Keyword::Contains,
+    Keyword::AllOf,
+    Keyword::AnyOf,
+    Keyword::OneOf,
+    Keyword::Not,
+    Keyword::If,
+    Keyword::Then,
+    Keyword::Else,
+    Keyword::DependentSchemas,
+    Keyword::Ref,
+    Keyword::DynamicRef,
+    Keyword::RecursiveRef,
+];
+
 /// `unevaluatedProperties: false` on a node where nothing but its own `properties` evaluates
 /// (no applicator, no `$ref`) says exactly `additionalProperties: false`. Where the dialect
 /// has no `unevaluatedProperties` but bounds objects (`maxProperties`: the Schema-proto
@@ -228,21 +246,43 @@ pub(crate) fn closed_unevaluated(schema: &mut Schema, cx: &mut Cx<'_>) {
                     parent,
                     Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
                 );
-            if merged
-                || !matches!(
-                    o.schema(Keyword::UnevaluatedProperties),
-                Some(Schema::Bool(false))
-            ) || EVALUATES_PROPERTIES.iter().any(|k| o.contains(*k))
+            let is_false = |o: &SchemaObject, k| matches!(o.schema(k), Some(Schema::Bool(false)));
+            if !merged
+                && is_false(o, Keyword::UnevaluatedProperties)
+                && !EVALUATES_PROPERTIES.iter().any(|k| o.contains(*k))
+                && let Some(v) = o.remove(Keyword::UnevaluatedProperties)
             {
-                return;
-            }
-            if let Some(v) = o.remove(Keyword::UnevaluatedProperties) {
                 o.insert(Keyword::AdditionalProperties, v);
                 self.cx.change(
                     p,
                     RuleId::AdditionalProperties,
                     "unevaluatedProperties: false is additionalProperties: false where only properties evaluate",
                 );
+            }
+            // The same for items: only `prefixItems` evaluates, so no item may follow them.
+            if !merged
+                && !self.cx.rules.keywords.contains(Keyword::UnevaluatedItems)
+                && is_false(o, Keyword::UnevaluatedItems)
+                && !EVALUATES_ITEMS.iter().any(|k| o.contains(*k))
+                && let Some(v) = o.remove(Keyword::UnevaluatedItems)
+            {
+                o.insert(Keyword::Items, v);
+                self.cx.change(
+                    p,
+                    RuleId::Tuple,
+                    "unevaluatedItems: false is items: false where only prefixItems evaluate",
+                );
+            }
+            // `items: false` without positions: only the empty array (a boolean subschema is
+            // not a proto message; `maxItems` says it).
+            if is_false(o, Keyword::Items)
+                && !o.contains(Keyword::PrefixItems)
+                && !self.cx.rules.boolean_schemas
+                && self.cx.rules.keywords.contains(Keyword::MaxItems)
+            {
+                o.remove(Keyword::Items);
+                o.insert(Keyword::MaxItems, Value::Number(0u64.into()));
+                self.cx.change(p, RuleId::BooleanSchema, "items: false is maxItems: 0");
             }
         }
     }
