@@ -320,7 +320,56 @@ struct Tally {
 }
 
 fn run(rules: &Rules, cases: &[Case], encode: bool) -> Tally {
-    run_where(rules, cases, encode, |_| true)
+    run_where(rules, cases, Reading { encode, closed: false }, |_| true)
+}
+
+/// How a result is measured.
+#[derive(Clone, Copy)]
+struct Reading {
+    /// Sanitized with the profile's encodings, instances encoded.
+    encode: bool,
+    /// The result's objects read as closed to undeclared properties ([`close_objects`]).
+    closed: bool,
+}
+
+/// The Schema proto has no `additionalProperties`; what Gemini does with an undeclared
+/// property is not documented. Observed: a map (`{"type": "object"}` from
+/// `additionalProperties`) "will always be empty" (pydantic/pydantic-ai#2588, the warning
+/// pydantic-ai prints when it drops the keyword), and "even with some fairly extensive
+/// prompting requesting it make use of the additionalProperties I can't get it to"
+/// (pydantic/pydantic-ai#1430). Read so, every object of the result that does not say
+/// `additionalProperties` is closed. Measured both ways; the issue's figure is the open
+/// (JSON Schema) reading.
+fn close_objects(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => {
+            let mut out: Map<String, Value> = o
+                .iter()
+                .map(|(k, x)| {
+                    let x = if matches!(k.as_str(), "enum" | "const" | "default" | "required") {
+                        x.clone()
+                    } else if MAP.contains(&k.as_str()) {
+                        match x {
+                            Value::Object(m) => Value::Object(
+                                m.iter().map(|(n, s)| (n.clone(), close_objects(s))).collect(),
+                            ),
+                            _ => x.clone(),
+                        }
+                    } else {
+                        close_objects(x)
+                    };
+                    (k.clone(), x)
+                })
+                .collect();
+            if o.get("type") == Some(&json!("object")) && !o.contains_key("additionalProperties")
+            {
+                out.insert("additionalProperties".to_owned(), Value::Bool(false));
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(close_objects).collect()),
+        _ => v.clone(),
+    }
 }
 
 /// [`run`] over the cases `keep` accepts. With `encode`, the schema is sanitized with the
@@ -329,10 +378,12 @@ fn run(rules: &Rules, cases: &[Case], encode: bool) -> Tally {
 fn run_where(
     rules: &Rules,
     cases: &[Case],
-    encode: bool,
+    reading: Reading,
     keep: impl Fn(&Case) -> bool,
 ) -> Tally {
-    let options = SanitizeOptions { encode };
+    let options = SanitizeOptions {
+        encode: reading.encode,
+    };
     let mut t = Tally::default();
     for case in cases.iter().filter(|c| keep(c)) {
         if case.schema.to_string().contains("localhost:1234") {
@@ -350,7 +401,10 @@ fn run_where(
             t.not_strict += 1;
             continue;
         }
-        let plain = to_plain(&out.schema.to_value());
+        let mut plain = to_plain(&out.schema.to_value());
+        if reading.closed {
+            plain = close_objects(&plain);
+        }
         let draft = if rules.draft_2020 || case.draft == Draft::Draft202012 {
             Draft::Draft202012
         } else {
@@ -520,6 +574,17 @@ fn gemini_escapes_by_keyword() {
             }
         }
         assert!(t.rejected > 0);
+        let closed = run_where(rules, &cases, Reading { encode: true, closed: true }, |_| true);
+        println!(
+            "{} (encoded), objects read as closed: soundness {}/{} {:.1}%, precision {}/{} {:.1}%",
+            rules.name(),
+            closed.kept,
+            closed.counted,
+            pct(closed.kept, closed.counted),
+            closed.still_rejected,
+            closed.rejected,
+            pct(closed.still_rejected, closed.rejected)
+        );
     }
 }
 
@@ -550,7 +615,7 @@ fn gemini_code_assist_keeps_its_floor() {
     let cases = cases();
     let all = run(rules, &cases, false);
     let s = pct(all.kept, all.counted);
-    let union_free = run_where(rules, &cases, false, |c| {
+    let union_free = run_where(rules, &cases, Reading { encode: false, closed: false }, |c| {
         let g = sanitize(&Schema::from_value(&c.schema), &Rules::GEMINI, Slot::Schema);
         !has_union(&g.schema.to_value())
     });

@@ -718,11 +718,66 @@ mod tests {
             &Rules::GEMINI,
             RuleId::RequiredUndefined,
         );
+        // Gemini says "any value" with a union: `b` stays required, as any value.
+        let o = out.as_object().unwrap();
+        assert_eq!(o.required().unwrap(), ["a", "b"]);
+        let b = o.properties().unwrap().get("b").unwrap();
+        assert!(b.as_object().unwrap().contains(Keyword::AnyOf), "{b:?}");
+        // Code Assist has no union: the name goes to the description.
+        let (out, _) = fixes(
+            required,
+            false,
+            check::required,
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
+            &Rules::GEMINI_CODE_ASSIST,
+            RuleId::RequiredUndefined,
+        );
         assert!(
             out.to_json_string().contains(r#""required":["a"]"#),
             "{}",
             out.to_json_string()
         );
+    }
+
+    fn whole(text: &str, rules: &Rules) -> String {
+        let s = Schema::from_str(text).unwrap();
+        crate::sanitize(&s, rules, crate::Slot::Schema)
+            .schema
+            .to_json_string()
+    }
+
+    #[test]
+    fn gemini_closed_objects_are_bounded_by_their_declared_properties() {
+        let closed = r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false}"#;
+        assert!(whole(closed, &Rules::GEMINI).contains(r#""maxProperties":2"#));
+        // Vertex keeps `additionalProperties`; other dialects are left alone.
+        assert!(!whole(closed, &Rules::VERTEX).contains("maxProperties"));
+        assert!(!whole(closed, &Rules::OPENAI).contains("maxProperties"));
+        // Extra members matched by patterns: no bound.
+        let patterns = r#"{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x":{}},"additionalProperties":false}"#;
+        assert!(!whole(patterns, &Rules::GEMINI).contains("maxProperties"));
+        // A tighter bound already there stays.
+        let tight = r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false,"maxProperties":1}"#;
+        assert!(whole(tight, &Rules::GEMINI).contains(r#""maxProperties":1"#));
+    }
+
+    #[test]
+    fn unevaluated_false_is_closed_only_where_nothing_else_evaluates() {
+        let own = r#"{"type":"object","properties":{"a":{"type":"string"}},"unevaluatedProperties":false}"#;
+        assert!(whole(own, &Rules::GEMINI).contains(r#""maxProperties":1"#));
+        assert!(whole(own, &Rules::VERTEX).contains(r#""additionalProperties":false"#));
+        // An applicator evaluates more: left to the description.
+        let applied = r#"{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"properties":{"b":{"type":"string"}}}],"unevaluatedProperties":false}"#;
+        assert!(!whole(applied, &Rules::GEMINI).contains("maxProperties"));
+        assert!(!whole(applied, &Rules::VERTEX).contains("additionalProperties"));
+        // An `allOf` member is merged into its parent: its own closedness would close the
+        // parent's other members.
+        let member = r#"{"type":"object","allOf":[{"properties":{"a":{}},"unevaluatedProperties":false}],"properties":{"b":{}}}"#;
+        assert!(!whole(member, &Rules::VERTEX).contains("additionalProperties"));
+        // Items: `prefixItems` alone evaluate, `items: false` is the empty array.
+        let tuple = r#"{"type":"array","prefixItems":[{"type":"string"}],"unevaluatedItems":false}"#;
+        assert!(whole(tuple, &Rules::GEMINI).contains(r#""maxItems":1"#), "{}", whole(tuple, &Rules::GEMINI));
+        assert!(whole(r#"{"type":"array","items":false}"#, &Rules::GEMINI).contains(r#""maxItems":0"#));
     }
 
     #[test]
