@@ -24,7 +24,24 @@
 //! `gemini-code-assist`, whose dialect has no unions). Each exception is listed with the lossy
 //! changes that explain why the dialect cannot express it.
 //!
-//! `cargo test -p provider-rules --test jsts_soundness -- --nocapture` prints the table.
+//! **Issue 16's measure.** The Gemini figures of issue 16 ("keeps 99.6 % of valid instances
+//! valid", target ≥ 99.9 %; "invalid instances that stay invalid (after encoding)", target
+//! ≥ 80 %) are this test's soundness and precision: the instances above (suite-valid and
+//! accepted by the original, of a type the schema speaks of; invalid: rejected by the
+//! original, of such a type), for `gemini` and `vertex`. The issue's "≈ 50 %" for invalid
+//! instances came from `encode_roundtrip`'s count over every instance (no type filter,
+//! result compiled or skipped), a different base; this test is the one home of the figure.
+//! Every profile with [`Encodings`](provider_rules::Encodings) is measured twice, without
+//! and with them: with encodings the schema is sanitized with
+//! [`SanitizeOptions::ENCODE`](provider_rules::SanitizeOptions) and each instance is encoded
+//! (`Decoder::encode_value`) before the result validates it. Soundness with encodings may not
+//! fall under soundness without (non-strict profiles).
+//!
+//! `gemini_escapes_by_keyword` prints, for `gemini` and `vertex` with encodings, the invalid
+//! instances that escape per suite file (keyword), largest first (`JSTS_ESCAPES=1` lists each
+//! one), and the same figures with the result's objects read as closed ([`close_objects`]).
+//!
+//! `cargo test -p provider-rules --test jsts_soundness -- --nocapture` prints the tables.
 
 use jsonschema::Draft;
 use provider_rules::{PROFILES, Rules, SanitizeOptions, Slot, sanitize, sanitize_with};
@@ -320,7 +337,15 @@ struct Tally {
 }
 
 fn run(rules: &Rules, cases: &[Case], encode: bool) -> Tally {
-    run_where(rules, cases, Reading { encode, closed: false }, |_| true)
+    run_where(
+        rules,
+        cases,
+        Reading {
+            encode,
+            closed: false,
+        },
+        |_| true,
+    )
 }
 
 /// How a result is measured.
@@ -351,7 +376,9 @@ fn close_objects(v: &Value) -> Value {
                     } else if MAP.contains(&k.as_str()) {
                         match x {
                             Value::Object(m) => Value::Object(
-                                m.iter().map(|(n, s)| (n.clone(), close_objects(s))).collect(),
+                                m.iter()
+                                    .map(|(n, s)| (n.clone(), close_objects(s)))
+                                    .collect(),
                             ),
                             _ => x.clone(),
                         }
@@ -361,8 +388,7 @@ fn close_objects(v: &Value) -> Value {
                     (k.clone(), x)
                 })
                 .collect();
-            if o.get("type") == Some(&json!("object")) && !o.contains_key("additionalProperties")
-            {
+            if o.get("type") == Some(&json!("object")) && !o.contains_key("additionalProperties") {
                 out.insert("additionalProperties".to_owned(), Value::Bool(false));
             }
             Value::Object(out)
@@ -573,8 +599,24 @@ fn gemini_escapes_by_keyword() {
                 println!("    escaped: {x}");
             }
         }
-        assert!(t.rejected > 0);
-        let closed = run_where(rules, &cases, Reading { encode: true, closed: true }, |_| true);
+        // Floors at what the Gemini-proto profiles reach (issue 16 asks for 80 %; what is left
+        // is listed in BENCHMARKS.md with why the proto cannot say it): a regression fails.
+        let precision = pct(t.still_rejected, t.rejected);
+        let soundness = pct(t.kept, t.counted);
+        assert!(
+            precision >= 48.5 && soundness >= 99.3,
+            "{}: precision {precision:.1}%, soundness {soundness:.1}% with encodings",
+            rules.name()
+        );
+        let closed = run_where(
+            rules,
+            &cases,
+            Reading {
+                encode: true,
+                closed: true,
+            },
+            |_| true,
+        );
         println!(
             "{} (encoded), objects read as closed: soundness {}/{} {:.1}%, precision {}/{} {:.1}%",
             rules.name(),
@@ -615,10 +657,18 @@ fn gemini_code_assist_keeps_its_floor() {
     let cases = cases();
     let all = run(rules, &cases, false);
     let s = pct(all.kept, all.counted);
-    let union_free = run_where(rules, &cases, Reading { encode: false, closed: false }, |c| {
-        let g = sanitize(&Schema::from_value(&c.schema), &Rules::GEMINI, Slot::Schema);
-        !has_union(&g.schema.to_value())
-    });
+    let union_free = run_where(
+        rules,
+        &cases,
+        Reading {
+            encode: false,
+            closed: false,
+        },
+        |c| {
+            let g = sanitize(&Schema::from_value(&c.schema), &Rules::GEMINI, Slot::Schema);
+            !has_union(&g.schema.to_value())
+        },
+    );
     let u = pct(union_free.kept, union_free.counted);
     println!(
         "gemini-code-assist soundness {s:.2}% overall ({}/{}), {u:.2}% where gemini needs no union ({}/{} over {} schemas; issue target {}%)",

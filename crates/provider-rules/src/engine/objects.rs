@@ -282,7 +282,8 @@ pub(crate) fn closed_unevaluated(schema: &mut Schema, cx: &mut Cx<'_>) {
             {
                 o.remove(Keyword::Items);
                 o.insert(Keyword::MaxItems, Value::Number(0u64.into()));
-                self.cx.change(p, RuleId::BooleanSchema, "items: false is maxItems: 0");
+                self.cx
+                    .change(p, RuleId::BooleanSchema, "items: false is maxItems: 0");
             }
         }
     }
@@ -775,9 +776,16 @@ mod tests {
         let member = r#"{"type":"object","allOf":[{"properties":{"a":{}},"unevaluatedProperties":false}],"properties":{"b":{}}}"#;
         assert!(!whole(member, &Rules::VERTEX).contains("additionalProperties"));
         // Items: `prefixItems` alone evaluate, `items: false` is the empty array.
-        let tuple = r#"{"type":"array","prefixItems":[{"type":"string"}],"unevaluatedItems":false}"#;
-        assert!(whole(tuple, &Rules::GEMINI).contains(r#""maxItems":1"#), "{}", whole(tuple, &Rules::GEMINI));
-        assert!(whole(r#"{"type":"array","items":false}"#, &Rules::GEMINI).contains(r#""maxItems":0"#));
+        let tuple =
+            r#"{"type":"array","prefixItems":[{"type":"string"}],"unevaluatedItems":false}"#;
+        assert!(
+            whole(tuple, &Rules::GEMINI).contains(r#""maxItems":1"#),
+            "{}",
+            whole(tuple, &Rules::GEMINI)
+        );
+        assert!(
+            whole(r#"{"type":"array","items":false}"#, &Rules::GEMINI).contains(r#""maxItems":0"#)
+        );
     }
 
     #[test]
