@@ -355,7 +355,8 @@ fn additional_properties_false_dropped_with_hint__unknown_name_additional_proper
         G,
         Slot::Parameters,
         input,
-        json!({"properties": {"name": {"type": "string"}}, "type": "object", "description": "No other properties are allowed."}),
+        // The proto has `maxProperties`: the closed object keeps its bound (issue 16).
+        json!({"properties": {"name": {"type": "string"}}, "type": "object", "maxProperties": 1, "description": "No other properties are allowed."}),
     );
 }
 

@@ -13,6 +13,7 @@
 
 mod arrays;
 pub(crate) mod booleans;
+mod closed;
 mod cx;
 mod draft;
 mod enums;
@@ -190,7 +191,7 @@ pub(crate) fn run_with(
     root::wrap_bare_properties(&mut out, &mut cx);
     property_maps::repair(&mut out, &mut cx);
     objects::boolean_required(&mut out, &mut cx);
-    objects::closed_unevaluated(&mut out, &mut cx);
+    closed::closed_unevaluated(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);
     // The encodings (issue 16): one call, on the tree with its references resolved.
     let encoded = options

@@ -144,152 +144,6 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     );
 }
 
-/// A closed object (`additionalProperties: false` without `patternProperties`) has no more
-/// members than it declares. Where the dialect cannot close an object but has
-/// `maxProperties` (Gemini's Schema proto: `Unknown name "additionalProperties"`), that bound
-/// is written (the declared properties' count): it only narrows what the dropped keyword
-/// widened (issue 16).
-fn closed_bound(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
-    let keywords = &cx.rules.keywords;
-    if keywords.contains(Keyword::AdditionalProperties)
-        || !keywords.contains(Keyword::MaxProperties)
-        || !is_object(o)
-        || !matches!(
-            o.schema(Keyword::AdditionalProperties),
-            Some(Schema::Bool(false))
-        )
-        || o.schema_map(Keyword::PatternProperties)
-            .is_some_and(|m| !m.is_empty())
-    {
-        return;
-    }
-    let declared = o.properties().map_or(0, |m| m.len());
-    let declared = u64::try_from(declared).unwrap_or(u64::MAX);
-    if o.number(Keyword::MaxProperties)
-        .and_then(serde_json::Number::as_u64)
-        .is_some_and(|m| m <= declared)
-    {
-        return;
-    }
-    o.insert(Keyword::MaxProperties, Value::Number(declared.into()));
-    cx.change(
-        p,
-        RuleId::AdditionalProperties,
-        format!(
-            "a closed object has at most its {declared} declared properties: maxProperties {declared}"
-        ),
-    );
-}
-
-/// Keywords beside which `unevaluatedProperties` sees more than the node's own `properties`.
-const EVALUATES_PROPERTIES: &[Keyword] = &[
-    Keyword::PatternProperties,
-    Keyword::AdditionalProperties,
-    Keyword::AllOf,
-    Keyword::AnyOf,
-    Keyword::OneOf,
-    Keyword::Not,
-    Keyword::If,
-    Keyword::Then,
-    Keyword::Else,
-    Keyword::DependentSchemas,
-    Keyword::Dependencies,
-    Keyword::Ref,
-    Keyword::DynamicRef,
-    Keyword::RecursiveRef,
-];
-
-/// Keywords beside which `unevaluatedItems` sees more than the node's own `prefixItems`.
-const EVALUATES_ITEMS: &[Keyword] = &[
-    Keyword::Items,
-    Keyword::AdditionalItems,
-    Keyword::Contains,
-    Keyword::AllOf,
-    Keyword::AnyOf,
-    Keyword::OneOf,
-    Keyword::Not,
-    Keyword::If,
-    Keyword::Then,
-    Keyword::Else,
-    Keyword::DependentSchemas,
-    Keyword::Ref,
-    Keyword::DynamicRef,
-    Keyword::RecursiveRef,
-];
-
-/// `unevaluatedProperties: false` on a node where nothing but its own `properties` evaluates
-/// (no applicator, no `$ref`) says exactly `additionalProperties: false`. Where the dialect
-/// has no `unevaluatedProperties` but bounds objects (`maxProperties`: the Schema-proto
-/// family), it is written so before anything merges or inlines, and a closed object then
-/// keeps what the dialect can say of it ([`closed_bound`]; issue 16). A tree-level pass
-/// before `$ref` inlining.
-pub(crate) fn closed_unevaluated(schema: &mut Schema, cx: &mut Cx<'_>) {
-    let k = &cx.rules.keywords;
-    if k.contains(Keyword::UnevaluatedProperties) || !k.contains(Keyword::MaxProperties) {
-        return;
-    }
-    struct Close<'a, 'r> {
-        cx: &'a mut Cx<'r>,
-    }
-    impl Transform for Close<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            let Some(o) = s.as_object_mut() else {
-                return;
-            };
-            // A part the engine merges into another node (an `allOf` member, `then`/`else`,
-            // a dependent schema, a definition inlined beside siblings) would carry its
-            // closedness into a node that declares more.
-            let mut segments = p.rsplit('/');
-            let (last, parent) = (segments.next(), segments.next());
-            let merged = matches!(last, Some("then" | "else"))
-                || matches!(
-                    parent,
-                    Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
-                );
-            let is_false = |o: &SchemaObject, k| matches!(o.schema(k), Some(Schema::Bool(false)));
-            if !merged
-                && is_false(o, Keyword::UnevaluatedProperties)
-                && !EVALUATES_PROPERTIES.iter().any(|k| o.contains(*k))
-                && let Some(v) = o.remove(Keyword::UnevaluatedProperties)
-            {
-                o.insert(Keyword::AdditionalProperties, v);
-                self.cx.change(
-                    p,
-                    RuleId::AdditionalProperties,
-                    "unevaluatedProperties: false is additionalProperties: false where only properties evaluate",
-                );
-            }
-            // The same for items: only `prefixItems` evaluates, so no item may follow them.
-            if !merged
-                && !self.cx.rules.keywords.contains(Keyword::UnevaluatedItems)
-                && is_false(o, Keyword::UnevaluatedItems)
-                && !EVALUATES_ITEMS.iter().any(|k| o.contains(*k))
-                && let Some(v) = o.remove(Keyword::UnevaluatedItems)
-            {
-                o.insert(Keyword::Items, v);
-                self.cx.change(
-                    p,
-                    RuleId::Tuple,
-                    "unevaluatedItems: false is items: false where only prefixItems evaluate",
-                );
-            }
-            // `items: false` without positions: only the empty array (a boolean subschema is
-            // not a proto message; `maxItems` says it).
-            if is_false(o, Keyword::Items)
-                && !o.contains(Keyword::PrefixItems)
-                && !self.cx.rules.boolean_schemas
-                && self.cx.rules.keywords.contains(Keyword::MaxItems)
-            {
-                o.remove(Keyword::Items);
-                o.insert(Keyword::MaxItems, Value::Number(0u64.into()));
-                self.cx
-                    .change(p, RuleId::BooleanSchema, "items: false is maxItems: 0");
-            }
-        }
-    }
-    schema.transform(&mut Close { cx });
-}
-
 /// `additionalProperties` per [`AdditionalProperties`](crate::AdditionalProperties):
 /// dropped with a hint (Gemini: `Unknown name "additionalProperties"`), `false` dropped and
 /// open objects made explicit (xAI), or every object closed (strict modes).
@@ -298,7 +152,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     let Some(o) = node.as_object_mut() else {
         return;
     };
-    closed_bound(o, p, cx);
+    super::closed::closed_bound(o, p, cx);
     // Properties matched by a `patternProperties` the provider refuses would become
     // "additional": a closing `additionalProperties` would reject them.
     if !cx.rules.keywords.contains(Keyword::PatternProperties)
@@ -737,54 +591,6 @@ mod tests {
             out.to_json_string().contains(r#""required":["a"]"#),
             "{}",
             out.to_json_string()
-        );
-    }
-
-    fn whole(text: &str, rules: &Rules) -> String {
-        let s = Schema::from_str(text).unwrap();
-        crate::sanitize(&s, rules, crate::Slot::Schema)
-            .schema
-            .to_json_string()
-    }
-
-    #[test]
-    fn gemini_closed_objects_are_bounded_by_their_declared_properties() {
-        let closed = r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false}"#;
-        assert!(whole(closed, &Rules::GEMINI).contains(r#""maxProperties":2"#));
-        // Vertex keeps `additionalProperties`; other dialects are left alone.
-        assert!(!whole(closed, &Rules::VERTEX).contains("maxProperties"));
-        assert!(!whole(closed, &Rules::OPENAI).contains("maxProperties"));
-        // Extra members matched by patterns: no bound.
-        let patterns = r#"{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x":{}},"additionalProperties":false}"#;
-        assert!(!whole(patterns, &Rules::GEMINI).contains("maxProperties"));
-        // A tighter bound already there stays.
-        let tight = r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false,"maxProperties":1}"#;
-        assert!(whole(tight, &Rules::GEMINI).contains(r#""maxProperties":1"#));
-    }
-
-    #[test]
-    fn unevaluated_false_is_closed_only_where_nothing_else_evaluates() {
-        let own = r#"{"type":"object","properties":{"a":{"type":"string"}},"unevaluatedProperties":false}"#;
-        assert!(whole(own, &Rules::GEMINI).contains(r#""maxProperties":1"#));
-        assert!(whole(own, &Rules::VERTEX).contains(r#""additionalProperties":false"#));
-        // An applicator evaluates more: left to the description.
-        let applied = r#"{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"properties":{"b":{"type":"string"}}}],"unevaluatedProperties":false}"#;
-        assert!(!whole(applied, &Rules::GEMINI).contains("maxProperties"));
-        assert!(!whole(applied, &Rules::VERTEX).contains("additionalProperties"));
-        // An `allOf` member is merged into its parent: its own closedness would close the
-        // parent's other members.
-        let member = r#"{"type":"object","allOf":[{"properties":{"a":{}},"unevaluatedProperties":false}],"properties":{"b":{}}}"#;
-        assert!(!whole(member, &Rules::VERTEX).contains("additionalProperties"));
-        // Items: `prefixItems` alone evaluate, `items: false` is the empty array.
-        let tuple =
-            r#"{"type":"array","prefixItems":[{"type":"string"}],"unevaluatedItems":false}"#;
-        assert!(
-            whole(tuple, &Rules::GEMINI).contains(r#""maxItems":1"#),
-            "{}",
-            whole(tuple, &Rules::GEMINI)
-        );
-        assert!(
-            whole(r#"{"type":"array","items":false}"#, &Rules::GEMINI).contains(r#""maxItems":0"#)
         );
     }
 
