@@ -19,6 +19,7 @@ mod draft;
 mod enums;
 mod filter;
 mod merge;
+mod not_types;
 mod nulls;
 mod objects;
 mod property_maps;
@@ -192,6 +193,7 @@ pub(crate) fn run_with(
     property_maps::repair(&mut out, &mut cx);
     objects::boolean_required(&mut out, &mut cx);
     closed::closed_unevaluated(&mut out, &mut cx);
+    not_types::run(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);
     // The encodings (issue 16): one call, on the tree with its references resolved.
     let encoded = options
