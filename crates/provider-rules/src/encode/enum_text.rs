@@ -211,6 +211,36 @@ mod tests {
     }
 
     #[test]
+    fn consts_and_enums_are_encoded_inside_unions_and_items_too() {
+        use crate::{Rules, SanitizeOptions, Slot, sanitize_with};
+        let tool = Schema::from_str(
+            r#"{"type":"object","properties":{"x":{"anyOf":[{"const":1},{"type":"object","const":{"b":2,"a":1}},{"type":"string"}]},"l":{"type":"array","items":{"enum":[true,[1]]}}}}"#,
+        )
+        .unwrap();
+        let out = sanitize_with(
+            &tool,
+            &Rules::GEMINI,
+            Slot::Parameters,
+            &SanitizeOptions::ENCODE,
+        );
+        let text = out.schema.to_json_string();
+        assert!(text.contains(r#""enum":["1"]"#), "{text}");
+        assert!(text.contains(r#""enum":["{\"a\":1,\"b\":2}"]"#), "{text}");
+        assert!(text.contains(r#""enum":["true","[1]"]"#), "{text}");
+        let sent = r#"{"x":"{\"a\":1,\"b\":2}","l":["[1]","true"]}"#;
+        let back: serde_json::Value =
+            serde_json::from_str(&out.decoder.decode_json(sent).unwrap().unwrap()).unwrap();
+        assert_eq!(
+            back,
+            serde_json::json!({"x": {"a": 1, "b": 2}, "l": [[1], true]})
+        );
+        let one: serde_json::Value =
+            serde_json::from_str(&out.decoder.decode_json(r#"{"x":"1"}"#).unwrap().unwrap())
+                .unwrap();
+        assert_eq!(one, serde_json::json!({"x": 1}));
+    }
+
+    #[test]
     fn every_member_decodes_back_to_itself() {
         for v in [
             serde_json::json!(1),

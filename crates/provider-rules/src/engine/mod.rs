@@ -22,6 +22,7 @@ mod merge;
 mod not_types;
 mod nulls;
 mod objects;
+mod presence;
 mod property_maps;
 mod refs;
 pub(crate) mod root;
@@ -194,6 +195,7 @@ pub(crate) fn run_with(
     objects::boolean_required(&mut out, &mut cx);
     closed::closed_unevaluated(&mut out, &mut cx);
     not_types::run(&mut out, &mut cx);
+    presence::run(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);
     // The encodings (issue 16): one call, on the tree with its references resolved.
     let encoded = options
