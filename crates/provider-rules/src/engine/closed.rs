@@ -29,21 +29,7 @@ pub(crate) fn closed_bound(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
         return;
     }
     let declared = o.properties().map_or(0, |m| m.len());
-    let declared = u64::try_from(declared).unwrap_or(u64::MAX);
-    if o.number(Keyword::MaxProperties)
-        .and_then(serde_json::Number::as_u64)
-        .is_some_and(|m| m <= declared)
-    {
-        return;
-    }
-    o.insert(Keyword::MaxProperties, Value::Number(declared.into()));
-    cx.change(
-        p,
-        RuleId::AdditionalProperties,
-        format!(
-            "a closed object has at most its {declared} declared properties: maxProperties {declared}"
-        ),
-    );
+    bound(o, p, declared, "its declared properties (it is closed)", cx);
 }
 
 /// Keywords beside which `unevaluatedProperties` sees more than the node's own `properties`.

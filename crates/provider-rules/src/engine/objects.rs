@@ -565,28 +565,25 @@ mod tests {
 
     #[test]
     fn gemini_required_property_is_not_defined() {
-        let (out, _) = fixes(
-            required,
-            false,
-            check::required,
-            r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
-            &Rules::GEMINI,
-            RuleId::RequiredUndefined,
-        );
+        let fixed = |rules| {
+            fixes(
+                required,
+                false,
+                check::required,
+                r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
+                rules,
+                RuleId::RequiredUndefined,
+            )
+            .0
+        };
+        let out = fixed(&Rules::GEMINI);
         // Gemini says "any value" with a union: `b` stays required, as any value.
         let o = out.as_object().unwrap();
         assert_eq!(o.required().unwrap(), ["a", "b"]);
         let b = o.properties().unwrap().get("b").unwrap();
         assert!(b.as_object().unwrap().contains(Keyword::AnyOf), "{b:?}");
         // Code Assist has no union: the name goes to the description.
-        let (out, _) = fixes(
-            required,
-            false,
-            check::required,
-            r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
-            &Rules::GEMINI_CODE_ASSIST,
-            RuleId::RequiredUndefined,
-        );
+        let out = fixed(&Rules::GEMINI_CODE_ASSIST);
         assert!(
             out.to_json_string().contains(r#""required":["a"]"#),
             "{}",
