@@ -407,8 +407,10 @@ fn run_where(
     reading: Reading,
     keep: impl Fn(&Case) -> bool,
 ) -> Tally {
-    let options = SanitizeOptions {
-        encode: reading.encode,
+    let options = if reading.encode {
+        SanitizeOptions::ENCODE
+    } else {
+        SanitizeOptions::default()
     };
     let mut t = Tally::default();
     for case in cases.iter().filter(|c| keep(c)) {
