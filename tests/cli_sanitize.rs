@@ -9,7 +9,7 @@ use util::*;
 const MCP_DOC: &str = r#"{"server":"demo","tools":[{"name":"create_issue","inputSchema":{"type":"object","properties":{"labels":{"type":["array","null"],"items":{"type":"string"}},"n":{"type":"integer","enum":[1,2]}},"additionalProperties":false},"description":"Create an issue","annotations":{"zeta":1,"alpha":2}},{"name":"noop","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}},"z":true}],"nextCursor":null}"#;
 
 const CREATE_ISSUE_IN: &str = r#"{"type":"object","properties":{"labels":{"type":["array","null"],"items":{"type":"string"}},"n":{"type":"integer","enum":[1,2]}},"additionalProperties":false}"#;
-const CREATE_ISSUE_GEMINI: &str = r#"{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string"},"nullable":true},"n":{"type":"integer","minimum":1,"maximum":2,"description":"Allowed values: 1, 2."}},"description":"No other properties are allowed."}"#;
+const CREATE_ISSUE_GEMINI: &str = r#"{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string"},"nullable":true},"n":{"type":"integer","minimum":1,"maximum":2,"description":"Allowed values: 1, 2."}},"maxProperties":2,"description":"No other properties are allowed."}"#;
 
 #[test]
 fn a_lone_schema_from_stdin_is_sanitized_as_parameters() {
@@ -189,7 +189,7 @@ fn report_strict_compatibility_for_strict_profiles() {
 
 /// An OpenAI Chat body whose history holds tool-call arguments with keyword-like keys.
 const PARAMS_IN: &str = r##"{"type":"object","properties":{"title":{"type":["string","null"],"format":"uri"},"n":{"type":"integer","enum":[1,2]}},"required":["title"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}"##;
-const PARAMS_GEMINI: &str = r#"{"type":"object","properties":{"title":{"type":"string","nullable":true,"description":"Format: uri."},"n":{"type":"integer","minimum":1,"maximum":2,"description":"Allowed values: 1, 2."}},"required":["title"],"description":"No other properties are allowed."}"#;
+const PARAMS_GEMINI: &str = r#"{"type":"object","properties":{"title":{"type":"string","nullable":true,"description":"Format: uri."},"n":{"type":"integer","minimum":1,"maximum":2,"description":"Allowed values: 1, 2."}},"required":["title"],"maxProperties":2,"description":"No other properties are allowed."}"#;
 
 fn openai_body() -> String {
     format!(

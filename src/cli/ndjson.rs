@@ -113,7 +113,7 @@ mod tests {
         );
         assert_eq!(
             buf,
-            r#"{"type":"object","description":"No other properties are allowed."}"#
+            r#"{"type":"object","maxProperties":0,"description":"No other properties are allowed."}"#
         );
         assert!(matches!(
             sanitize_line(b"{\"type\":", r, Slot::Parameters, &mut buf),

@@ -22,12 +22,13 @@
 //! // Gemini would answer 400 ...
 //! assert!(!check(&input.to_value(), &Rules::GEMINI, Slot::Parameters).is_empty());
 //! // ... so rewrite it: what Gemini can say another way is said so (`> 0` on integers is
-//! // `minimum: 1`), the rest goes to the descriptions.
+//! // `minimum: 1`, a closed object has at most its 2 properties), the rest goes to the
+//! // descriptions.
 //! let out = sanitize(&input, &Rules::GEMINI, Slot::Parameters);
 //! assert!(check(&out.schema.to_value(), &Rules::GEMINI, Slot::Parameters).is_empty());
 //! assert_eq!(
 //!     out.schema.to_json_string(),
-//!     r#"{"type":"object","properties":{"url":{"type":"string","description":"Format: uri."},"limit":{"type":"integer","nullable":true,"minimum":1}},"description":"No other properties are allowed."}"#
+//!     r#"{"type":"object","properties":{"url":{"type":"string","description":"Format: uri."},"limit":{"type":"integer","nullable":true,"minimum":1}},"maxProperties":2,"description":"No other properties are allowed."}"#
 //! );
 //! assert!(out.report.lossy_count() > 0);
 //! # Ok::<(), schema_core::SchemaError>(())

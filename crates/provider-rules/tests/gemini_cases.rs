@@ -52,7 +52,7 @@ fn null_only_type_list_becomes_type_null__proto_field_is_not_repeating() {
 }
 
 #[test]
-fn dangling_required_pruned_into_the_description__property_is_not_defined() {
+fn dangling_required_defined_as_any_value__property_is_not_defined() {
     // peers §3 #2 and #24; G9.
     prevents(
         G,
@@ -61,11 +61,33 @@ fn dangling_required_pruned_into_the_description__property_is_not_defined() {
         "required-undefined",
         true,
     );
-    rewrites(
+    // The name stays required, as a property of any value (issue 16: it was dropped to the
+    // description, and the object no longer required it).
+    let out = run(
         G,
         Slot::Parameters,
-        json!({"properties": {"name": {"type": ["string", "null"]}}, "required": ["name", "other"]}),
-        json!({"type": "object", "properties": {"name": {"type": "string", "nullable": true}}, "required": ["name"], "description": "Also required: \"other\"."}),
+        &json!({"properties": {"name": {"type": ["string", "null"]}}, "required": ["name", "other"]}),
+    )
+    .schema
+    .to_value();
+    assert_eq!(out["required"], json!(["name", "other"]));
+    assert_eq!(
+        out["properties"]["name"],
+        json!({"type": "string", "nullable": true})
+    );
+    let any: Vec<&str> = out["properties"]["other"]["anyOf"]
+        .as_array()
+        .expect("any value")
+        .iter()
+        .filter_map(|b| b["type"].as_str())
+        .collect();
+    assert_eq!(any, ["string", "number", "boolean", "object", "array"]);
+    // Without a union (Code Assist) the name goes to the description, as before.
+    rewrites(
+        &Rules::GEMINI_CODE_ASSIST,
+        Slot::Parameters,
+        json!({"properties": {"name": {"type": "string"}}, "required": ["name", "other"]}),
+        json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"], "description": "Also required: \"other\"."}),
     );
 }
 
@@ -355,7 +377,8 @@ fn additional_properties_false_dropped_with_hint__unknown_name_additional_proper
         G,
         Slot::Parameters,
         input,
-        json!({"properties": {"name": {"type": "string"}}, "type": "object", "description": "No other properties are allowed."}),
+        // The proto has `maxProperties`: the closed object keeps its bound (issue 16).
+        json!({"properties": {"name": {"type": "string"}}, "type": "object", "maxProperties": 1, "description": "No other properties are allowed."}),
     );
 }
 

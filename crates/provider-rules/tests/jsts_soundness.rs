@@ -24,10 +24,27 @@
 //! `gemini-code-assist`, whose dialect has no unions). Each exception is listed with the lossy
 //! changes that explain why the dialect cannot express it.
 //!
-//! `cargo test -p provider-rules --test jsts_soundness -- --nocapture` prints the table.
+//! **Issue 16's measure.** The Gemini figures of issue 16 ("keeps 99.6 % of valid instances
+//! valid", target ≥ 99.9 %; "invalid instances that stay invalid (after encoding)", target
+//! ≥ 80 %) are this test's soundness and precision: the instances above (suite-valid and
+//! accepted by the original, of a type the schema speaks of; invalid: rejected by the
+//! original, of such a type), for `gemini` and `vertex`. The issue's "≈ 50 %" for invalid
+//! instances came from `encode_roundtrip`'s count over every instance (no type filter,
+//! result compiled or skipped), a different base; this test is the one home of the figure.
+//! Every profile with [`Encodings`](provider_rules::Encodings) is measured twice, without
+//! and with them: with encodings the schema is sanitized with
+//! [`SanitizeOptions::ENCODE`](provider_rules::SanitizeOptions) and each instance is encoded
+//! (`Decoder::encode_value`) before the result validates it. Soundness with encodings may not
+//! fall under soundness without (non-strict profiles).
+//!
+//! `gemini_escapes_by_keyword` prints, for `gemini` and `vertex` with encodings, the invalid
+//! instances that escape per suite file (keyword), largest first (`JSTS_ESCAPES=1` lists each
+//! one), and the same figures with the result's objects read as closed ([`close_objects`]).
+//!
+//! `cargo test -p provider-rules --test jsts_soundness -- --nocapture` prints the tables.
 
 use jsonschema::Draft;
-use provider_rules::{PROFILES, Rules, Slot, sanitize};
+use provider_rules::{PROFILES, Rules, SanitizeOptions, Slot, sanitize, sanitize_with};
 use schema_core::Schema;
 use serde_json::{Map, Value, json};
 use std::path::Path;
@@ -45,6 +62,8 @@ fn target(rules: &Rules) -> f64 {
 
 struct Case {
     name: String,
+    /// The suite's file (its keyword: `additionalProperties`, `const`, ...).
+    file: String,
     draft: Draft,
     schema: Value,
     tests: Vec<(String, Value, bool)>,
@@ -84,6 +103,7 @@ fn cases() -> Vec<Case> {
                         "{dir}/{file}#{i} ({})",
                         g["description"].as_str().unwrap_or("")
                     ),
+                    file: file.to_owned(),
                     draft,
                     schema: g["schema"].clone(),
                     tests,
@@ -310,14 +330,88 @@ struct Tally {
     rejected: usize,
     still_rejected: usize,
     exceptions: Vec<String>,
+    /// Per suite file: (invalid instances, of which the result still accepts).
+    escapes: std::collections::BTreeMap<String, (usize, usize)>,
+    /// The invalid instances the result still accepts: case, instance, schema in and out.
+    escaped: Vec<String>,
 }
 
-fn run(rules: &Rules, cases: &[Case]) -> Tally {
-    run_where(rules, cases, |_| true)
+fn run(rules: &Rules, cases: &[Case], encode: bool) -> Tally {
+    run_where(
+        rules,
+        cases,
+        Reading {
+            encode,
+            closed: false,
+        },
+        |_| true,
+    )
 }
 
-/// [`run`] over the cases `keep` accepts.
-fn run_where(rules: &Rules, cases: &[Case], keep: impl Fn(&Case) -> bool) -> Tally {
+/// How a result is measured.
+#[derive(Clone, Copy)]
+struct Reading {
+    /// Sanitized with the profile's encodings, instances encoded.
+    encode: bool,
+    /// The result's objects read as closed to undeclared properties ([`close_objects`]).
+    closed: bool,
+}
+
+/// The Schema proto has no `additionalProperties`; what Gemini does with an undeclared
+/// property is not documented. Observed: a map (`{"type": "object"}` from
+/// `additionalProperties`) "will always be empty" (pydantic/pydantic-ai#2588, the warning
+/// pydantic-ai prints when it drops the keyword), and "even with some fairly extensive
+/// prompting requesting it make use of the additionalProperties I can't get it to"
+/// (pydantic/pydantic-ai#1430). Read so, every object of the result that does not say
+/// `additionalProperties` is closed. Measured both ways; the issue's figure is the open
+/// (JSON Schema) reading.
+fn close_objects(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => {
+            let mut out: Map<String, Value> = o
+                .iter()
+                .map(|(k, x)| {
+                    let x = if matches!(k.as_str(), "enum" | "const" | "default" | "required") {
+                        x.clone()
+                    } else if MAP.contains(&k.as_str()) {
+                        match x {
+                            Value::Object(m) => Value::Object(
+                                m.iter()
+                                    .map(|(n, s)| (n.clone(), close_objects(s)))
+                                    .collect(),
+                            ),
+                            _ => x.clone(),
+                        }
+                    } else {
+                        close_objects(x)
+                    };
+                    (k.clone(), x)
+                })
+                .collect();
+            if o.get("type") == Some(&json!("object")) && !o.contains_key("additionalProperties") {
+                out.insert("additionalProperties".to_owned(), Value::Bool(false));
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(close_objects).collect()),
+        _ => v.clone(),
+    }
+}
+
+/// [`run`] over the cases `keep` accepts. With `encode`, the schema is sanitized with the
+/// profile's encodings and each instance is encoded (`Decoder::encode_value`) before the
+/// result validates it.
+fn run_where(
+    rules: &Rules,
+    cases: &[Case],
+    reading: Reading,
+    keep: impl Fn(&Case) -> bool,
+) -> Tally {
+    let options = if reading.encode {
+        SanitizeOptions::ENCODE
+    } else {
+        SanitizeOptions::default()
+    };
     let mut t = Tally::default();
     for case in cases.iter().filter(|c| keep(c)) {
         if case.schema.to_string().contains("localhost:1234") {
@@ -330,12 +424,15 @@ fn run_where(rules: &Rules, cases: &[Case], keep: impl Fn(&Case) -> bool) -> Tal
         };
         t.schemas += 1;
         let input = Schema::from_value(&case.schema);
-        let out = sanitize(&input, rules, Slot::Schema);
+        let out = sanitize_with(&input, rules, Slot::Schema, &options);
         if rules.strict && !out.report.strict_compatible {
             t.not_strict += 1;
             continue;
         }
-        let plain = to_plain(&out.schema.to_value());
+        let mut plain = to_plain(&out.schema.to_value());
+        if reading.closed {
+            plain = close_objects(&plain);
+        }
         let draft = if rules.draft_2020 || case.draft == Draft::Draft202012 {
             Draft::Draft202012
         } else {
@@ -348,10 +445,11 @@ fn run_where(rules: &Rules, cases: &[Case], keep: impl Fn(&Case) -> bool) -> Tal
                 continue;
             }
             let accepted = original.is_valid(data);
+            let encoded = out.decoder.encode_value(data);
             let sent = if rules.strict {
-                fill_nulls(data, &plain)
+                fill_nulls(&encoded, &plain)
             } else {
-                data.clone()
+                encoded
             };
             let now = result.as_ref().is_some_and(|v| v.is_valid(&sent));
             if *valid && accepted {
@@ -382,8 +480,16 @@ fn run_where(rules: &Rules, cases: &[Case], keep: impl Fn(&Case) -> bool) -> Tal
                 }
             } else if !accepted {
                 t.rejected += 1;
+                let e = t.escapes.entry(case.file.clone()).or_default();
+                e.0 += 1;
                 if !now && result.is_some() {
                     t.still_rejected += 1;
+                } else {
+                    e.1 += 1;
+                    t.escaped.push(format!(
+                        "{} / {desc}\n      instance: {data} (sent {sent})\n      in:  {}\n      out: {plain}",
+                        case.name, case.schema
+                    ));
                 }
             }
         }
@@ -405,27 +511,43 @@ fn every_profile_keeps_valid_instances_valid() {
     assert!(cases.len() > 500, "too few jsts cases: {}", cases.len());
     let mut failed = Vec::new();
     println!(
-        "{:<20} {:>7} {:>7} {:>10} {:>20} {:>20}",
-        "profile", "schemas", "skipped", "not-strict", "soundness", "precision"
+        "{:<20} {:>7} {:>7} {:>10} {:>20} {:>20} {:>20} {:>20}",
+        "profile",
+        "schemas",
+        "skipped",
+        "not-strict",
+        "soundness",
+        "precision",
+        "soundness (encoded)",
+        "precision (encoded)"
     );
+    let mut encoded_exceptions = Vec::new();
     for rules in PROFILES {
-        let t = run(rules, &cases);
+        let t = run(rules, &cases, false);
         let s = pct(t.kept, t.counted);
+        let e = if rules.encodings.any() {
+            Some(run(rules, &cases, true))
+        } else {
+            None
+        };
+        let figure = |a: usize, b: usize| format!("{a:>9}/{b:<5} {:>5.1}%", pct(a, b));
         println!(
-            "{:<20} {:>7} {:>7} {:>10} {:>9}/{:<5} {:>5.1}% {:>9}/{:<5} {:>5.1}%",
+            "{:<20} {:>7} {:>7} {:>10} {} {} {} {}",
             rules.name(),
             t.schemas,
             t.skipped,
             t.not_strict,
-            t.kept,
-            t.counted,
-            s,
-            t.still_rejected,
-            t.rejected,
-            pct(t.still_rejected, t.rejected),
+            figure(t.kept, t.counted),
+            figure(t.still_rejected, t.rejected),
+            e.as_ref()
+                .map_or(format!("{:>20}", "-"), |e| figure(e.kept, e.counted)),
+            e.as_ref().map_or(format!("{:>20}", "-"), |e| figure(
+                e.still_rejected,
+                e.rejected
+            )),
         );
-        for e in &t.exceptions {
-            println!("    exception: {e}");
+        for x in &t.exceptions {
+            println!("    exception: {x}");
         }
         if s < target(rules) && rules.name() != "gemini-code-assist" {
             failed.push(format!(
@@ -434,8 +556,80 @@ fn every_profile_keeps_valid_instances_valid() {
                 target(rules)
             ));
         }
+        if let Some(e) = e {
+            let se = pct(e.kept, e.counted);
+            // Strict profiles' encodings (maps, tuples in strict form) are measured here and
+            // owned elsewhere: printed, not held.
+            if se < s - 0.05 && !rules.strict {
+                failed.push(format!(
+                    "{}: soundness with encodings {se:.2}% under {s:.2}% without",
+                    rules.name()
+                ));
+            }
+            encoded_exceptions.push((rules.name(), e));
+        }
+    }
+    for (name, e) in &encoded_exceptions {
+        for x in &e.exceptions {
+            println!("    {name} exception with encodings: {x}");
+        }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Where the invalid instances escape: per suite file (keyword), the invalid instances the
+/// Gemini-proto profiles' results still accept, with encodings, largest first.
+#[test]
+fn gemini_escapes_by_keyword() {
+    let cases = cases();
+    for rules in [&Rules::GEMINI, &Rules::VERTEX] {
+        let t = run(rules, &cases, true);
+        let mut rows: Vec<_> = t.escapes.iter().filter(|(_, (_, e))| *e > 0).collect();
+        rows.sort_by(|a, b| b.1.1.cmp(&a.1.1).then(a.0.cmp(b.0)));
+        println!(
+            "{} (encoded): {} of {} invalid instances escape",
+            rules.name(),
+            t.rejected - t.still_rejected,
+            t.rejected
+        );
+        for (file, (n, e)) in rows {
+            println!("    {e:>4} of {n:>4}  {file}");
+        }
+        // `JSTS_ESCAPES=1` lists every escaped instance.
+        if std::env::var_os("JSTS_ESCAPES").is_some() {
+            for x in &t.escaped {
+                println!("    escaped: {x}");
+            }
+        }
+        // Floors at what the Gemini-proto profiles reach (issue 16 asks for 80 %; what is left
+        // is listed in BENCHMARKS.md with why the proto cannot say it): a regression fails.
+        let precision = pct(t.still_rejected, t.rejected);
+        let soundness = pct(t.kept, t.counted);
+        assert!(
+            precision >= 51.5 && soundness >= 99.3,
+            "{}: precision {precision:.1}%, soundness {soundness:.1}% with encodings",
+            rules.name()
+        );
+        let closed = run_where(
+            rules,
+            &cases,
+            Reading {
+                encode: true,
+                closed: true,
+            },
+            |_| true,
+        );
+        println!(
+            "{} (encoded), objects read as closed: soundness {}/{} {:.1}%, precision {}/{} {:.1}%",
+            rules.name(),
+            closed.kept,
+            closed.counted,
+            pct(closed.kept, closed.counted),
+            closed.still_rejected,
+            closed.rejected,
+            pct(closed.still_rejected, closed.rejected)
+        );
+    }
 }
 
 /// Whether a sanitized schema holds an `anyOf` anywhere (keys of property maps included: a
@@ -463,12 +657,20 @@ fn has_union(v: &Value) -> bool {
 fn gemini_code_assist_keeps_its_floor() {
     let rules = &Rules::GEMINI_CODE_ASSIST;
     let cases = cases();
-    let all = run(rules, &cases);
+    let all = run(rules, &cases, false);
     let s = pct(all.kept, all.counted);
-    let union_free = run_where(rules, &cases, |c| {
-        let g = sanitize(&Schema::from_value(&c.schema), &Rules::GEMINI, Slot::Schema);
-        !has_union(&g.schema.to_value())
-    });
+    let union_free = run_where(
+        rules,
+        &cases,
+        Reading {
+            encode: false,
+            closed: false,
+        },
+        |c| {
+            let g = sanitize(&Schema::from_value(&c.schema), &Rules::GEMINI, Slot::Schema);
+            !has_union(&g.schema.to_value())
+        },
+    );
     let u = pct(union_free.kept, union_free.counted);
     println!(
         "gemini-code-assist soundness {s:.2}% overall ({}/{}), {u:.2}% where gemini needs no union ({}/{} over {} schemas; issue target {}%)",

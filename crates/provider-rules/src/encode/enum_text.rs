@@ -1,10 +1,13 @@
-//! Numeric and boolean `enum`/`const` → a string enum of their JSON texts.
+//! Numeric, boolean, object and array `enum`/`const` → a string enum of their JSON texts.
 //!
 //! Gemini's Schema proto has string enums only: `{"type": "integer", "enum": [1, 2, 3]}`
 //! becomes `{"type": "string", "enum": ["1", "2", "3"]}`, and the decoder turns the member the
-//! model picked back into the number. A string member is kept as it is unless it reads as JSON
-//! text itself (`"1"`, `"true"`), which is then quoted (`"\"1\""`), so every member decodes back
-//! to itself. `null` stays a member (the type allows it).
+//! model picked back into the number. An object or array member (`{"const": {"a": 1}}`) is
+//! its canonical JSON text (keys sorted, integral numbers as integers: JSON Schema compares
+//! objects without order and numbers by value, so equal values have one text). A string
+//! member is kept as it is unless it reads as JSON text itself (`"1"`, `"true"`), which is then
+//! quoted (`"\"1\""`), so every member decodes back to itself. `null` stays a member (the type
+//! allows it).
 //!
 //! ```
 //! use provider_rules::{sanitize_with, Rules, SanitizeOptions, Slot};
@@ -20,7 +23,8 @@ use schema_core::{Instance, InstanceType, Keyword, Schema, TypeSet, Value};
 /// The rule name of this encoding's changes.
 pub const RULE: crate::RuleId = crate::RuleId::EncodeEnumText;
 
-/// Keywords of numbers and booleans that the string enum makes moot (the members are exact).
+/// Keywords of numbers, booleans, objects and arrays that the string enum makes moot (the
+/// members are exact; dropping a constraint beside them only widens).
 const MOOT: &[Keyword] = &[
     Keyword::Minimum,
     Keyword::Maximum,
@@ -28,10 +32,28 @@ const MOOT: &[Keyword] = &[
     Keyword::ExclusiveMaximum,
     Keyword::MultipleOf,
     Keyword::Format,
+    Keyword::Properties,
+    Keyword::Required,
+    Keyword::AdditionalProperties,
+    Keyword::PatternProperties,
+    Keyword::PropertyNames,
+    Keyword::MinProperties,
+    Keyword::MaxProperties,
+    Keyword::DependentRequired,
+    Keyword::DependentSchemas,
+    Keyword::Items,
+    Keyword::PrefixItems,
+    Keyword::AdditionalItems,
+    Keyword::MinItems,
+    Keyword::MaxItems,
+    Keyword::UniqueItems,
+    Keyword::Contains,
+    Keyword::MinContains,
+    Keyword::MaxContains,
 ];
 
-/// The members of `s`'s `enum` (or its `const`), when they are scalars with at least one number
-/// or boolean.
+/// The members of `s`'s `enum` (or its `const`), when at least one is a number, a boolean, an
+/// object or an array.
 fn members(s: &Schema) -> Option<Vec<serde_json::Value>> {
     let o = s.as_object()?;
     let values: Vec<serde_json::Value> =
@@ -40,9 +62,8 @@ fn members(s: &Schema) -> Option<Vec<serde_json::Value>> {
             (None, Some(c)) => vec![c.to_value()],
             (None, None) => return None,
         };
-    let scalar = values.iter().all(|v| !v.is_object() && !v.is_array());
-    let needs = values.iter().any(|v| v.is_number() || v.is_boolean());
-    (scalar && needs && !values.is_empty()).then_some(values)
+    let needs = values.iter().any(|v| !v.is_string() && !v.is_null());
+    (needs && !values.is_empty()).then_some(values)
 }
 
 /// Rewrites a numeric or boolean enum into the string enum of its texts; `false` when `s` is
@@ -94,16 +115,45 @@ pub(crate) fn decode_value(v: &mut serde_json::Value) -> bool {
     super::any_value::decode_value(v, &mut Vec::new())
 }
 
-/// See [`Encoding::encode_value`](super::Encoding): numbers and booleans as their text, a
-/// string that reads as JSON quoted, anything else as it is.
+/// See [`Encoding::encode_value`](super::Encoding): numbers, booleans, objects and arrays as
+/// their canonical text, a string that reads as JSON quoted, anything else as it is.
 pub(crate) fn encode_value(v: &serde_json::Value) -> serde_json::Value {
     match v {
         serde_json::Value::Number(n) => serde_json::Value::String(number_text(n)),
         serde_json::Value::Bool(_) => serde_json::Value::String(v.to_string()),
+        serde_json::Value::Object(_) | serde_json::Value::Array(_) => {
+            serde_json::Value::String(canonical(v, 0).to_string())
+        }
         serde_json::Value::String(s)
             if serde_json::from_str::<serde::de::IgnoredAny>(s).is_ok() =>
         {
             serde_json::Value::String(v.to_string())
+        }
+        other => other.clone(),
+    }
+}
+
+/// Deeper than this, a value keeps its own spelling (its text is still JSON text of it).
+const MAX_DEPTH: usize = 64;
+
+/// `v` with object keys sorted and integral numbers as integers, so values JSON Schema finds
+/// equal have one text.
+fn canonical(v: &serde_json::Value, depth: usize) -> serde_json::Value {
+    use serde_json::Value as J;
+    if depth > MAX_DEPTH {
+        return v.clone();
+    }
+    match v {
+        J::Number(n) => serde_json::from_str(&number_text(n)).unwrap_or_else(|_| v.clone()),
+        J::Array(list) => J::Array(list.iter().map(|x| canonical(x, depth + 1)).collect()),
+        J::Object(o) => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            J::Object(
+                keys.into_iter()
+                    .filter_map(|k| o.get(k).map(|x| (k.clone(), canonical(x, depth + 1))))
+                    .collect(),
+            )
         }
         other => other.clone(),
     }
@@ -149,7 +199,45 @@ mod tests {
             Some(r#"{"type":"string","enum":["1","-2","2.5"]}"#)
         );
         assert_eq!(rewritten(r#"{"enum":["a","b"]}"#), None);
-        assert_eq!(rewritten(r#"{"enum":[1,[2]]}"#), None);
+        assert_eq!(
+            rewritten(r#"{"enum":[1,[2.0]]}"#).as_deref(),
+            Some(r#"{"type":"string","enum":["1","[2]"]}"#)
+        );
+        assert_eq!(
+            rewritten(r#"{"type":"object","const":{"b":1.0,"a":[false]},"required":["a"]}"#)
+                .as_deref(),
+            Some(r#"{"type":"string","enum":["{\"a\":[false],\"b\":1}"]}"#)
+        );
+    }
+
+    #[test]
+    fn consts_and_enums_are_encoded_inside_unions_and_items_too() {
+        use crate::{Rules, SanitizeOptions, Slot, sanitize_with};
+        let tool = Schema::from_str(
+            r#"{"type":"object","properties":{"x":{"anyOf":[{"const":1},{"type":"object","const":{"b":2,"a":1}},{"type":"string"}]},"l":{"type":"array","items":{"enum":[true,[1]]}}}}"#,
+        )
+        .unwrap();
+        let out = sanitize_with(
+            &tool,
+            &Rules::GEMINI,
+            Slot::Parameters,
+            &SanitizeOptions::ENCODE,
+        );
+        let text = out.schema.to_json_string();
+        assert!(text.contains(r#""enum":["1"]"#), "{text}");
+        assert!(text.contains(r#""enum":["{\"a\":1,\"b\":2}"]"#), "{text}");
+        assert!(text.contains(r#""enum":["true","[1]"]"#), "{text}");
+        let sent = r#"{"x":"{\"a\":1,\"b\":2}","l":["[1]","true"]}"#;
+        let back: serde_json::Value =
+            serde_json::from_str(&out.decoder.decode_json(sent).unwrap().unwrap()).unwrap();
+        assert_eq!(
+            back,
+            serde_json::json!({"x": {"a": 1, "b": 2}, "l": [[1], true]})
+        );
+        let one: serde_json::Value =
+            serde_json::from_str(&out.decoder.decode_json(r#"{"x":"1"}"#).unwrap().unwrap())
+                .unwrap();
+        assert_eq!(one, serde_json::json!({"x": 1}));
     }
 
     #[test]
@@ -161,6 +249,8 @@ mod tests {
             serde_json::json!("a"),
             serde_json::json!("1"),
             serde_json::json!("null"),
+            serde_json::json!({"b": [1, {"d": null, "c": 2.5}], "a": "x"}),
+            serde_json::json!([]),
             serde_json::Value::Null,
         ] {
             let mut e = encode_value(&v);

@@ -240,6 +240,7 @@ impl Walk {
                 });
             }
             at.truncate(len);
+            share_same_type_branches(&mut branches);
             if branches.iter().any(|b| !b.decoder.is_identity()) {
                 d.any_of = branches;
             }
@@ -334,6 +335,28 @@ impl Walk {
             }),
             ..Decoder::default()
         }
+    }
+}
+
+/// The decoder tells a union's branches apart by JSON type only, and takes the first that
+/// admits the value's: a later branch of a type an earlier one has (two object branches with
+/// different members) joins its decoder into that earlier one, so a value of either decodes.
+fn share_same_type_branches(branches: &mut [Branch]) {
+    fn number(t: &str) -> &str {
+        if t == "integer" { "number" } else { t }
+    }
+    let overlap = |a: &[String], b: &[String]| {
+        a.is_empty() || b.is_empty() || a.iter().any(|x| b.iter().any(|y| number(x) == number(y)))
+    };
+    for i in 1..branches.len() {
+        if branches[i].decoder.is_identity() {
+            continue;
+        }
+        let Some(j) = (0..i).find(|&j| overlap(&branches[j].types, &branches[i].types)) else {
+            continue;
+        };
+        let later = branches[i].decoder.clone();
+        join(&mut branches[j].decoder, later);
     }
 }
 

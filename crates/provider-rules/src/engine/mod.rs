@@ -17,6 +17,7 @@
 pub mod alone;
 mod arrays;
 pub(crate) mod booleans;
+mod closed;
 mod cx;
 mod draft;
 mod empty_unions;
@@ -25,10 +26,12 @@ mod filter;
 mod formats;
 mod merge;
 mod min_items;
+mod not_types;
 mod nulls;
 mod objects;
 mod one_of;
 mod patterns;
+mod presence;
 mod property_maps;
 mod refs;
 pub(crate) mod root;
@@ -196,6 +199,9 @@ pub(crate) fn run_with(
     root::wrap_bare_properties(&mut out, &mut cx);
     property_maps::repair(&mut out, &mut cx);
     objects::boolean_required(&mut out, &mut cx);
+    closed::closed_unevaluated(&mut out, &mut cx);
+    not_types::run(&mut out, &mut cx);
+    presence::run(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);
     // The encodings (issue 16): one call, on the tree with its references resolved.
     let encoded = options

@@ -115,11 +115,35 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if missing.is_empty() {
         return;
     }
+    let names: Vec<String> = missing.iter().map(|n| format!("\"{n}\"")).collect();
+    // Where the profile says "any value" without loss (a union of every type), a required
+    // name gets that property: the object still requires it (issue 16, Gemini precision).
+    if let Some(any) = cx.any_value().filter(|_| !cx.any_value_lossy()).cloned() {
+        if !o.contains(Keyword::Properties) {
+            o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
+        }
+        if let Some(props) = o.properties_mut() {
+            for n in &missing {
+                props.insert(n.clone(), any.clone());
+            }
+            cx.change(
+                p,
+                RuleId::RequiredUndefined,
+                format!(
+                    "required names without a property defined as any value: {}",
+                    names.join(", ")
+                ),
+            );
+            return;
+        }
+    }
+    let Some(list) = o.strings_mut(Keyword::Required) else {
+        return;
+    };
     list.retain(|n| defined.contains(n));
     if list.is_empty() {
         o.remove(Keyword::Required);
     }
-    let names: Vec<String> = missing.iter().map(|n| format!("\"{n}\"")).collect();
     cx.lost(
         p,
         RuleId::RequiredUndefined,
@@ -144,6 +168,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
     let Some(o) = node.as_object_mut() else {
         return;
     };
+    super::closed::closed_bound(o, p, cx);
     // Properties matched by a `patternProperties` the provider refuses would become
     // "additional": a closing `additionalProperties` would reject them.
     if !cx.rules.keywords.contains(Keyword::PatternProperties)
@@ -561,12 +586,23 @@ mod tests {
 
     #[test]
     fn gemini_required_property_is_not_defined() {
-        let (out, _) = fixes(
-            &REQUIRED,
-            r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
-            &Rules::GEMINI,
-            RuleId::RequiredUndefined,
-        );
+        let fixed = |rules| {
+            fixes(
+                &REQUIRED,
+                r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}"#,
+                rules,
+                RuleId::RequiredUndefined,
+            )
+            .0
+        };
+        let out = fixed(&Rules::GEMINI);
+        // Gemini says "any value" with a union: `b` stays required, as any value.
+        let o = out.as_object().unwrap();
+        assert_eq!(o.required().unwrap(), ["a", "b"]);
+        let b = o.properties().unwrap().get("b").unwrap();
+        assert!(b.as_object().unwrap().contains(Keyword::AnyOf), "{b:?}");
+        // Code Assist has no union: the name goes to the description.
+        let out = fixed(&Rules::GEMINI_CODE_ASSIST);
         assert!(
             out.to_json_string().contains(r#""required":["a"]"#),
             "{}",

@@ -1,0 +1,316 @@
+//! Closed objects and arrays where the dialect cannot close them (issue 16, Gemini precision):
+//! what `additionalProperties: false`, `unevaluatedProperties: false`, `unevaluatedItems:
+//! false` and `items: false` say, in the keywords the Schema proto has (`maxProperties`,
+//! `maxItems`, and `additionalProperties` where Vertex has it). Each rewrite only narrows
+//! what dropping the keyword would widen: no valid instance is lost.
+
+use super::Cx;
+use super::objects::is_object;
+use crate::RuleId;
+use schema_core::{Keyword, Schema, SchemaObject, Transform, Value};
+
+/// A closed object (`additionalProperties: false` without `patternProperties`) has no more
+/// members than it declares. Where the dialect cannot close an object but has
+/// `maxProperties` (Gemini's Schema proto: `Unknown name "additionalProperties"`), that bound
+/// is written (the declared properties' count): it only narrows what the dropped keyword
+/// widened (issue 16).
+pub(crate) fn closed_bound(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
+    let keywords = &cx.rules.keywords;
+    if keywords.contains(Keyword::AdditionalProperties)
+        || !keywords.contains(Keyword::MaxProperties)
+        || !is_object(o)
+        || !matches!(
+            o.schema(Keyword::AdditionalProperties),
+            Some(Schema::Bool(false))
+        )
+        || o.schema_map(Keyword::PatternProperties)
+            .is_some_and(|m| !m.is_empty())
+    {
+        return;
+    }
+    let declared = o.properties().map_or(0, |m| m.len());
+    bound(o, p, declared, "its declared properties (it is closed)", cx);
+}
+
+/// Keywords beside which `unevaluatedProperties` sees more than the node's own `properties`.
+const EVALUATES_PROPERTIES: &[Keyword] = &[
+    Keyword::PatternProperties,
+    Keyword::AdditionalProperties,
+    Keyword::AllOf,
+    Keyword::AnyOf,
+    Keyword::OneOf,
+    Keyword::Not,
+    Keyword::If,
+    Keyword::Then,
+    Keyword::Else,
+    Keyword::DependentSchemas,
+    Keyword::Dependencies,
+    Keyword::Ref,
+    Keyword::DynamicRef,
+    Keyword::RecursiveRef,
+];
+
+/// Keywords beside which `unevaluatedItems` sees more than the node's own `prefixItems`.
+const EVALUATES_ITEMS: &[Keyword] = &[
+    Keyword::Items,
+    Keyword::AdditionalItems,
+    Keyword::Contains,
+    Keyword::AllOf,
+    Keyword::AnyOf,
+    Keyword::OneOf,
+    Keyword::Not,
+    Keyword::If,
+    Keyword::Then,
+    Keyword::Else,
+    Keyword::DependentSchemas,
+    Keyword::Ref,
+    Keyword::DynamicRef,
+    Keyword::RecursiveRef,
+];
+
+/// `unevaluatedProperties: false` on a node where nothing but its own `properties` evaluates
+/// (no applicator, no `$ref`) says exactly `additionalProperties: false`. Where the dialect
+/// has no `unevaluatedProperties` but bounds objects (`maxProperties`: the Schema-proto
+/// family), it is written so before anything merges or inlines, and a closed object then
+/// keeps what the dialect can say of it ([`closed_bound`]; issue 16). A tree-level pass
+/// before `$ref` inlining.
+pub(crate) fn closed_unevaluated(schema: &mut Schema, cx: &mut Cx<'_>) {
+    let k = &cx.rules.keywords;
+    if k.contains(Keyword::UnevaluatedProperties) || !k.contains(Keyword::MaxProperties) {
+        return;
+    }
+    struct Close<'a, 'r> {
+        cx: &'a mut Cx<'r>,
+    }
+    impl Transform for Close<'_, '_> {
+        fn pre(&mut self, p: &str, s: &mut Schema) {
+            let Some(o) = s.as_object_mut() else {
+                return;
+            };
+            // A part the engine merges into another node (an `allOf` member, `then`/`else`,
+            // a dependent schema, a definition inlined beside siblings) would carry its
+            // closedness into a node that declares more.
+            let mut segments = p.rsplit('/');
+            let (last, parent) = (segments.next(), segments.next());
+            let merged = matches!(last, Some("then" | "else"))
+                || matches!(
+                    parent,
+                    Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
+                );
+            let is_false = |o: &SchemaObject, k| matches!(o.schema(k), Some(Schema::Bool(false)));
+            if !merged
+                && is_false(o, Keyword::UnevaluatedProperties)
+                && !EVALUATES_PROPERTIES.iter().any(|k| o.contains(*k))
+                && let Some(v) = o.remove(Keyword::UnevaluatedProperties)
+            {
+                o.insert(Keyword::AdditionalProperties, v);
+                self.cx.change(
+                    p,
+                    RuleId::AdditionalProperties,
+                    "unevaluatedProperties: false is additionalProperties: false where only properties evaluate",
+                );
+            } else if is_false(o, Keyword::UnevaluatedProperties)
+                && let Some(names) = evaluated_names(o, 0)
+            {
+                // Applicators evaluate more, but only properties they name: no valid value has
+                // more members than all of them together (a count, true in any position).
+                bound(
+                    o,
+                    p,
+                    names.len(),
+                    "the properties its subschemas name",
+                    self.cx,
+                );
+            }
+            if !self.cx.rules.keywords.contains(Keyword::PropertyNames)
+                && let Some(n) = name_count(o.schema(Keyword::PropertyNames))
+            {
+                bound(o, p, n, "the names propertyNames allows", self.cx);
+            }
+            // The same for items: only `prefixItems` evaluates, so no item may follow them.
+            if !merged
+                && !self.cx.rules.keywords.contains(Keyword::UnevaluatedItems)
+                && is_false(o, Keyword::UnevaluatedItems)
+                && !EVALUATES_ITEMS.iter().any(|k| o.contains(*k))
+                && let Some(v) = o.remove(Keyword::UnevaluatedItems)
+            {
+                o.insert(Keyword::Items, v);
+                self.cx.change(
+                    p,
+                    RuleId::Tuple,
+                    "unevaluatedItems: false is items: false where only prefixItems evaluate",
+                );
+            }
+            // `items: false` without positions: only the empty array (a boolean subschema is
+            // not a proto message; `maxItems` says it).
+            if is_false(o, Keyword::Items)
+                && !o.contains(Keyword::PrefixItems)
+                && !self.cx.rules.boolean_schemas
+                && self.cx.rules.keywords.contains(Keyword::MaxItems)
+            {
+                o.remove(Keyword::Items);
+                o.insert(Keyword::MaxItems, Value::Number(0u64.into()));
+                self.cx
+                    .change(p, RuleId::BooleanSchema, "items: false is maxItems: 0");
+            }
+        }
+    }
+    schema.transform(&mut Close { cx });
+}
+
+/// Deeper than this, subschemas are not searched for the properties they evaluate.
+const MAX_DEPTH: usize = 16;
+
+/// The property names `o` and its in-place applicators can evaluate; `None` where that is not
+/// a fixed list (`patternProperties`, extra properties taken, a reference, a dynamic scope).
+fn evaluated_names(o: &SchemaObject, depth: usize) -> Option<std::collections::BTreeSet<String>> {
+    if depth > MAX_DEPTH
+        || o.schema_map(Keyword::PatternProperties)
+            .is_some_and(|m| !m.is_empty())
+        || [Keyword::Ref, Keyword::DynamicRef, Keyword::RecursiveRef]
+            .iter()
+            .any(|k| o.contains(*k))
+    {
+        return None;
+    }
+    // Extra properties taken (a schema or `true`) are not a list; the node's own
+    // `unevaluatedProperties: false` is what is being bounded.
+    let open = |k| o.get(k).is_some() && !matches!(o.schema(k), Some(Schema::Bool(false)));
+    if open(Keyword::AdditionalProperties) || (depth > 0 && open(Keyword::UnevaluatedProperties)) {
+        return None;
+    }
+    let mut names: std::collections::BTreeSet<String> = o
+        .properties()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut add = |s: &Schema| -> Option<()> {
+        if let Schema::Object(sub) = s {
+            names.extend(evaluated_names(sub, depth + 1)?);
+        }
+        Some(())
+    };
+    for kw in [Keyword::AllOf, Keyword::AnyOf, Keyword::OneOf] {
+        for s in o.schemas(kw).into_iter().flatten() {
+            add(s)?;
+        }
+    }
+    for kw in [Keyword::If, Keyword::Then, Keyword::Else] {
+        if let Some(s) = o.schema(kw) {
+            add(s)?;
+        }
+    }
+    for kw in [Keyword::DependentSchemas, Keyword::Dependencies] {
+        for s in o.schema_map(kw).into_iter().flat_map(|m| m.values()) {
+            add(s)?;
+        }
+    }
+    Some(names)
+}
+
+/// How many names a `propertyNames` schema allows, where it is a fixed list (`false`, a
+/// string `const` or `enum`).
+fn name_count(s: Option<&Schema>) -> Option<usize> {
+    let o = match s? {
+        Schema::Bool(false) => return Some(0),
+        Schema::Bool(true) => return None,
+        Schema::Object(o) => o,
+    };
+    if let Some(c) = o.instance(Keyword::Const) {
+        return Some(usize::from(c.to_value().is_string()));
+    }
+    let list = o.enum_values()?;
+    let mut names: Vec<String> = list
+        .iter()
+        .filter_map(|i| i.to_value().as_str().map(str::to_owned))
+        .collect();
+    names.sort();
+    names.dedup();
+    Some(names.len())
+}
+
+/// Writes `maxProperties: n` where the dialect has it and no tighter bound is there.
+fn bound(o: &mut SchemaObject, p: &str, n: usize, why: &str, cx: &mut Cx<'_>) {
+    if !cx.rules.keywords.contains(Keyword::MaxProperties) {
+        return;
+    }
+    let n = u64::try_from(n).unwrap_or(u64::MAX);
+    if o.number(Keyword::MaxProperties)
+        .and_then(serde_json::Number::as_u64)
+        .is_some_and(|m| m <= n)
+    {
+        return;
+    }
+    o.insert(Keyword::MaxProperties, Value::Number(n.into()));
+    cx.change(
+        p,
+        RuleId::AdditionalProperties,
+        format!("an object with at most {why}: maxProperties {n}"),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Rules;
+    use schema_core::Schema;
+
+    fn whole(text: &str, rules: &Rules) -> String {
+        let s = Schema::from_str(text).unwrap();
+        crate::sanitize(&s, rules, crate::Slot::Schema)
+            .schema
+            .to_json_string()
+    }
+
+    #[test]
+    fn gemini_closed_objects_are_bounded_by_their_declared_properties() {
+        let closed = r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false}"#;
+        assert!(whole(closed, &Rules::GEMINI).contains(r#""maxProperties":2"#));
+        // Vertex keeps `additionalProperties`; other dialects are left alone.
+        assert!(!whole(closed, &Rules::VERTEX).contains("maxProperties"));
+        assert!(!whole(closed, &Rules::OPENAI).contains("maxProperties"));
+        // Extra members matched by patterns: no bound.
+        let patterns = r#"{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x":{}},"additionalProperties":false}"#;
+        assert!(!whole(patterns, &Rules::GEMINI).contains("maxProperties"));
+        // A tighter bound already there stays.
+        let tight = r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false,"maxProperties":1}"#;
+        assert!(whole(tight, &Rules::GEMINI).contains(r#""maxProperties":1"#));
+    }
+
+    #[test]
+    fn unevaluated_false_is_closed_only_where_nothing_else_evaluates() {
+        let own = r#"{"type":"object","properties":{"a":{"type":"string"}},"unevaluatedProperties":false}"#;
+        assert!(whole(own, &Rules::GEMINI).contains(r#""maxProperties":1"#));
+        assert!(whole(own, &Rules::VERTEX).contains(r#""additionalProperties":false"#));
+        // An applicator evaluates more: not closed, bounded by the names it can evaluate.
+        let applied = r#"{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"properties":{"b":{"type":"string"}}}],"unevaluatedProperties":false}"#;
+        assert!(whole(applied, &Rules::GEMINI).contains(r#""maxProperties":2"#));
+        assert!(!whole(applied, &Rules::VERTEX).contains("additionalProperties"));
+        // An `allOf` member is merged into its parent: its own closedness would close the
+        // parent's other members.
+        let member = r#"{"type":"object","allOf":[{"properties":{"a":{}},"unevaluatedProperties":false}],"properties":{"b":{}}}"#;
+        assert!(!whole(member, &Rules::VERTEX).contains("additionalProperties"));
+        // With applicators: bounded by every name they can evaluate; not where one takes
+        // any name.
+        let applied = r#"{"type":"object","properties":{"a":{}},"allOf":[{"properties":{"b":{}}}],"anyOf":[{"properties":{"c":{}}},true],"unevaluatedProperties":false}"#;
+        assert!(whole(applied, &Rules::GEMINI).contains(r#""maxProperties":3"#));
+        let open = r#"{"type":"object","properties":{"a":{}},"allOf":[{"patternProperties":{"^x":{}}}],"unevaluatedProperties":false}"#;
+        assert!(!whole(open, &Rules::GEMINI).contains("maxProperties"));
+        // propertyNames as a fixed list of names.
+        let names = r#"{"type":"object","propertyNames":{"enum":["a","b","a"]}}"#;
+        assert!(whole(names, &Rules::GEMINI).contains(r#""maxProperties":2"#));
+        assert!(
+            whole(r#"{"type":"object","propertyNames":false}"#, &Rules::GEMINI)
+                .contains(r#""maxProperties":0"#)
+        );
+        // Items: `prefixItems` alone evaluate, `items: false` is the empty array.
+        let tuple =
+            r#"{"type":"array","prefixItems":[{"type":"string"}],"unevaluatedItems":false}"#;
+        assert!(
+            whole(tuple, &Rules::GEMINI).contains(r#""maxItems":1"#),
+            "{}",
+            whole(tuple, &Rules::GEMINI)
+        );
+        assert!(
+            whole(r#"{"type":"array","items":false}"#, &Rules::GEMINI).contains(r#""maxItems":0"#)
+        );
+    }
+}
