@@ -68,6 +68,55 @@ const EVALUATES_ITEMS: &[Keyword] = &[
     Keyword::RecursiveRef,
 ];
 
+/// One `unevaluated*` keyword, and what its `false` says where only the node's own keywords
+/// evaluate.
+struct Closing {
+    /// `unevaluatedProperties`, `unevaluatedItems`.
+    unevaluated: Keyword,
+    /// The keywords beside which it sees more than the node's own.
+    evaluates: &'static [Keyword],
+    /// What its `false` says then: `additionalProperties: false`, `items: false`.
+    closed: Keyword,
+    /// The rule of the change.
+    rule: RuleId,
+    /// The change's message.
+    message: &'static str,
+}
+
+/// `unevaluatedProperties: false` where only `properties` evaluate.
+const PROPERTIES: Closing = Closing {
+    unevaluated: Keyword::UnevaluatedProperties,
+    evaluates: EVALUATES_PROPERTIES,
+    closed: Keyword::AdditionalProperties,
+    rule: RuleId::AdditionalProperties,
+    message: "unevaluatedProperties: false is additionalProperties: false where only properties evaluate",
+};
+
+/// `unevaluatedItems: false` where only `prefixItems` evaluate.
+const ITEMS: Closing = Closing {
+    unevaluated: Keyword::UnevaluatedItems,
+    evaluates: EVALUATES_ITEMS,
+    closed: Keyword::Items,
+    rule: RuleId::Tuple,
+    message: "unevaluatedItems: false is items: false where only prefixItems evaluate",
+};
+
+/// `c.unevaluated: false` on `o` said as `c.closed: false` where none of `c.evaluates` is
+/// beside it: whether it was.
+fn close(o: &mut SchemaObject, p: &str, c: &Closing, cx: &mut Cx<'_>) -> bool {
+    if !matches!(o.schema(c.unevaluated), Some(Schema::Bool(false)))
+        || c.evaluates.iter().any(|k| o.contains(*k))
+    {
+        return false;
+    }
+    let Some(v) = o.remove(c.unevaluated) else {
+        return false;
+    };
+    o.insert(c.closed, v);
+    cx.change(p, c.rule, c.message);
+    true
+}
+
 /// `unevaluatedProperties: false` on a node where nothing but its own `properties` evaluates
 /// (no applicator, no `$ref`) says exactly `additionalProperties: false`. Where the dialect
 /// has no `unevaluatedProperties` but bounds objects (`maxProperties`: the Schema-proto
@@ -98,18 +147,9 @@ pub(crate) fn closed_unevaluated(schema: &mut Schema, cx: &mut Cx<'_>) {
                     Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
                 );
             let is_false = |o: &SchemaObject, k| matches!(o.schema(k), Some(Schema::Bool(false)));
-            if !merged
+            let closed = !merged && close(o, p, &PROPERTIES, self.cx);
+            if !closed
                 && is_false(o, Keyword::UnevaluatedProperties)
-                && !EVALUATES_PROPERTIES.iter().any(|k| o.contains(*k))
-                && let Some(v) = o.remove(Keyword::UnevaluatedProperties)
-            {
-                o.insert(Keyword::AdditionalProperties, v);
-                self.cx.change(
-                    p,
-                    RuleId::AdditionalProperties,
-                    "unevaluatedProperties: false is additionalProperties: false where only properties evaluate",
-                );
-            } else if is_false(o, Keyword::UnevaluatedProperties)
                 && let Some(names) = evaluated_names(o, 0)
             {
                 // Applicators evaluate more, but only properties they name: no valid value has
@@ -128,18 +168,8 @@ pub(crate) fn closed_unevaluated(schema: &mut Schema, cx: &mut Cx<'_>) {
                 bound(o, p, n, "the names propertyNames allows", self.cx);
             }
             // The same for items: only `prefixItems` evaluates, so no item may follow them.
-            if !merged
-                && !self.cx.rules.keywords.contains(Keyword::UnevaluatedItems)
-                && is_false(o, Keyword::UnevaluatedItems)
-                && !EVALUATES_ITEMS.iter().any(|k| o.contains(*k))
-                && let Some(v) = o.remove(Keyword::UnevaluatedItems)
-            {
-                o.insert(Keyword::Items, v);
-                self.cx.change(
-                    p,
-                    RuleId::Tuple,
-                    "unevaluatedItems: false is items: false where only prefixItems evaluate",
-                );
+            if !merged && !self.cx.rules.keywords.contains(Keyword::UnevaluatedItems) {
+                close(o, p, &ITEMS, self.cx);
             }
             // `items: false` without positions: only the empty array (a boolean subschema is
             // not a proto message; `maxItems` says it).

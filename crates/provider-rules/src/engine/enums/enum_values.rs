@@ -1,0 +1,211 @@
+//! `enum-values` (and `enum-empty`, `enum-empty-string`, `enum-null`, `enum-stringify`):
+//! `enum` values in the forms the provider accepts.
+
+use super::bound_numbers;
+use crate::RuleId;
+use crate::engine::{Check, Cx, Rule};
+use crate::hints;
+use crate::rules::{Enums, NullStyle};
+use schema_core::{Instance, InstanceType as T, JsonType, Keyword, Schema, TypeSet, Value};
+
+/// `enum` values in the forms the provider accepts (the step tests each against the profile).
+pub(crate) static ENUM_VALUES: Rule = Rule::new(RuleId::EnumValues)
+    .post(enum_values)
+    .check(Check::Object(check::values));
+
+/// `enum` values the provider accepts: strings only on `type: string` for Gemini (`Invalid
+/// value at '...enum[0]' (TYPE_STRING), 0`, `function declaration enum only allowed for STRING
+/// type`), no `""` member (`enum[3]: cannot be empty`), no empty enum. Where a value cannot
+/// stay, the whole enum goes to the description ("Allowed values: 1, 2, 3."), so a valid
+/// value never becomes invalid; stringifying is a profile option.
+pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let rules = cx.rules;
+    let Some(o) = node.as_object_mut() else {
+        return;
+    };
+    let Some(Value::Instances(list)) = o.get(Keyword::Enum).cloned() else {
+        return;
+    };
+    if !rules.keywords.contains(Keyword::Enum) {
+        return; // dropped with its hint by the keyword filter
+    }
+    if list.is_empty() {
+        o.remove(Keyword::Enum);
+        cx.lost(
+            p,
+            RuleId::EnumEmpty,
+            "an empty enum (accepts nothing) was removed",
+            Some("Accepts no value.".to_owned()),
+        );
+        return;
+    }
+    let mut values = list.clone();
+    // null members: `nullable` where the provider writes null that way.
+    let nullable_ok =
+        rules.keywords.contains(Keyword::Nullable) && rules.null_style == NullStyle::Nullable;
+    if rules.enums != Enums::Any
+        && nullable_ok
+        && values.iter().any(|v| v.json_type() == JsonType::Null)
+    {
+        values.retain(|v| v.json_type() != JsonType::Null);
+        o.insert(Keyword::Nullable, Value::Bool(true));
+        cx.change(p, RuleId::EnumNull, "null enum member became nullable");
+    }
+    if rules.enums == Enums::Strings && rules.stringify_enums {
+        let before = values.clone();
+        values = values
+            .into_iter()
+            .map(|v| match v.json_type() {
+                JsonType::String => v,
+                _ => Instance::string(v.as_json()),
+            })
+            .collect();
+        if values != before {
+            o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::String)));
+            cx.lost(p, RuleId::EnumStringify, "enum values became strings", None);
+        }
+    }
+    let type_ok = match rules.enums {
+        Enums::Strings => match o.types() {
+            // No usable `type` (absent, or malformed like `"ctring"`): where one is required,
+            // `infer_missing_type` adds it after this step; judge the enum by that type, or
+            // `{"items": {...}, "enum": ["a"]}` ends up `type: array` with an enum (found by
+            // fuzzing: check failed, and a second pass moved the enum).
+            None if rules.type_required
+                && ![Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf]
+                    .iter()
+                    .any(|k| {
+                        matches!(o.get(*k), Some(Value::Schemas(_))) && rules.keywords.contains(*k)
+                    }) =>
+            {
+                crate::engine::types::infer(o)
+                    .into_iter()
+                    .max_by_key(|t| crate::engine::types::rank(*t))
+                    .is_none_or(|t| t == T::String)
+            }
+            None => true,
+            Some(ts) => ts.as_slice() == [T::String],
+        },
+        _ => true,
+    };
+    if !type_ok || !values.iter().all(|v| rules.enums.accepts(v.json_type())) || values.is_empty() {
+        // Values of one type keep that type where a node needs one (`{"enum": [1, 2]}` →
+        // `integer`, not any value), as long as a null member is said otherwise.
+        let null_said = !list.iter().any(|v| v.json_type() == JsonType::Null)
+            || matches!(o.get(Keyword::Nullable), Some(Value::Bool(true)));
+        if rules.type_required && o.types().is_none() && null_said {
+            let inferred = crate::engine::types::infer(o);
+            if let [t] = inferred.as_slice() {
+                o.insert(Keyword::Type, Value::Type(TypeSet::Single(*t)));
+            }
+        }
+        bound_numbers(o, &list, rules);
+        // Arrays that agree on their items' type keep it.
+        if o.types().is_some_and(|t| t.as_slice() == [T::Array])
+            && !o.contains(Keyword::Items)
+            && let Some(items) = crate::engine::arrays::items_of(&list)
+        {
+            o.insert(Keyword::Items, Value::Schema(Box::new(items)));
+        }
+        o.remove(Keyword::Enum);
+        let hint = format!("Allowed values: {}.", hints::values(&list));
+        cx.lost(
+            p,
+            RuleId::EnumValues,
+            "enum values the provider does not accept moved to the description",
+            Some(hint),
+        );
+        return;
+    }
+    if !rules.empty_string_enum && values.iter().any(|v| v.as_json() == "\"\"") {
+        values.retain(|v| v.as_json() != "\"\"");
+        cx.lost(
+            p,
+            RuleId::EnumEmptyString,
+            "an empty-string enum member was removed",
+            Some("Also allowed: \"\" (empty).".to_owned()),
+        );
+        if values.is_empty() {
+            o.remove(Keyword::Enum);
+            return;
+        }
+    }
+    if values != list {
+        o.insert(Keyword::Enum, Value::Instances(values));
+    }
+}
+
+/// What the provider would reject that this file's step fixes: the checker's part of the
+/// rule (run on every object node, in the order of [`ORDER`](crate::engine::ORDER)).
+pub(crate) mod check {
+    use crate::RuleId;
+    use crate::check::Checker;
+    use crate::rules::Enums;
+    use schema_core::{InstanceType as T, Keyword, SchemaObject};
+
+    /// Empty enums, enum values of a refused JSON type, `""` in an enum ([`enum_values`](super::enum_values)).
+    pub(crate) fn values(c: &mut Checker<'_>, p: &str, o: &SchemaObject) {
+        let r = c.rules;
+        let types = o.declared_types();
+        if r.keywords.contains(Keyword::Enum)
+            && let Some(list) = o.enum_values()
+        {
+            if list.is_empty() {
+                c.push(p, RuleId::EnumEmpty, "enum has no value".to_owned());
+            }
+            if list.iter().any(|v| !r.enums.accepts(v.json_type())) {
+                c.push(
+                    p,
+                    RuleId::EnumValues,
+                    format!("enum values must be {:?}", r.enums).to_lowercase(),
+                );
+            }
+            if r.enums == Enums::Strings && !(types.is_empty() || types == [T::String]) {
+                c.push(
+                    p,
+                    RuleId::EnumValues,
+                    "enum is only allowed on type string".to_owned(),
+                );
+            }
+            if !r.empty_string_enum && list.iter().any(|v| v.as_json() == "\"\"") {
+                c.push(
+                    p,
+                    RuleId::EnumEmptyString,
+                    "enum has an empty string".to_owned(),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::alone::fixes;
+    use crate::rules::Rules;
+
+    #[test]
+    fn gemini_function_declaration_enum_only_allowed_for_string_type() {
+        let (out, _) = fixes(
+            &ENUM_VALUES,
+            r#"{"type":"integer","enum":[1,2,3]}"#,
+            &Rules::GEMINI,
+            RuleId::EnumValues,
+        );
+        assert!(
+            out.to_json_string().contains(r#""minimum":1"#),
+            "{}",
+            out.to_json_string()
+        );
+    }
+
+    #[test]
+    fn gemini_enum_cannot_be_empty_empty_string_value_dropped() {
+        fixes(
+            &ENUM_VALUES,
+            r#"{"type":"string","enum":["a",""]}"#,
+            &Rules::GEMINI,
+            RuleId::EnumEmptyString,
+        );
+    }
+}
