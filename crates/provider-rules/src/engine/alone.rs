@@ -71,6 +71,46 @@ pub fn check(id: RuleId, schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Viol
     find(id, false).map_or_else(Vec::new, |rule| check_rule(rule, schema, rules, slot))
 }
 
+/// The rule with id `id` (the first of [`ORDER`] that has it as its own or reports it).
+fn named(id: RuleId) -> Option<&'static Rule> {
+    let rules = || ORDER.iter().filter_map(|r| r.rule());
+    rules()
+        .find(|r| r.id == id)
+        .or_else(|| rules().find(|r| r.ids().any(|i| i == id)))
+}
+
+/// What `rules`' provider answers to what rule `id` finds: its error texts by the id they
+/// are filed under (the rule's own and those it reports), from the provider registry.
+///
+/// ```
+/// use provider_rules::{one_rule, RuleId, Rules};
+/// // The rule that infers a missing type finds `type-missing`: Gemini's text is filed there.
+/// let errors = one_rule::provider_errors(RuleId::TypeInferred, &Rules::GEMINI);
+/// assert_eq!(errors[0].0, RuleId::TypeMissing);
+/// assert!(errors[0].1.contains("type: must be specified"));
+/// assert!(one_rule::provider_errors(RuleId::TypeInferred, &Rules::OPENAI).is_empty());
+/// ```
+pub fn provider_errors(id: RuleId, rules: &Rules) -> Vec<(RuleId, &'static str)> {
+    named(id).map_or_else(Vec::new, |r| r.provider_errors(rules))
+}
+
+/// The hints rule `id`'s losses leave in descriptions: the id of each change and its
+/// sentence (`{}` where the step's words go). The keywords' own hints ("At least 3
+/// characters.") are any dropped keyword's, not a rule's.
+///
+/// ```
+/// use provider_rules::{one_rule, RuleId};
+/// assert_eq!(
+///     one_rule::hints(RuleId::TypeList),
+///     [(RuleId::TypeList, "Also accepts {}.")]
+/// );
+/// ```
+pub fn hints(id: RuleId) -> Vec<(RuleId, &'static str)> {
+    named(id).map_or_else(Vec::new, |r| {
+        r.hints.iter().map(|h| (h.rule, h.text)).collect()
+    })
+}
+
 /// [`fix`] for a rule value.
 pub(crate) fn fix_rule(
     rule: &Rule,
@@ -168,5 +208,17 @@ pub(crate) fn fixes(rule: &Rule, json: &str, rules: &Rules, id: RuleId) -> (Sche
         after.to_json_string()
     );
     assert!(!changes.is_empty(), "{id}: the fix reported nothing");
+    // What the rule says is under its ids (a change that makes the result not
+    // strict-compatible is said beside any rule's).
+    let own = |r: RuleId| {
+        rule.ids().chain(rule.finder().ids()).any(|i| i == r) || r == RuleId::StrictIncompatible
+    };
+    for r in found
+        .iter()
+        .map(|v| v.rule)
+        .chain(changes.iter().map(|c| c.rule))
+    {
+        assert!(own(r), "{}: reports {r}, not among its ids", rule.id);
+    }
     (after, changes)
 }

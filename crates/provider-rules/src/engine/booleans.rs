@@ -1,5 +1,6 @@
 //! Boolean subschemas (`true`/`false`) where the provider accepts none.
 
+use super::rule::Hint;
 use super::{Check, Cx, Rule};
 use crate::RuleId;
 use schema_core::{Keyword, Location, Schema, SchemaObject, Value};
@@ -8,7 +9,11 @@ use schema_core::{Keyword, Location, Schema, SchemaObject, Value};
 pub(crate) static BOOLEAN_SCHEMA: Rule = Rule::new(RuleId::BooleanSchema)
     .gate(|r, _| !r.boolean_schemas)
     .pre(children)
-    .check(Check::Node(check::children));
+    .check(Check::Node(check::children))
+    .hints(&[NEVER_SEND]);
+
+/// What properties of schema `false` leave: their names.
+pub(crate) const NEVER_SEND: Hint = Hint::new(RuleId::BooleanSchema, "Never send {}.");
 
 /// Where boolean subschemas are refused (gated by `boolean_schemas`; xAI: `property schema
 /// 'false' is not supported`, vercel/ai#14678; Gemini's proto has no boolean schema): a
@@ -40,7 +45,7 @@ pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             p,
             RuleId::BooleanSchema,
             format!("properties with schema false removed: {}", names.join(", ")),
-            Some(format!("Never send {}.", names.join(", "))),
+            Some(NEVER_SEND.with(&[&names.join(", ")])),
         );
     }
     let has_prefix = o.contains(Keyword::PrefixItems);

@@ -1,5 +1,6 @@
 //! A union without branches (`anyOf: []`), removed.
 
+use super::rule::Hint;
 use super::{Check, Cx, Rule};
 use crate::RuleId;
 use schema_core::{Keyword, Schema};
@@ -8,7 +9,11 @@ use schema_core::{Keyword, Schema};
 pub(crate) static EMPTY: Rule = Rule::new(RuleId::EmptyUnion)
     .pre(empty)
     .post(empty)
-    .check(Check::Object(check::empty));
+    .check(Check::Object(check::empty))
+    .hints(&[NO_VALUE]);
+
+/// What an empty union (it accepts nothing) leaves.
+const NO_VALUE: Hint = Hint::new(RuleId::EmptyUnion, "Accepts no value.");
 
 /// An `anyOf`/`oneOf`/`allOf` without branches: xAI rejects "anyOf with zero variants", and
 /// no provider needs one. An empty `allOf` says nothing (removed); an empty `anyOf`/`oneOf`
@@ -27,7 +32,7 @@ pub(crate) fn empty(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                     p,
                     RuleId::EmptyUnion,
                     format!("an empty {kw} (accepts nothing) removed"),
-                    Some("Accepts no value.".to_owned()),
+                    Some(NO_VALUE.text()),
                 );
             }
         }

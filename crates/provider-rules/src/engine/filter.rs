@@ -40,7 +40,12 @@ fn is_annotation(kw: Keyword) -> bool {
 /// The keywords the provider does not accept, removed (their meaning kept as a hint).
 pub(crate) static UNSUPPORTED_KEYWORD: Rule = Rule::new(RuleId::UnsupportedKeyword)
     .post(unsupported_keywords)
-    .check(Check::Object(check::keywords));
+    .check(Check::Object(check::keywords))
+    .reports(&[
+        RuleId::UnknownKeyword,
+        RuleId::MalformedKeyword,
+        RuleId::ExclusiveBound,
+    ]);
 
 /// Removes every keyword the provider does not accept, unknown keywords where they are
 /// refused (`Unknown name "$schema" ... Cannot find field.`) and known keywords with a value of

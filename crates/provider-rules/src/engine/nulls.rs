@@ -2,6 +2,7 @@
 //! provider has no NULL type.
 
 use super::merge::absorb;
+use super::rule::Hint;
 use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::rules::NullStyle;
@@ -43,7 +44,12 @@ fn null_schema() -> Schema {
 pub(crate) static NULLS: Rule = Rule::new(RuleId::Nullable)
     .pre(normalize)
     .post(normalize)
-    .check(Check::Object(check::null_type));
+    .check(Check::Object(check::null_type))
+    .reports(&[RuleId::NullType])
+    .hints(&[ALWAYS_NULL]);
+
+/// What a null-only schema leaves where the provider has no null type.
+const ALWAYS_NULL: Hint = Hint::new(RuleId::NullType, "Always null.");
 
 /// Rewrites "or null" into the profile's style:
 /// - `Nullable`: `anyOf: [X, {"type": "null"}]` → X + `nullable: true` (gemini: a `type` list
@@ -122,7 +128,7 @@ pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             p,
             RuleId::NullType,
             "a null-only schema became a nullable string",
-            Some("Always null.".to_owned()),
+            Some(ALWAYS_NULL.text()),
         );
     }
 }

@@ -65,6 +65,7 @@ fn rename_to_any_of(o: &mut schema_core::SchemaObject) -> bool {
 /// A kept `oneOf` or `not` whose subschemas lost a constraint, loosened.
 pub(crate) static LOOSENED: Rule = Rule::new(RuleId::Not)
     .post(loosened)
+    .reports(&[RuleId::OneOf])
     .unchecked("repairs what other rules' losses made untrue, not what a provider refuses");
 
 /// Where a branch of a kept `oneOf` lost a constraint, two branches may now match where one

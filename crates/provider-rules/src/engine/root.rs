@@ -3,6 +3,7 @@
 
 use super::merge::merge_all_of;
 use super::objects::is_object;
+use super::rule::Hint;
 use super::types::{infer, node_types, unions_allowed};
 use super::{Check, Cx, Rule};
 use crate::RuleId;
@@ -64,7 +65,7 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 p,
                 RuleId::Root,
                 "a false root (accepts nothing) became an object schema",
-                Some("Accepts no input.".to_owned()),
+                Some(NO_INPUT.text()),
             );
         }
     }
@@ -102,7 +103,7 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                     p,
                     RuleId::Root,
                     "a root that is not an object became an empty object",
-                    Some(format!("The tool's input was described as {summary}.")),
+                    Some(DESCRIBED_AS.with(&[&summary])),
                 );
             } else if cx.slot == Slot::Schema && (t.is_empty() || t != [T::Object]) {
                 // A tool's input is always an object, but a standalone schema that accepted
@@ -197,15 +198,13 @@ fn merge_object_branches(
     if !own.is_empty() {
         o.insert(Keyword::Required, Value::Strings(own));
     }
-    let mut hint = format!("Accepts one of: {}.", summary.join("; "));
-    if dropped > 0 {
-        hint.push_str(" Only object inputs are possible here.");
-        if cx.slot == Slot::Schema && cx.rules.strict {
-            cx.not_strict(
-                p,
-                "a strict schema's root union has branches that are not objects",
-            );
-        }
+    let one_of = if dropped > 0 { ONE_OF_OBJECTS } else { ONE_OF };
+    let hint = one_of.with(&[&summary.join("; ")]);
+    if dropped > 0 && cx.slot == Slot::Schema && cx.rules.strict {
+        cx.not_strict(
+            p,
+            "a strict schema's root union has branches that are not objects",
+        );
     }
     cx.lost(
         p,
@@ -272,13 +271,28 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
 /// only) and its slot.
 pub(crate) static SHAPE: Rule = Rule::new(RuleId::Root)
     .pre(shape)
-    .check(Check::Root(check::shape));
+    .check(Check::Root(check::shape))
+    .reports(&[RuleId::RootProperties, RuleId::RootUnion])
+    .hints(&[NO_INPUT, DESCRIBED_AS, ONE_OF, ONE_OF_OBJECTS]);
+
+/// What a `false` root (it accepts nothing) leaves.
+const NO_INPUT: Hint = Hint::new(RuleId::Root, "Accepts no input.");
+/// What a root that is not an object leaves: its summary.
+const DESCRIBED_AS: Hint = Hint::new(RuleId::Root, "The tool's input was described as {}.");
+/// What a root union merged into one object leaves: its branches.
+const ONE_OF: Hint = Hint::new(RuleId::RootUnion, "Accepts one of: {}.");
+/// [`ONE_OF`] where branches that are not objects were dropped.
+const ONE_OF_OBJECTS: Hint = Hint::new(
+    RuleId::RootUnion,
+    "Accepts one of: {}. Only object inputs are possible here.",
+);
 
 /// A tool's parameters written as a bare property map, wrapped: fixed by
 /// [`wrap_bare_properties`] before the walk.
 pub(crate) static BARE_PROPERTIES: Rule = Rule::new(RuleId::BareProperties)
     .gate(|r, slot| r.wrap_bare_properties && slot == Slot::Parameters)
-    .check(Check::Root(check::bare_properties));
+    .check(Check::Root(check::bare_properties))
+    .reports(&[RuleId::BooleanRequired, RuleId::Depth]);
 
 /// What the provider would reject that this file's steps fix: the root's shape
 /// ([`shape`](super::shape)) and a bare property map ([`wrap_bare_properties`](super::wrap_bare_properties)).

@@ -1,5 +1,6 @@
-//! [`Rule`]: one rule as one value — its id, its gate, its steps, its check — declared in the
-//! file of its fix; [`Run`]: where a rule runs in the one declared order
+//! [`Rule`]: one rule as one value — its id, its gate, its steps, its check, its hints, the
+//! ids it reports and through them its providers' error texts — declared in the file of its
+//! fix; [`Hint`]: a rule's wording in a description; [`Run`]: where a rule runs in the one declared order
 //! ([`ORDER`](super::ORDER)); [`Plan`]: that order with the gates read once for a profile.
 
 use super::Cx;
@@ -44,6 +45,52 @@ pub(crate) struct Rule {
     pub(crate) found_by: Option<&'static Rule>,
     /// Why a rule that fixes has no check of its own.
     pub(crate) unchecked: Option<&'static str>,
+    /// The other ids its changes and violations name (a `required` rule reports malformed
+    /// and duplicate names too): with [`id`](Rule::id), what its providers' error texts are
+    /// found by ([`Rule::provider_errors`]).
+    pub(crate) reports: &'static [RuleId],
+    /// The sentences its losses leave in a description (its steps write them from here).
+    pub(crate) hints: &'static [Hint],
+}
+
+/// A rule's wording in a description: the sentence one of its losses leaves there, each `{}`
+/// where the step's words go ("Also accepts {}."). The keywords' own hints, which any rule
+/// dropping a keyword leaves, are [`crate::hints::for_keyword`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hint {
+    /// The id of the change that leaves it.
+    pub(crate) rule: RuleId,
+    /// The sentence.
+    pub(crate) text: &'static str,
+}
+
+impl Hint {
+    /// The hint `text` of a change of `rule`.
+    pub(crate) const fn new(rule: RuleId, text: &'static str) -> Hint {
+        Hint { rule, text }
+    }
+
+    /// The sentence with each `{}` replaced by the next of `words` (the words are not read
+    /// again: a `{}` in them stays).
+    pub(crate) fn with(&self, words: &[&str]) -> String {
+        let mut out =
+            String::with_capacity(self.text.len() + words.iter().map(|w| w.len()).sum::<usize>());
+        let mut words = words.iter();
+        let mut parts = self.text.split("{}");
+        if let Some(first) = parts.next() {
+            out.push_str(first);
+        }
+        for part in parts {
+            out.push_str(words.next().copied().unwrap_or_default());
+            out.push_str(part);
+        }
+        out
+    }
+
+    /// The sentence of a hint without words.
+    pub(crate) fn text(&self) -> String {
+        self.text.to_owned()
+    }
 }
 
 /// A gate that is always on: the step tests the node (and the profile's values it reads).
@@ -62,7 +109,21 @@ impl Rule {
             check: None,
             found_by: None,
             unchecked: None,
+            reports: &[],
+            hints: &[],
         }
+    }
+
+    /// Also reports `ids` (beside its own id).
+    pub(crate) const fn reports(mut self, ids: &'static [RuleId]) -> Rule {
+        self.reports = ids;
+        self
+    }
+
+    /// Leaves `hints` in descriptions.
+    pub(crate) const fn hints(mut self, hints: &'static [Hint]) -> Rule {
+        self.hints = hints;
+        self
     }
 
     /// Turned on by `gate`.
@@ -105,6 +166,19 @@ impl Rule {
     /// The rule whose check finds what this one fixes: itself, or [`Rule::found_by`].
     pub(crate) fn finder(&self) -> &Rule {
         self.found_by.unwrap_or(self)
+    }
+
+    /// The ids its changes and violations name: its own, then [`Rule::reports`].
+    pub(crate) fn ids(&self) -> impl Iterator<Item = RuleId> + '_ {
+        std::iter::once(self.id).chain(self.reports.iter().copied())
+    }
+
+    /// The error texts of `rules`' provider for what this rule finds, by id, from the
+    /// provider registry (the one table of providers' texts: [`crate::Provider::errors`]).
+    pub(crate) fn provider_errors(&self, rules: &Rules) -> Vec<(RuleId, &'static str)> {
+        self.ids()
+            .filter_map(|id| crate::providers::provider_error(rules, id).map(|e| (id, e)))
+            .collect()
     }
 
     /// Whether the rule can change a schema in the walk.
@@ -212,4 +286,65 @@ pub(crate) fn checks() -> &'static [Check] {
         }
         out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ORDER;
+
+    fn rules() -> impl Iterator<Item = &'static Rule> {
+        ORDER.iter().filter_map(|r| r.rule())
+    }
+
+    /// A rule's hints are left by its own changes, and each says something.
+    #[test]
+    fn every_hint_is_under_one_of_its_rules_ids() {
+        for rule in rules() {
+            for h in rule.hints {
+                assert!(rule.ids().any(|i| i == h.rule), "{}: {h:?}", rule.id);
+                assert!(h.text.ends_with('.') && h.text.len() > 3, "{h:?}");
+            }
+        }
+    }
+
+    /// Words fill the slots in order, and are not read again.
+    #[test]
+    fn a_hint_takes_its_words_in_order() {
+        let h = Hint::new(RuleId::Conditional, "If {}: {}.");
+        assert_eq!(h.with(&["a {}", "b"]), "If a {}: b.");
+        assert_eq!(h.with(&["a"]), "If a: .");
+        assert_eq!(
+            Hint::new(RuleId::EnumEmpty, "Accepts no value.").text(),
+            "Accepts no value."
+        );
+    }
+
+    /// Every error text of the registry is reached from a rule by its ids (a text filed
+    /// under an id no rule reports would never be shown), but the property-key check's,
+    /// which reads the names before any rule (`keys.rs`).
+    #[test]
+    fn every_error_text_of_the_registry_is_reached_from_a_rule() {
+        let outside = [RuleId::PropertyKey];
+        for p in crate::PROVIDERS {
+            for e in p.errors {
+                for name in e.rules {
+                    let Ok(id) = name.parse::<RuleId>() else {
+                        panic!("{}: {name} is no rule", p.name)
+                    };
+                    assert!(
+                        outside.contains(&id) || rules().any(|r| r.ids().any(|i| i == id)),
+                        "{}: {id} is reported by no rule",
+                        p.name
+                    );
+                }
+            }
+            let found: Vec<_> = rules().flat_map(|r| r.provider_errors(p.native)).collect();
+            assert!(
+                p.errors.is_empty() || !found.is_empty(),
+                "{}: no rule reaches its texts",
+                p.name
+            );
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Strict modes: every property required (optional ones nullable), size limits (`minItems`:
 //! `min_items.rs`).
 
+use super::booleans::NEVER_SEND;
 use super::nulls::add_null;
 use super::objects::is_object;
 use super::{Check, Cx, Rule};
@@ -11,7 +12,9 @@ use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
 pub(crate) static STRICT_REQUIRED: Rule = Rule::new(RuleId::StrictRequired)
     .gate(|r, _| r.strict)
     .post(close_object)
-    .check(Check::Object(check::all_required));
+    .check(Check::Object(check::all_required))
+    .reports(&[RuleId::BooleanSchema])
+    .hints(&[NEVER_SEND]);
 
 /// In strict mode every object has `properties`, loses properties whose schema is `false`, and
 /// where [`all_required`](crate::Rules::all_required) lists every property in `required`
@@ -107,7 +110,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             p,
             RuleId::BooleanSchema,
             "properties with schema false removed",
-            Some(format!("Never send {}.", list.join(", "))),
+            Some(NEVER_SEND.with(&[&list.join(", ")])),
         );
     }
     for n in untyped {

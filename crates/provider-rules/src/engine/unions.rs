@@ -3,6 +3,7 @@
 
 use super::merge::absorb;
 use super::nulls::{ANNOTATIONS, is_null_branch};
+use super::rule::Hint;
 use super::types::{infer, keyword_fits, rank};
 use super::{Check, Cx, Rule};
 use crate::RuleId;
@@ -21,7 +22,11 @@ pub(crate) static COLLAPSE: Rule = Rule::new(RuleId::UnionCollapse)
     .found_by(
         &super::filter::UNSUPPORTED_KEYWORD,
         "an anyOf where the profile has no union is a keyword it does not accept",
-    );
+    )
+    .hints(&[ACCEPTS]);
+
+/// What a union collapsed to its best branch leaves: every branch.
+const ACCEPTS: Hint = Hint::new(RuleId::UnionCollapse, "Accepts {}.");
 
 /// Where no union is accepted, `anyOf` collapses to its best branch (object, then array, then
 /// string, ...), a null branch becomes `nullable`, and the other branches go to the
@@ -70,7 +75,7 @@ fn collapse_once(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) -> bool {
             p,
             RuleId::UnionCollapse,
             "anyOf collapsed to its best branch",
-            Some(format!("Accepts {}.", summary.join(" or "))),
+            Some(ACCEPTS.with(&[&summary.join(" or ")])),
         );
     } else {
         cx.change(

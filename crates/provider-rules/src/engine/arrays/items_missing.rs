@@ -3,6 +3,7 @@
 
 use super::items_of;
 use crate::RuleId;
+use crate::engine::rule::Hint;
 use crate::engine::types::node_types;
 use crate::engine::{Check, Cx, Rule};
 use crate::rules::MissingItems;
@@ -12,7 +13,12 @@ use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Val
 pub(crate) static ITEMS_MISSING: Rule = Rule::new(RuleId::ItemsMissing)
     .gate(|r, _| r.missing_items != MissingItems::Keep)
     .post(missing_items)
-    .check(Check::Object(check::missing_items));
+    .check(Check::Object(check::missing_items))
+    .reports(&[RuleId::ItemsMalformed])
+    .hints(&[ANY_ITEMS]);
+
+/// What an array of any values leaves when its items get one type.
+const ANY_ITEMS: Hint = Hint::new(RuleId::ItemsMissing, "Items may be any JSON value.");
 
 /// An array without `items` gets one (gated by [`MissingItems`]): `{}` for OpenAI (`array
 /// schema missing items`), a typed schema for Gemini (`...items: missing field`), derived from
@@ -56,7 +62,7 @@ pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             p,
             RuleId::ItemsMissing,
             "an array of any values got items of one type",
-            Some("Items may be any JSON value.".to_owned()),
+            Some(ANY_ITEMS.text()),
         );
     } else {
         cx.change(p, RuleId::ItemsMissing, "an array without items got one");

@@ -2,6 +2,7 @@
 //! no tuple.
 
 use crate::RuleId;
+use crate::engine::rule::Hint;
 use crate::engine::types::unions_allowed;
 use crate::engine::{Check, Cx, Rule};
 use crate::hints;
@@ -12,7 +13,12 @@ use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Val
 pub(crate) static TUPLE_FOLD: Rule = Rule::new(RuleId::TupleFold)
     .gate(|r, _| r.tuples == Tuples::Fold)
     .pre(fold_tuples)
-    .check(Check::Object(check::tuples));
+    .check(Check::Object(check::tuples))
+    .reports(&[RuleId::Tuple])
+    .hints(&[IN_ORDER]);
+
+/// What a folded tuple leaves: its positions.
+const IN_ORDER: Hint = Hint::new(RuleId::TupleFold, "Items in order: {}.");
 
 /// `prefixItems` folded into one `items` (gated by [`Tuples::Fold`]): the positions' schemas,
 /// deduplicated, as an `anyOf` where unions are accepted (so no valid array becomes invalid),
@@ -73,14 +79,13 @@ pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Array)));
     }
     let hint = if prefix.len() > 1 {
-        Some(format!(
-            "Items in order: {}.",
-            prefix
+        Some(
+            IN_ORDER.with(&[&prefix
                 .iter()
                 .map(hints::summarize)
                 .collect::<Vec<_>>()
-                .join(", ")
-        ))
+                .join(", ")]),
+        )
     } else {
         None
     };

@@ -2,6 +2,7 @@
 
 use super::bound_numbers;
 use crate::RuleId;
+use crate::engine::rule::Hint;
 use crate::engine::types::instance_type;
 use crate::engine::{Cx, Rule};
 use crate::hints;
@@ -14,7 +15,11 @@ pub(crate) static CONST: Rule = Rule::new(RuleId::Const)
     .found_by(
         &crate::engine::filter::UNSUPPORTED_KEYWORD,
         "a const the profile refuses is a keyword it does not accept",
-    );
+    )
+    .hints(&[MUST_BE]);
+
+/// What a `const` that cannot be an enum member leaves: its value.
+const MUST_BE: Hint = Hint::new(RuleId::Const, "Must be {}.");
 
 /// `const` → a one-value `enum` where `const` is not accepted and the value can be an enum
 /// member (Gemini: `Unknown name "const"`, zed#59938); otherwise dropped into the description
@@ -52,7 +57,7 @@ pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.insert(Keyword::Items, Value::Schema(Box::new(items)));
         }
         bound_numbers(o, std::slice::from_ref(&v), rules);
-        let hint = format!("Must be {}.", hints::short(&v));
+        let hint = MUST_BE.with(&[&hints::short(&v)]);
         cx.lost(p, RuleId::Const, "const is not accepted", Some(hint));
     }
 }

@@ -3,6 +3,7 @@
 
 use super::bound_numbers;
 use crate::RuleId;
+use crate::engine::rule::Hint;
 use crate::engine::{Check, Cx, Rule};
 use crate::hints;
 use crate::rules::{Enums, NullStyle};
@@ -11,7 +12,21 @@ use schema_core::{Instance, InstanceType as T, JsonType, Keyword, Schema, TypeSe
 /// `enum` values in the forms the provider accepts (the step tests each against the profile).
 pub(crate) static ENUM_VALUES: Rule = Rule::new(RuleId::EnumValues)
     .post(enum_values)
-    .check(Check::Object(check::values));
+    .check(Check::Object(check::values))
+    .reports(&[
+        RuleId::EnumEmpty,
+        RuleId::EnumEmptyString,
+        RuleId::EnumNull,
+        RuleId::EnumStringify,
+    ])
+    .hints(&[NO_VALUE, ALLOWED_VALUES, EMPTY_ALLOWED]);
+
+/// What an empty `enum` (it accepts nothing) leaves.
+const NO_VALUE: Hint = Hint::new(RuleId::EnumEmpty, "Accepts no value.");
+/// What values the provider does not accept leave: the list.
+const ALLOWED_VALUES: Hint = Hint::new(RuleId::EnumValues, "Allowed values: {}.");
+/// What a removed `""` member leaves.
+const EMPTY_ALLOWED: Hint = Hint::new(RuleId::EnumEmptyString, "Also allowed: \"\" (empty).");
 
 /// `enum` values the provider accepts: strings only on `type: string` for Gemini (`Invalid
 /// value at '...enum[0]' (TYPE_STRING), 0`, `function declaration enum only allowed for STRING
@@ -35,7 +50,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             p,
             RuleId::EnumEmpty,
             "an empty enum (accepts nothing) was removed",
-            Some("Accepts no value.".to_owned()),
+            Some(NO_VALUE.text()),
         );
         return;
     }
@@ -108,7 +123,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             o.insert(Keyword::Items, Value::Schema(Box::new(items)));
         }
         o.remove(Keyword::Enum);
-        let hint = format!("Allowed values: {}.", hints::values(&list));
+        let hint = ALLOWED_VALUES.with(&[&hints::values(&list)]);
         cx.lost(
             p,
             RuleId::EnumValues,
@@ -123,7 +138,7 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             p,
             RuleId::EnumEmptyString,
             "an empty-string enum member was removed",
-            Some("Also allowed: \"\" (empty).".to_owned()),
+            Some(EMPTY_ALLOWED.text()),
         );
         if values.is_empty() {
             o.remove(Keyword::Enum);

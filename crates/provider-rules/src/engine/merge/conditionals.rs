@@ -3,6 +3,7 @@
 
 use super::{add_optional_properties, branch_properties, consequence, described};
 use crate::RuleId;
+use crate::engine::rule::Hint;
 use crate::engine::{Cx, Rule};
 use crate::hints;
 use schema_core::{Keyword, Schema, SchemaObject, Value};
@@ -14,7 +15,13 @@ pub(crate) static CONDITIONALS: Rule = Rule::new(RuleId::Conditional)
     .found_by(
         &crate::engine::filter::UNSUPPORTED_KEYWORD,
         "an if/then/else the profile refuses is a keyword it does not accept",
-    );
+    )
+    .hints(&[IF, OTHERWISE]);
+
+/// What `then` leaves: the condition, what it says.
+const IF: Hint = Hint::new(RuleId::Conditional, "If {}: {}.");
+/// What `else` leaves: what it says.
+const OTHERWISE: Hint = Hint::new(RuleId::Conditional, "Otherwise: {}.");
 
 /// `if`/`then`/`else` (where not accepted): the properties of `then` and `else` become
 /// optional properties of the node, and the condition goes to the description.
@@ -46,7 +53,7 @@ pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 u.insert(Keyword::AnyOf, Value::Schemas(vec![s.clone(), e.clone()]));
                 Schema::Object(u)
             }
-            None => described(&format!("If {cond_text}: {}.", hints::summarize(s))),
+            None => described(&IF.with(&[&cond_text, &hints::summarize(s)])),
         };
         added.push((name.clone(), prop));
     }
@@ -54,7 +61,7 @@ pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if !then_props.contains_key(name) {
             added.push((
                 name.clone(),
-                described(&format!("Otherwise: {}.", hints::summarize(s))),
+                described(&OTHERWISE.with(&[&hints::summarize(s)])),
             ));
         }
     }
@@ -64,9 +71,9 @@ pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         let what = consequence(s);
         if !what.is_empty() {
             parts.push(if label == "then" {
-                format!("If {cond_text}: {what}.")
+                IF.with(&[&cond_text, &what])
             } else {
-                format!("Otherwise: {what}.")
+                OTHERWISE.with(&[&what])
             });
         }
     }

@@ -3,6 +3,7 @@
 
 use super::{add_optional_properties, branch_properties, consequence, described};
 use crate::RuleId;
+use crate::engine::rule::Hint;
 use crate::engine::{Cx, Rule};
 use crate::hints;
 use schema_core::{Keyword, Schema, Value};
@@ -14,7 +15,11 @@ pub(crate) static DEPENDENT_SCHEMAS: Rule = Rule::new(RuleId::DependentSchemas)
     .found_by(
         &crate::engine::filter::UNSUPPORTED_KEYWORD,
         "a dependentSchemas the profile refuses is a keyword it does not accept",
-    );
+    )
+    .hints(&[WHEN_PRESENT]);
+
+/// What a dependent schema leaves: the property it depends on, what it says.
+const WHEN_PRESENT: Hint = Hint::new(RuleId::DependentSchemas, "When \"{}\" is present: {}.");
 
 /// `dependentSchemas` (where not accepted): their properties become optional properties.
 pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
@@ -30,14 +35,14 @@ pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         let added = branch_properties(&Some(Value::Schema(Box::new(s.clone()))))
             .iter()
             .map(|(k, x)| {
-                let text = format!("When \"{name}\" is present: {}.", hints::summarize(x));
+                let text = WHEN_PRESENT.with(&[name, &hints::summarize(x)]);
                 (k.clone(), described(&text))
             })
             .collect();
         add_optional_properties(o, added);
         let what = consequence(s);
         if !what.is_empty() {
-            parts.push(format!("When \"{name}\" is present: {what}."));
+            parts.push(WHEN_PRESENT.with(&[name, &what]));
         }
     }
     let hint = if parts.is_empty() {

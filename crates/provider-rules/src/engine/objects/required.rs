@@ -8,7 +8,8 @@ use schema_core::{Keyword, Schema, Value};
 /// `required` made a list of the node's own property names, once each.
 pub(crate) static REQUIRED: Rule = Rule::new(RuleId::RequiredUndefined)
     .post(required)
-    .check(Check::Object(check::required));
+    .check(Check::Object(check::required))
+    .reports(&[RuleId::RequiredMalformed, RuleId::RequiredDuplicates]);
 
 /// `required`: a malformed value is removed (`None is not of type 'array'`, yomo#860),
 /// duplicates are removed, and where the provider wants only defined names (Gemini:

@@ -24,7 +24,8 @@ const MAX_SIBLING_INLINES: usize = 1_000;
 /// references are resolved against the whole schema).
 pub(crate) static REFS: Rule = Rule::new(RuleId::Ref)
     .gate(|r, _| r.refs != Refs::Keep || r.draft_2020)
-    .check(Check::Object(check::refs));
+    .check(Check::Object(check::refs))
+    .reports(&[RuleId::RefInline, RuleId::RefSiblings]);
 
 /// The references' pass: draft-07 siblings dropped, then the profile's [`Refs`]: kept as
 /// they are, inlined ([`inline`]), or kept where they can be ([`keep`]).

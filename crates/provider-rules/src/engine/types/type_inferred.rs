@@ -3,6 +3,7 @@
 
 use super::{infer, rank};
 use crate::RuleId;
+use crate::engine::rule::Hint;
 use crate::engine::{Check, Cx, Rule};
 use schema_core::{InstanceType as T, Keyword, Schema, TypeSet, Value};
 
@@ -10,7 +11,12 @@ use schema_core::{InstanceType as T, Keyword, Schema, TypeSet, Value};
 pub(crate) static TYPE_INFERRED: Rule = Rule::new(RuleId::TypeInferred)
     .gate(|r, _| r.type_required)
     .post(infer_missing_type)
-    .check(Check::Object(check::type_missing));
+    .check(Check::Object(check::type_missing))
+    .reports(&[RuleId::TypeMissing, RuleId::AnyValue])
+    .hints(&[ANY_JSON_VALUE]);
+
+/// What a schema accepting any value leaves when it gets one type.
+const ANY_JSON_VALUE: Hint = Hint::new(RuleId::AnyValue, "Any JSON value.");
 
 /// Infers a missing `type` from the keywords present (gated by `type_required`). A node that
 /// says nothing about types becomes the profile's any-value schema. Prevents
@@ -95,7 +101,7 @@ fn to_any_value(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             p,
             RuleId::AnyValue,
             "a schema accepting any value got a type",
-            Some("Any JSON value.".to_owned()),
+            Some(ANY_JSON_VALUE.text()),
         );
     } else {
         cx.change(

@@ -2,6 +2,7 @@
 
 use super::{applies_to, keyword_fits, rank, type_words, unions_allowed};
 use crate::RuleId;
+use crate::engine::rule::Hint;
 use crate::engine::{Check, Cx, Rule};
 use crate::rules::{NullStyle, TypeLists};
 use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
@@ -11,7 +12,11 @@ pub(crate) static TYPE_LIST: Rule = Rule::new(RuleId::TypeList)
     .gate(|r, _| r.type_lists == TypeLists::Split)
     .pre(split_type_list)
     .post(split_type_list)
-    .check(Check::Object(check::type_list));
+    .check(Check::Object(check::type_list))
+    .hints(&[ALSO_ACCEPTS]);
+
+/// What a type list collapsed to one type leaves: the other types.
+const ALSO_ACCEPTS: Hint = Hint::new(RuleId::TypeList, "Also accepts {}.");
 
 /// `"type": ["string", "number", "null"]` → one type per node (gated by
 /// [`TypeLists::Split`]). Several types become an `anyOf` of typed branches, each taking the
@@ -96,7 +101,7 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 p,
                 RuleId::TypeList,
                 format!("type list collapsed to {best}"),
-                Some(format!("Also accepts {}.", type_words(&rest))),
+                Some(ALSO_ACCEPTS.with(&[&type_words(&rest)])),
             );
         }
     }
