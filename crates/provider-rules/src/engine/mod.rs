@@ -58,6 +58,27 @@ pub(crate) use rule::{Check, Plan, Rule, Run, checks};
 /// only where its rule's gate is on ([`Plan`]); the checker runs each rule's check once, at
 /// the rule's first place here, so its report follows this order. A rule may run in both
 /// passes, or twice in one. The depth cap is the last step of all ([`sanitize`]).
+///
+/// Around the walk, fixed tree passes run in this order ([`run_with`]); none can be a step of
+/// a node, each for the reason given:
+///
+/// - before it:
+///   1. type names in another case read (`type-case`): every step reads `type`;
+///   2. a bare property map wrapped (`bare-properties`, checked from here): the root is not
+///      yet a schema, and the walk would read the map's names as keywords;
+///   3. property maps repaired (`property-map-repaired`): the walk reads a map that is not a
+///      map of schemas as data, and its properties would be lost;
+///   4. draft-03 boolean `required` promoted (`boolean-required`): each flag must reach the
+///      object it was written in before merges and inlining move the property elsewhere;
+///   5. `unevaluated*: false` closed, `not` of types, a single `dependentRequired` (issue 16):
+///      they read a node's keywords before merges and inlining change what evaluates;
+///   6. `$ref`s kept or inlined (`ref`, checked from here): a reference resolves against
+///      the whole schema, and the steps must see the targets inlined;
+///   7. the encodings (`encode-*`, when asked for): on the tree with its references resolved;
+/// - after it:
+///   1. 2020-12 declared (`draft-2020`): only the whole result says whether it needs `$schema`;
+///   2. strict size limits (`strict-incompatible`): counts over the whole result;
+///   3. the depth cap (`depth`): on what every step made.
 pub(crate) const ORDER: &[Run] = &[
     // Fixed by tree passes before the walk (the driver runs them).
     Around(&root::BARE_PROPERTIES),
