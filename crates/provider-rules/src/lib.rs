@@ -73,20 +73,25 @@
 //! ## Adding a rule
 //!
 //! A rule is one value, a `Rule` (its [`RuleId`], its gate, its step before and/or after a
-//! node's children, its check), declared in the file of its fix; the engine and the checker
-//! both run the rules in one declared order, `ORDER` in `src/engine/mod.rs`. Three steps:
+//! node's children, its check, its hints, the other ids it reports), declared in the file of
+//! its fix; the engine and the checker both run the rules in one declared order, `ORDER` in
+//! `src/engine/mod.rs`. Three steps:
 //!
 //! 1. One file, `src/engine/acme.rs`, holding
 //!    - the step, `pub(crate) fn acme(node: &mut Schema, p: &str, cx: &mut Cx<'_>)`, which
 //!      reports each change with `cx.change(p, RuleId::Acme, ..)` (or `cx.lost(.., hint)` when
-//!      meaning moves to the description; the hint text is the step's);
+//!      meaning moves to the description: the sentence is a `Hint` of the rule, `const
+//!      ACME_HINT: Hint = Hint::new(RuleId::Acme, "Acme: {}.")`, filled with
+//!      `ACME_HINT.with(&[words])`; a dropped keyword's own hint is `hints::for_keyword`);
 //!    - its check, `pub(crate) mod check { pub(crate) fn acme(c: &mut Checker<'_>, p: &str, o:
 //!      &SchemaObject) }`, which `c.push`es what the step would change;
 //!    - the rule: `pub(crate) static ACME: Rule = Rule::new(RuleId::Acme).gate(|r, _|
-//!      r.acme).post(acme).check(Check::Object(check::acme));` (the gate is the one [`Rules`]
-//!      field that turns it on: the step does not test it; a rule without its own check names
-//!      the rule whose check finds what it fixes, `.found_by(&filter::UNSUPPORTED_KEYWORD,
-//!      why)`, or says why none can, `.unchecked(why)`);
+//!      r.acme).post(acme).check(Check::Object(check::acme)).hints(&[ACME_HINT]);`, with
+//!      `.reports(&[..])` for the other ids its changes and violations name (the gate is the
+//!      one [`Rules`] field that turns it on: the step does not test it; a rule without its
+//!      own check names the rule whose check finds what it fixes,
+//!      `.found_by(&filter::UNSUPPORTED_KEYWORD, why)`, or says why none can,
+//!      `.unchecked(why)`);
 //!    - its unit tests, `engine::alone::fixes(&ACME, json, rules, id)` (the check finds it,
 //!      the fix alone fixes it, the check then finds nothing), each named for the provider
 //!      error it prevents (integration tests run a rule alone by its id: `one_rule::fix` and
@@ -99,7 +104,8 @@
 //!    place in the order.
 //! 3. Its error text in the provider's file: an [`ErrorText`] `{ rules: &["acme"], text }` in
 //!    `src/providers/<provider>.rs`, quoted from a public 400 (a test checks that every id
-//!    there is a [`RuleId`]).
+//!    there is a [`RuleId`] that a rule reports: `one_rule::provider_errors` reads them from
+//!    the rule).
 //!
 //! Every property, corpus and fuzz test then covers it: `check(sanitize(x))` is empty for
 //! every profile only if the step fixes what the check finds.
