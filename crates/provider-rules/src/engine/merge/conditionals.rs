@@ -1,7 +1,7 @@
 //! `conditional`: `if`/`then`/`else` folded into optional properties where `if` is not
 //! accepted.
 
-use super::{add_optional_properties, branch_properties, consequence, described};
+use super::{add_optional_properties, branch_properties, consequence, described, sentences};
 use crate::RuleId;
 use crate::engine::rule::Hint;
 use crate::engine::{Cx, Rule};
@@ -77,11 +77,7 @@ pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             });
         }
     }
-    let hint = if parts.is_empty() {
-        None
-    } else {
-        Some(parts.join(" "))
-    };
+    let hint = sentences(parts);
     cx.lost(
         p,
         RuleId::Conditional,

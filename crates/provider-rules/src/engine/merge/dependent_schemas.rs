@@ -1,7 +1,7 @@
 //! `dependent-schemas`: `dependentSchemas` folded into optional properties where it is not
 //! accepted.
 
-use super::{add_optional_properties, branch_properties, consequence, described};
+use super::{add_optional_properties, branch_properties, consequence, described, sentences};
 use crate::RuleId;
 use crate::engine::rule::Hint;
 use crate::engine::{Cx, Rule};
@@ -45,11 +45,7 @@ pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             parts.push(WHEN_PRESENT.with(&[name, &what]));
         }
     }
-    let hint = if parts.is_empty() {
-        None
-    } else {
-        Some(parts.join(" "))
-    };
+    let hint = sentences(parts);
     cx.lost(
         p,
         RuleId::DependentSchemas,

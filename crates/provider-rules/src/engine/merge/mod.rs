@@ -35,6 +35,11 @@ fn branch_properties(v: &Option<Value>) -> schema_core::SchemaMap {
     }
 }
 
+/// A merge's hint: its sentences one after the other, or none.
+fn sentences(parts: Vec<String>) -> Option<String> {
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
 /// An untyped schema that says `text`.
 fn described(text: &str) -> Schema {
     let mut o = SchemaObject::new();

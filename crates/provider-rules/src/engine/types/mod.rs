@@ -59,15 +59,6 @@ pub(crate) fn rank(t: T) -> u8 {
     }
 }
 
-pub(crate) fn type_words(types: &[T]) -> String {
-    let names: Vec<&str> = types.iter().map(|t| t.as_str()).collect();
-    match names.len() {
-        0 => String::new(),
-        1 => names[0].to_owned(),
-        n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
-    }
-}
-
 /// Whether unions may be written as `anyOf` under these rules.
 pub(crate) fn unions_allowed(cx: &Cx<'_>) -> bool {
     !cx.rules.collapses_unions()

@@ -1,6 +1,6 @@
 //! `type-list`: a `type` list split into one type per node where the provider wants one.
 
-use super::{applies_to, keyword_fits, rank, type_words, unions_allowed};
+use super::{applies_to, keyword_fits, rank, unions_allowed};
 use crate::RuleId;
 use crate::engine::rule::Hint;
 use crate::engine::{Check, Cx, Rule};
@@ -110,6 +110,16 @@ pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         if let Some(o) = node.as_object_mut() {
             o.insert(Keyword::Nullable, Value::Bool(true));
         }
+    }
+}
+
+/// Types in words: `string`, `string or integer`, `string, integer or boolean`.
+fn type_words(types: &[T]) -> String {
+    let names: Vec<&str> = types.iter().map(|t| t.as_str()).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].to_owned(),
+        n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
     }
 }
 
