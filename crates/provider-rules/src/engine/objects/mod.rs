@@ -1,6 +1,6 @@
 //! Objects: what every object rule shares; each rule on objects is a file of its own
 //! ([`property_named_properties`], [`required`], [`additional_properties`],
-//! [`empty_properties`], [`boolean_required`]).
+//! [`empty_properties`], [`boolean_required`](mod@boolean_required)).
 
 mod additional_properties;
 mod boolean_required;
