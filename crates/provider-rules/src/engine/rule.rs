@@ -1,7 +1,8 @@
 //! [`Rule`]: one rule as one value — its id, its gate, its steps, its check, its hints, the
 //! ids it reports and through them its providers' error texts — declared in the file of its
-//! fix; [`Hint`]: a rule's wording in a description; [`Run`]: where a rule runs in the one declared order
-//! ([`ORDER`](super::ORDER)); [`Plan`]: that order with the gates read once for a profile.
+//! fix; [`Hint`]: a rule's wording in a description; [`Run`]: where a rule runs in the one
+//! declared order ([`ORDER`](super::ORDER)); [`Plan`]: that order with the gates read once
+//! for a profile.
 
 use super::Cx;
 use crate::check::Checker;

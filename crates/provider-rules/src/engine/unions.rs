@@ -298,7 +298,8 @@ fn push_into_branches(
 
 /// The gate of rule `default-beside-any-of`: the profile accepts `default` but not beside
 /// `anyOf`. Where `default` is not accepted at all it is an unsupported keyword (dropped and
-/// reported as such, once), whatever [`Rules::default_beside_any_of`](crate::Rules::default_beside_any_of) says.
+/// reported as such, once), whatever
+/// [`Rules::default_beside_any_of`](crate::Rules::default_beside_any_of) says.
 pub(crate) fn refuses_default_beside_any_of(rules: &crate::Rules) -> bool {
     !rules.default_beside_any_of && rules.keywords.contains(Keyword::Default)
 }

@@ -1,5 +1,7 @@
-//! The inliner: every `$ref` replaced by its target ([`Refs::Inline`](crate::rules::Refs::Inline), [`Refs::NonCircular`](crate::rules::Refs::NonCircular),
-//! and a schema whose references cannot be kept), or only those with siblings
+//! The inliner: every `$ref` replaced by its target (under
+//! [`Refs::Inline`](crate::rules::Refs::Inline) and
+//! [`Refs::NonCircular`](crate::rules::Refs::NonCircular), and where references cannot be
+//! kept), or only those with siblings
 //! ([`Refs::NoSiblings`](crate::rules::Refs::NoSiblings)).
 
 use super::{MAX_SIBLING_INLINES, REF_SIBLINGS};
