@@ -79,6 +79,19 @@ fn named(id: RuleId) -> Option<&'static Rule> {
         .or_else(|| rules().find(|r| r.ids().any(|i| i == id)))
 }
 
+/// The ids rule `id`'s changes and violations name: its own first, then the others it reports
+/// (empty for an id that is no rule's own or reported one).
+///
+/// ```
+/// use provider_rules::{one_rule, RuleId};
+/// let ids = one_rule::ids(RuleId::RequiredUndefined);
+/// assert_eq!(ids[0], RuleId::RequiredUndefined);
+/// assert!(ids.contains(&RuleId::RequiredMalformed));
+/// ```
+pub fn ids(id: RuleId) -> Vec<RuleId> {
+    named(id).map_or_else(Vec::new, |r| r.ids().collect())
+}
+
 /// What `rules`' provider answers to what rule `id` finds: its error texts by the id they
 /// are filed under (the rule's own and those it reports), from the provider registry.
 ///

@@ -272,7 +272,7 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
 pub(crate) static SHAPE: Rule = Rule::new(RuleId::Root)
     .pre(shape)
     .check(Check::Root(check::shape))
-    .reports(&[RuleId::RootProperties, RuleId::RootUnion])
+    .reports(&[RuleId::RootProperties, RuleId::RootUnion, RuleId::AllOf])
     .hints(&[NO_INPUT, DESCRIBED_AS, ONE_OF, ONE_OF_OBJECTS]);
 
 /// What a `false` root (it accepts nothing) leaves.

@@ -12,6 +12,7 @@ pub(crate) static PROPERTY_NAMED_PROPERTIES: Rule = Rule::new(RuleId::PropertyNa
     .gate(|r, _| !r.property_named_properties)
     .pre(property_named_properties)
     .post(property_named_properties)
+    .reports(&[RuleId::TypeInferred, RuleId::AnyValue])
     .check(Check::Object(check::property_named_properties));
 
 /// xAI reads an object-shaped property named `properties` as the keyword, so its own
