@@ -63,7 +63,7 @@ pub(crate) use rule::{Check, Plan, Rule, Run, checks};
 /// a node, each for the reason given:
 ///
 /// - before it:
-///   1. type names in another case read (`type-case`): every step reads `type`;
+///   1. type names in another case read (`type-case`): every later pass and step reads `type`;
 ///   2. a bare property map wrapped (`bare-properties`, checked from here): the root is not
 ///      yet a schema, and the walk would read the map's names as keywords;
 ///   3. property maps repaired (`property-map-repaired`): the walk reads a map that is not a
