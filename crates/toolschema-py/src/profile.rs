@@ -4,6 +4,7 @@ use crate::from_json::to_python;
 use crate::providers::{self, Chosen};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 use std::sync::Arc;
 
@@ -95,6 +96,27 @@ pub fn by_name(name: &str) -> PyResult<Chosen> {
     })
 }
 
+/// Every name [`by_name`] takes, as the interned `str` a literal in Python code is, with its
+/// profile: looked up once per process.
+static NAMED: PyOnceLock<Vec<(Py<PyString>, Chosen)>> = PyOnceLock::new();
+
+/// The profile a `str` names: the very object of a name looked up before (a literal, or any
+/// interned name) is found by identity, with no text read; any other spelling (case, spaces)
+/// as [`by_name`] reads it.
+fn named(s: &Bound<'_, PyString>) -> PyResult<Chosen> {
+    let py = s.py();
+    let table = NAMED.get_or_init(py, || {
+        providers::accepted()
+            .into_iter()
+            .filter_map(|n| Some((PyString::intern(py, n).unbind(), providers::lookup(n)?)))
+            .collect()
+    });
+    match table.iter().find(|(name, _)| s.is(name.bind(py))) {
+        Some((_, chosen)) => Ok(chosen.clone()),
+        None => by_name(&s.to_cow()?),
+    }
+}
+
 /// Reads a `provider=` argument: a built-in name or a [`Profile`]; `None` is `default`.
 pub fn chosen(provider: Option<&Bound<'_, PyAny>>, default: &str) -> PyResult<Chosen> {
     match provider {
@@ -102,7 +124,7 @@ pub fn chosen(provider: Option<&Bound<'_, PyAny>>, default: &str) -> PyResult<Ch
         Some(p) if p.is_none() => by_name(default),
         Some(p) => {
             if let Ok(s) = p.cast::<PyString>() {
-                return by_name(&s.to_cow()?);
+                return named(s);
             }
             match p.cast::<Profile>() {
                 Ok(profile) => Ok(profile.get().chosen.clone()),
