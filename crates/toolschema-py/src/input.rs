@@ -18,29 +18,25 @@ pub enum Kind {
 }
 
 /// The JSON text of an argument, borrowed where Python already holds it.
-pub struct Input<'a, 'py> {
-    text: Text<'a, 'py>,
+pub struct Input<'a> {
+    text: Text<'a>,
     /// What it came as.
     pub kind: Kind,
 }
 
 /// Where the text of an [`Input`] lives.
-enum Text<'a, 'py> {
-    /// In the argument itself (`bytes`).
+enum Text<'a> {
+    /// In the argument itself (`bytes`, or the UTF-8 a `str` lends).
     Borrowed(&'a [u8]),
-    /// In the UTF-8 `bytes` Python made for a `str` (under the `abi3` limited API of 3.9 a
-    /// `str`'s own UTF-8 cannot be borrowed; this is its one copy, made by Python).
-    Utf8(Bound<'py, PyBytes>),
     /// Written here (a dict), or copied (a `bytearray`, which may change under us).
     Owned(Vec<u8>),
 }
 
-impl Input<'_, '_> {
+impl Input<'_> {
     /// The JSON text.
     pub fn text(&self) -> &[u8] {
         match &self.text {
             Text::Borrowed(b) => b,
-            Text::Utf8(b) => b.as_bytes(),
             Text::Owned(v) => v,
         }
     }
@@ -50,7 +46,6 @@ impl Input<'_, '_> {
         match self.text {
             Text::Owned(v) => v,
             Text::Borrowed(b) => b.to_vec(),
-            Text::Utf8(b) => b.as_bytes().to_vec(),
         }
     }
 
@@ -64,11 +59,11 @@ impl Input<'_, '_> {
 }
 
 /// Reads `obj` as JSON text (see the module docs).
-pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a, 'py>, ErrorAt> {
+pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let utf8 = s.encode_utf8().map_err(|e| ErrorAt::root(e.to_string()))?;
+        let utf8 = s.to_str().map_err(|e| ErrorAt::root(e.to_string()))?;
         return Ok(Input {
-            text: Text::Utf8(utf8),
+            text: Text::Borrowed(utf8.as_bytes()),
             kind: Kind::Str,
         });
     }
@@ -94,7 +89,7 @@ pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a, 'py>, Error
 
 /// Reads `obj` as a schema: JSON text or a value whose root is an object or a boolean (a
 /// list, a number, `None` is a caller's mistake, not a schema to replace by `{}`).
-pub fn read_schema<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a, 'py>, ErrorAt> {
+pub fn read_schema<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
     let input = read(obj)?;
     let first = input
         .text()

@@ -43,11 +43,7 @@ fn args<'a, 'py>(
     schema: &'a Bound<'py, PyAny>,
     provider: Option<&Bound<'_, PyAny>>,
     slot: &str,
-) -> PyResult<(
-    providers::Chosen,
-    provider_rules::Slot,
-    input::Input<'a, 'py>,
-)> {
+) -> PyResult<(providers::Chosen, provider_rules::Slot, input::Input<'a>)> {
     let chosen = profile::chosen(provider, "gemini")?;
     let slot = profile::slot(slot)?;
     let input = input::read_schema(schema).map_err(|e| e.into_py_err(py))?;

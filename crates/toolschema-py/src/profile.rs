@@ -113,7 +113,7 @@ fn named(s: &Bound<'_, PyString>) -> PyResult<Chosen> {
     });
     match table.iter().find(|(name, _)| s.is(name.bind(py))) {
         Some((_, chosen)) => Ok(chosen.clone()),
-        None => by_name(&s.to_cow()?),
+        None => by_name(s.to_str()?),
     }
 }
 

@@ -5,11 +5,10 @@ use crate::errors::{ErrorAt, pointer_of};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-/// Writes `s` as a JSON string literal, escaped straight from the UTF-8 `bytes` Python makes
-/// for it (under the `abi3` limited API of 3.9 a `str` cannot be borrowed; no second copy into
-/// a Rust `String` is made).
+/// Writes `s` as a JSON string literal, escaped straight from the UTF-8 the `str` lends (no
+/// copy of it is made; Python keeps it with the object, and an ASCII `str` is its own UTF-8).
 fn string(s: &Bound<'_, PyString>, out: &mut Vec<u8>) -> Result<(), String> {
-    let utf8 = s.encode_utf8().map_err(|e| e.to_string())?;
+    let utf8 = s.to_str().map_err(|e| e.to_string())?;
     escape(utf8.as_bytes(), out);
     Ok(())
 }
