@@ -96,24 +96,28 @@ pub fn by_name(name: &str) -> PyResult<Chosen> {
     })
 }
 
-/// Every name [`by_name`] takes, as the interned `str` a literal in Python code is, with its
-/// profile: looked up once per process.
-static NAMED: PyOnceLock<Vec<(Py<PyString>, Chosen)>> = PyOnceLock::new();
+/// Every name [`by_name`] takes, as an interned `str` and as text, with its profile: looked
+/// up once per process.
+static NAMED: PyOnceLock<Vec<(Py<PyString>, &'static str, Chosen)>> = PyOnceLock::new();
 
-/// The profile a `str` names: the very object of a name looked up before (a literal, or any
-/// interned name) is found by identity, with no text read; any other spelling (case, spaces)
-/// as [`by_name`] reads it.
+/// The profile a `str` names: an interned name (an identifier-like literal: `"gemini"`) is
+/// found by identity, any other exact name by its text, and other spellings (case, spaces)
+/// as [`by_name`] reads them.
 fn named(s: &Bound<'_, PyString>) -> PyResult<Chosen> {
     let py = s.py();
     let table = NAMED.get_or_init(py, || {
         providers::accepted()
             .into_iter()
-            .filter_map(|n| Some((PyString::intern(py, n).unbind(), providers::lookup(n)?)))
+            .filter_map(|n| Some((PyString::intern(py, n).unbind(), n, providers::lookup(n)?)))
             .collect()
     });
-    match table.iter().find(|(name, _)| s.is(name.bind(py))) {
-        Some((_, chosen)) => Ok(chosen.clone()),
-        None => by_name(s.to_str()?),
+    if let Some((_, _, chosen)) = table.iter().find(|(name, _, _)| s.is(name.bind(py))) {
+        return Ok(chosen.clone());
+    }
+    let text = s.to_str()?;
+    match table.iter().find(|(_, name, _)| *name == text) {
+        Some((_, _, chosen)) => Ok(chosen.clone()),
+        None => by_name(text),
     }
 }
 
