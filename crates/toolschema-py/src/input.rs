@@ -79,7 +79,9 @@ pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
             kind: Kind::Bytes,
         });
     }
-    let mut out = Vec::with_capacity(256);
+    // Room for most tool schemas (the corpus median is 479 bytes): grown from less, the
+    // buffer was reallocated and copied about once per call.
+    let mut out = Vec::with_capacity(1024);
     to_json::write(obj, &mut out)?;
     Ok(Input {
         text: Text::Owned(out),
