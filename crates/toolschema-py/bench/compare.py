@@ -25,6 +25,8 @@ CPython's own json module (C) as the yardstick measured in the same minutes:
 - JSON text -> dict: the first read of .schema on fresh Sanitized objects (made untimed)
 - .changes: the first read of .changes on fresh Sanitized objects
 - json.dumps(dict), json.loads(output text): what the same conversions cost CPython
+- floor: sanitize_json("{}"), the cost of a call whatever the schema (the call, the profile's
+  set-up in the engine, the report and the result)
 """
 
 import argparse
@@ -96,8 +98,8 @@ def parts(schemas, texts, reps, rounds):
     def each(fn, args):
         return [per_call(fn, lambda a=a: a, reps, rounds) for a in args]
 
-    print("| profile | engine: sanitize_json | dict -> text | text -> dict (.schema) | .changes | json.dumps | json.loads(output) |")
-    print("|---|--:|--:|--:|--:|--:|--:|")
+    print("| profile | engine: sanitize_json | dict -> text | text -> dict (.schema) | .changes | json.dumps | json.loads(output) | floor: sanitize_json('{}') |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|")
     for prov in ["gemini", "openai-strict"]:
         outs = [toolschema.sanitize_json(t, prov) for t in texts]
         engine = each(lambda t: toolschema.sanitize_json(t, prov), texts)
@@ -108,7 +110,8 @@ def parts(schemas, texts, reps, rounds):
         changes = first_read(lambda s: toolschema.sanitize(s, prov), "changes", schemas, reps, rounds)
         dumps = each(json.dumps, schemas)
         loads = each(json.loads, outs)
-        cells = [statistics.median(x) for x in (engine, to_text, to_dict, changes, dumps, loads)]
+        floor = each(lambda t: toolschema.sanitize_json(t, prov), ["{}"] * 5)
+        cells = [statistics.median(x) for x in (engine, to_text, to_dict, changes, dumps, loads, floor)]
         print(f"| {prov} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
     print()
     print("(medians over the schemas, µs per call)")

@@ -23,7 +23,7 @@ pub fn decode_arguments<'py>(
         return Ok(arguments.clone());
     }
     let read = input::read(arguments).map_err(|e| e.into_py_err(py))?;
-    let text = std::str::from_utf8(&read.text)
+    let text = std::str::from_utf8(read.text())
         .map_err(|e| ErrorAt::root(format!("the arguments are not UTF-8: {e}")).into_py_err(py))?;
     let decoded = decoder
         .decode_json(text)
@@ -53,7 +53,7 @@ pub fn encode_value<'py>(
         return Ok(value.clone());
     }
     let read = input::read(value).map_err(|e| e.into_py_err(py))?;
-    let text = std::str::from_utf8(&read.text)
+    let text = std::str::from_utf8(read.text())
         .map_err(|e| ErrorAt::root(format!("the value is not UTF-8: {e}")).into_py_err(py))?;
     if tower_toolschema::encoding::nesting(text) > MAX_DEPTH {
         return Err(

@@ -89,7 +89,7 @@ pub fn sanitize_body(
     let api = api.map(api_named).transpose()?;
     let read = input::read(body).map_err(|e| e.into_py_err(py))?;
     let kind = read.kind;
-    let bytes = Bytes::from(read.text.into_owned());
+    let bytes = Bytes::from(read.into_vec());
     let before = bytes.clone();
     let (out, report) = py.detach(|| tower_toolschema::sanitize_body(&config, api, bytes));
     if let Outcome::Skipped(reason) = &report.outcome {

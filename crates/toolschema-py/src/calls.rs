@@ -43,7 +43,7 @@ impl CallError {
 /// nested deeper than serde_json reads is an error, not a crash).
 fn value_of(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
     let read = input::read(obj).map_err(|e| e.into_py_err(py))?;
-    serde_json::from_slice(&read.text).map_err(|e| {
+    serde_json::from_slice(read.text()).map_err(|e| {
         ErrorAt::root(format!("the {what} are not readable JSON: {e}")).into_py_err(py)
     })
 }

@@ -1,9 +1,9 @@
 //! The result types the Python functions return.
 
-use crate::from_json::to_python;
+use crate::from_tree::to_python_tree;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 /// One change the engine made: `pointer` (JSON pointer into the output), `rule`, `message`,
 /// `lossy` (the schema now accepts something the original rejected, or says less).
@@ -112,22 +112,37 @@ pub fn change_list<'py>(py: Python<'py>, changes: &[Change]) -> PyResult<Bound<'
     PyList::new(py, changes.iter().cloned())
 }
 
-/// What `sanitize` returns: the rewritten `schema` (a dict, built when first read), its `json`
-/// text, the `changes`, and whether any `lossy` change was made or the result is
-/// `strict_compatible`. The engine's report is kept as it came: the Python `Change` and
-/// `Violation` objects are made only when `changes` / `unfixable` is read.
+/// What `sanitize` returns: the rewritten `schema` (a dict, built when first read, straight
+/// from the engine's tree), its `json` text (written when first read), the `changes`, and
+/// whether any `lossy` change was made or the result is `strict_compatible`. The engine's
+/// report is kept as it came: the Python `Change` and `Violation` objects are made only when
+/// `changes` / `unfixable` is read.
 #[pyclass(frozen, module = "toolschema")]
 pub struct Sanitized {
-    /// The output JSON text (the input's, written compactly, when nothing changed).
-    pub(crate) json: String,
-    /// The input object, returned as `schema` when nothing changed and it was a dict.
+    /// The engine's output tree.
+    pub(crate) tree: schema_core::Schema,
+    /// The output JSON text, once written (from the start when the input's text is it).
+    pub(crate) json: std::sync::OnceLock<String>,
+    /// The input object when nothing changed and it was a dict (returned as `schema`) or a
+    /// `str` (returned as `json`).
     pub(crate) original: Option<Py<PyAny>>,
     /// The engine's report.
     pub(crate) report: provider_rules::Report,
-    pub(crate) profile: String,
+    /// The profile applied.
+    pub(crate) chosen: crate::providers::Chosen,
     pub(crate) schema: PyOnceLock<Py<PyAny>>,
     /// What undoes, in a call's arguments, what the rewrite made the model send.
     pub(crate) decoder: provider_rules::Decoder,
+}
+
+impl Sanitized {
+    /// The input object, when nothing changed and it was of type `T`.
+    fn original_as<'py, T: pyo3::PyTypeCheck>(&self, py: Python<'py>) -> Option<&Bound<'py, T>> {
+        if !self.report.changes.is_empty() {
+            return None;
+        }
+        self.original.as_ref()?.bind(py).cast::<T>().ok()
+    }
 }
 
 #[pymethods]
@@ -135,18 +150,22 @@ impl Sanitized {
     /// The rewritten schema as Python values (the very input object when nothing changed).
     #[getter]
     fn schema(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        if let (Some(o), true) = (&self.original, self.report.changes.is_empty()) {
-            return Ok(o.clone_ref(py));
+        if let Some(o) = self.original_as::<PyDict>(py) {
+            return Ok(o.clone().into_any().unbind());
         }
         self.schema
-            .get_or_try_init(py, || to_python(py, &self.json).map(Bound::unbind))
+            .get_or_try_init(py, || to_python_tree(py, &self.tree).map(Bound::unbind))
             .map(|s| s.clone_ref(py))
     }
 
-    /// The rewritten schema as compact JSON text.
+    /// The rewritten schema as compact JSON text (the very input `str` when nothing changed).
     #[getter]
-    fn json(&self) -> &str {
-        &self.json
+    fn json<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        if let Some(s) = self.original_as::<PyString>(py) {
+            return s.clone().into_any();
+        }
+        let text = self.json.get_or_init(|| self.tree.to_json_string());
+        PyString::new(py, text).into_any()
     }
 
     /// Every change made, in order (empty: the schema was already acceptable).
@@ -212,13 +231,13 @@ impl Sanitized {
     /// The profile applied.
     #[getter]
     fn profile(&self) -> &str {
-        &self.profile
+        self.chosen.rules().name()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "Sanitized(profile={:?}, changes={}, lossy={}, strict_compatible={})",
-            self.profile,
+            self.chosen.rules().name(),
             self.report.changes.len(),
             if self.lossy() { "True" } else { "False" },
             if self.report.strict_compatible {

@@ -5,7 +5,6 @@ use crate::errors::ErrorAt;
 use crate::to_json;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
-use std::borrow::Cow;
 
 /// How the value came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,40 +19,72 @@ pub enum Kind {
 
 /// The JSON text of an argument, borrowed where Python already holds it.
 pub struct Input<'a> {
-    /// The JSON text.
-    pub text: Cow<'a, [u8]>,
+    text: Text<'a>,
     /// What it came as.
     pub kind: Kind,
+}
+
+/// Where the text of an [`Input`] lives.
+enum Text<'a> {
+    /// In the argument itself (`bytes`, or the UTF-8 a `str` lends).
+    Borrowed(&'a [u8]),
+    /// Written here (a dict), or copied (a `bytearray`, which may change under us).
+    Owned(Vec<u8>),
+}
+
+impl Input<'_> {
+    /// The JSON text.
+    pub fn text(&self) -> &[u8] {
+        match &self.text {
+            Text::Borrowed(b) => b,
+            Text::Owned(v) => v,
+        }
+    }
+
+    /// The JSON text, owned: moved when it was written here, copied otherwise.
+    pub fn into_vec(self) -> Vec<u8> {
+        match self.text {
+            Text::Owned(v) => v,
+            Text::Borrowed(b) => b.to_vec(),
+        }
+    }
+
+    /// The JSON text as a `String` (see [`Input::into_vec`]). The text is UTF-8 (read from a
+    /// `str`, or written here); `bytes` that are not are shown with replacement characters
+    /// (the engine refused them before this is called).
+    pub fn into_string(self) -> String {
+        String::from_utf8(self.into_vec())
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
 }
 
 /// Reads `obj` as JSON text (see the module docs).
 pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = s.to_cow().map_err(|e| ErrorAt::root(e.to_string()))?;
+        let utf8 = s.to_str().map_err(|e| ErrorAt::root(e.to_string()))?;
         return Ok(Input {
-            text: match text {
-                Cow::Borrowed(t) => Cow::Borrowed(t.as_bytes()),
-                Cow::Owned(t) => Cow::Owned(t.into_bytes()),
-            },
+            text: Text::Borrowed(utf8.as_bytes()),
             kind: Kind::Str,
         });
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(Input {
-            text: Cow::Borrowed(b.as_bytes()),
+            text: Text::Borrowed(b.as_bytes()),
             kind: Kind::Bytes,
         });
     }
     if let Ok(b) = obj.cast::<PyByteArray>() {
         return Ok(Input {
-            text: Cow::Owned(b.to_vec()),
+            text: Text::Owned(b.to_vec()),
             kind: Kind::Bytes,
         });
     }
-    let mut out = Vec::with_capacity(256);
+    // Room for most tool schemas (the corpus median is 479 bytes): grown from less, the
+    // buffer was reallocated and copied about once per call.
+    let mut out = Vec::with_capacity(1024);
     to_json::write(obj, &mut out)?;
     Ok(Input {
-        text: Cow::Owned(out),
+        text: Text::Owned(out),
         kind: Kind::Value,
     })
 }
@@ -63,7 +94,7 @@ pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
 pub fn read_schema<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
     let input = read(obj)?;
     let first = input
-        .text
+        .text()
         .iter()
         .find(|b| !matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
     let found = match first {
@@ -81,15 +112,4 @@ pub fn read_schema<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, Err
 /// The engine's "not JSON" error, as a [`ErrorAt`] at the root.
 pub fn not_json(e: &schema_core::SchemaError) -> ErrorAt {
     ErrorAt::root(e.to_string())
-}
-
-/// The JSON text as a `String`: moved when it is owned (a written dict), copied when borrowed.
-/// The text is UTF-8 (read from a `str`, or written here); `bytes` that are not are shown with
-/// replacement characters (the engine refused them before this is called).
-pub fn into_string(text: Cow<'_, [u8]>) -> String {
-    match text {
-        Cow::Owned(v) => String::from_utf8(v)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        Cow::Borrowed(b) => String::from_utf8_lossy(b).into_owned(),
-    }
 }

@@ -9,6 +9,7 @@ mod calls;
 mod classes;
 mod errors;
 mod from_json;
+mod from_tree;
 mod input;
 mod profile;
 mod providers;
@@ -37,9 +38,9 @@ fn run<T: Send>(py: Python<'_>, text: &[u8], f: impl Fn(&[u8]) -> T + Send + Syn
 }
 
 /// Reads the arguments every schema function takes: the schema, the profile and the slot.
-fn args<'a>(
-    py: Python<'_>,
-    schema: &'a Bound<'_, PyAny>,
+fn args<'a, 'py>(
+    py: Python<'py>,
+    schema: &'a Bound<'py, PyAny>,
     provider: Option<&Bound<'_, PyAny>>,
     slot: &str,
 ) -> PyResult<(providers::Chosen, provider_rules::Slot, input::Input<'a>)> {
@@ -65,21 +66,28 @@ fn sanitize(
     encode: bool,
 ) -> PyResult<Sanitized> {
     let (chosen, slot, input) = args(py, schema, provider, slot)?;
-    let out = run(py, &input.text, |t| {
+    let out = run(py, input.text(), |t| {
         provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
     })
     .map_err(|e| input::not_json(&e).into_py_err(py))?;
-    let unchanged = out.report.is_empty();
-    let json = if unchanged {
-        input::into_string(input.text)
-    } else {
-        out.schema.to_json_string()
-    };
+    let json = std::sync::OnceLock::new();
+    let mut original = None;
+    if out.report.is_empty() {
+        // The input is the result: kept as it came (a dict, a str) or as its text.
+        match input.kind {
+            Kind::Value | Kind::Str => original = Some(schema.clone().unbind()),
+            Kind::Bytes => {}
+        }
+        if input.kind != Kind::Str {
+            let _ = json.set(input.into_string());
+        }
+    }
     Ok(Sanitized {
+        tree: out.schema,
         json,
-        original: (unchanged && input.kind == Kind::Value).then(|| schema.clone().unbind()),
+        original,
         report: out.report,
-        profile: chosen.rules().name().to_owned(),
+        chosen,
         schema: PyOnceLock::new(),
         decoder: out.decoder,
     })
@@ -101,14 +109,14 @@ fn sanitize_json<'py>(
             "sanitize_json takes JSON text (str or bytes); pass a dict to sanitize()",
         ));
     }
-    let out = run(py, &input.text, |t| {
+    let out = run(py, input.text(), |t| {
         provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
     })
     .map_err(|e| input::not_json(&e).into_py_err(py))?;
     if out.report.is_empty() {
         return Ok(match input.kind {
             Kind::Str => text.clone(),
-            _ => PyString::new(py, &String::from_utf8_lossy(&input.text)).into_any(),
+            _ => PyString::new(py, &String::from_utf8_lossy(input.text())).into_any(),
         });
     }
     Ok(PyString::new(py, &out.schema.to_json_string()).into_any())
@@ -124,7 +132,7 @@ fn check<'py>(
     slot: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let (chosen, slot, input) = args(py, schema, provider, slot)?;
-    let found = run(py, &input.text, |t| {
+    let found = run(py, input.text(), |t| {
         provider_rules::check_slice(t, chosen.rules(), slot)
     })
     .map_err(|e| input::not_json(&e).into_py_err(py))?;
@@ -170,7 +178,7 @@ fn sanitized(
     encode: bool,
 ) -> PyResult<provider_rules::Sanitized> {
     let (chosen, slot, input) = args(py, schema, Some(provider), "parameters")?;
-    run(py, &input.text, |t| {
+    run(py, input.text(), |t| {
         provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
     })
     .map_err(|e| input::not_json(&e).into_py_err(py))

@@ -4,6 +4,7 @@ use crate::from_json::to_python;
 use crate::providers::{self, Chosen};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 use std::sync::Arc;
 
@@ -95,6 +96,31 @@ pub fn by_name(name: &str) -> PyResult<Chosen> {
     })
 }
 
+/// Every name [`by_name`] takes, as an interned `str` and as text, with its profile: looked
+/// up once per process.
+static NAMED: PyOnceLock<Vec<(Py<PyString>, &'static str, Chosen)>> = PyOnceLock::new();
+
+/// The profile a `str` names: an interned name (an identifier-like literal: `"gemini"`) is
+/// found by identity, any other exact name by its text, and other spellings (case, spaces)
+/// as [`by_name`] reads them.
+fn named(s: &Bound<'_, PyString>) -> PyResult<Chosen> {
+    let py = s.py();
+    let table = NAMED.get_or_init(py, || {
+        providers::accepted()
+            .into_iter()
+            .filter_map(|n| Some((PyString::intern(py, n).unbind(), n, providers::lookup(n)?)))
+            .collect()
+    });
+    if let Some((_, _, chosen)) = table.iter().find(|(name, _, _)| s.is(name.bind(py))) {
+        return Ok(chosen.clone());
+    }
+    let text = s.to_str()?;
+    match table.iter().find(|(_, name, _)| *name == text) {
+        Some((_, _, chosen)) => Ok(chosen.clone()),
+        None => by_name(text),
+    }
+}
+
 /// Reads a `provider=` argument: a built-in name or a [`Profile`]; `None` is `default`.
 pub fn chosen(provider: Option<&Bound<'_, PyAny>>, default: &str) -> PyResult<Chosen> {
     match provider {
@@ -102,7 +128,7 @@ pub fn chosen(provider: Option<&Bound<'_, PyAny>>, default: &str) -> PyResult<Ch
         Some(p) if p.is_none() => by_name(default),
         Some(p) => {
             if let Ok(s) = p.cast::<PyString>() {
-                return by_name(&s.to_cow()?);
+                return named(s);
             }
             match p.cast::<Profile>() {
                 Ok(profile) => Ok(profile.get().chosen.clone()),

@@ -125,8 +125,8 @@ pub fn restore<'py>(
     let api = api.map(crate::body::api_named).transpose()?;
     let req = input::read(request).map_err(|e| e.into_py_err(py))?;
     let res = input::read(response).map_err(|e| e.into_py_err(py))?;
-    let req = Bytes::from(req.text.into_owned());
-    let res_text: &[u8] = &res.text;
+    let req = Bytes::from(req.into_vec());
+    let res_text: &[u8] = res.text();
     let (report, plan, restored) = py.detach(|| {
         let (_, report, plan) = prepare_request(&config, api, req);
         let restored = report.api.is_some().then(|| restore_with(&plan, res_text));

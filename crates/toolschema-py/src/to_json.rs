@@ -5,11 +5,10 @@ use crate::errors::{ErrorAt, pointer_of};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-/// Writes `s` as a JSON string literal, escaped straight from the UTF-8 `bytes` Python makes
-/// for it (under the `abi3` limited API of 3.9 a `str` cannot be borrowed; no second copy into
-/// a Rust `String` is made).
+/// Writes `s` as a JSON string literal, escaped straight from the UTF-8 the `str` lends (no
+/// copy of it is made; Python keeps it with the object, and an ASCII `str` is its own UTF-8).
 fn string(s: &Bound<'_, PyString>, out: &mut Vec<u8>) -> Result<(), String> {
-    let utf8 = s.encode_utf8().map_err(|e| e.to_string())?;
+    let utf8 = s.to_str().map_err(|e| e.to_string())?;
     escape(utf8.as_bytes(), out);
     Ok(())
 }
@@ -18,13 +17,15 @@ fn string(s: &Bound<'_, PyString>, out: &mut Vec<u8>) -> Result<(), String> {
 /// levels, cut and reported); a cycle reaches it at once.
 pub const MAX_NESTING: usize = 20_000;
 
-/// One open container: where its items come from, and (for the error's pointer) where we are.
+/// One open container: where its items come from, and (for the error's pointer) where we are:
+/// the key of the entry being written, or how many items were taken.
 enum Frame<'py> {
     Dict(
         pyo3::types::iter::BoundDictIterator<'py>,
         Option<Bound<'py, PyAny>>,
     ),
-    Seq(Vec<Bound<'py, PyAny>>, usize),
+    List(pyo3::types::iter::BoundListIterator<'py>, usize),
+    Tuple(pyo3::types::iter::BoundTupleIterator<'py>, usize),
 }
 
 /// Writes `value` as compact JSON text (UTF-8) into `out`.
@@ -45,57 +46,47 @@ pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), Er
             }
             stack.push(frame);
         }
-        // The next item of the innermost open container, or close it.
-        let step = match stack.last_mut() {
+        // The next item of the innermost open container, or close it. Items are taken as the
+        // iterators give them (one reference each, no copy of a list).
+        let (item, first) = match stack.last_mut() {
             None => return Ok(()),
             Some(Frame::Dict(items, current)) => match items.next() {
                 Some((k, v)) => {
                     let first = current.is_none();
-                    *current = Some(k.clone());
-                    Step::Entry(k, v, first)
+                    *current = Some(k);
+                    (Some(v), first)
                 }
-                None => Step::Close(b'}'),
+                None => (None, false),
             },
-            Some(Frame::Seq(items, i)) => match items.get(*i).cloned() {
-                Some(v) => {
-                    *i += 1;
-                    Step::Item(v, *i == 1)
-                }
-                None => Step::Close(b']'),
-            },
+            Some(Frame::List(items, i)) => {
+                *i += 1;
+                (items.next(), *i == 1)
+            }
+            Some(Frame::Tuple(items, i)) => {
+                *i += 1;
+                (items.next(), *i == 1)
+            }
         };
-        match step {
-            Step::Entry(k, v, first) => {
-                if !first {
-                    out.push(b',');
-                }
-                let Ok(key) = k.cast::<PyString>() else {
-                    let shown = k.repr().map(|r| r.to_string()).unwrap_or_default();
-                    return Err(at(&stack, format!("a key is not a string: {shown}")));
-                };
-                string(key, out).map_err(|e| at(&stack, e))?;
-                out.push(b':');
-                next = Some(v);
-            }
-            Step::Item(v, first) => {
-                if !first {
-                    out.push(b',');
-                }
-                next = Some(v);
-            }
-            Step::Close(c) => {
-                out.push(c);
-                stack.pop();
-            }
+        let Some(v) = item else {
+            out.push(match stack.pop() {
+                Some(Frame::Dict(..)) => b'}',
+                _ => b']',
+            });
+            continue;
+        };
+        if !first {
+            out.push(b',');
         }
+        if let Some(Frame::Dict(_, Some(k))) = stack.last() {
+            let Ok(key) = k.cast::<PyString>() else {
+                let shown = k.repr().map(|r| r.to_string()).unwrap_or_default();
+                return Err(at(&stack, format!("a key is not a string: {shown}")));
+            };
+            string(key, out).map_err(|e| at(&stack, e))?;
+            out.push(b':');
+        }
+        next = Some(v);
     }
-}
-
-/// What the innermost open container gives next.
-enum Step<'py> {
-    Entry(Bound<'py, PyAny>, Bound<'py, PyAny>, bool),
-    Item(Bound<'py, PyAny>, bool),
-    Close(u8),
 }
 
 /// Writes a scalar, or opens a container (written up to its first item) and returns its frame.
@@ -110,7 +101,7 @@ fn scalar_or_open<'py>(
         return Ok(Some(Frame::Dict(d.iter(), None)));
     } else if let Ok(l) = v.cast::<PyList>() {
         out.push(b'[');
-        return Ok(Some(Frame::Seq(l.iter().collect(), 0)));
+        return Ok(Some(Frame::List(l.iter(), 0)));
     } else if v.is_none() {
         out.extend_from_slice(b"null");
     } else if let Ok(b) = v.cast::<PyBool>() {
@@ -136,7 +127,7 @@ fn scalar_or_open<'py>(
         );
     } else if let Ok(t) = v.cast::<PyTuple>() {
         out.push(b'[');
-        return Ok(Some(Frame::Seq(t.iter().collect(), 0)));
+        return Ok(Some(Frame::Tuple(t.iter(), 0)));
     } else {
         let ty = v
             .get_type()
@@ -153,6 +144,14 @@ fn scalar_or_open<'py>(
 /// Appends `s` (UTF-8) as a JSON string literal.
 fn escape(s: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
+    // Most strings need no escape: one branch-free pass finds that out.
+    if !s.iter().fold(false, |any, &b| {
+        any | (b < 0x20) | (b == b'"') | (b == b'\\')
+    }) {
+        out.extend_from_slice(s);
+        out.push(b'"');
+        return;
+    }
     let mut start = 0;
     for (i, &b) in s.iter().enumerate() {
         let esc: &[u8] = match b {
@@ -183,7 +182,7 @@ fn at(stack: &[Frame<'_>], reason: String) -> ErrorAt {
     let segments = stack.iter().filter_map(|f| match f {
         Frame::Dict(_, Some(k)) => Some(k.str().map(|s| s.to_string()).unwrap_or_default()),
         Frame::Dict(_, None) => None,
-        Frame::Seq(_, i) => Some(i.saturating_sub(1).to_string()),
+        Frame::List(_, i) | Frame::Tuple(_, i) => Some(i.saturating_sub(1).to_string()),
     });
     ErrorAt {
         pointer: pointer_of(segments),

@@ -74,10 +74,13 @@ class Sanitized:
 
     @property
     def schema(self) -> Any:
-        """The rewritten schema as Python values (the very input object when nothing changed)."""
+        """The rewritten schema as Python values (the very input object when nothing changed),
+        built on first read straight from the engine's tree: equal to ``json.loads(out.json)``,
+        keys in the same order."""
     @property
     def json(self) -> str:
-        """The rewritten schema as compact JSON text."""
+        """The rewritten schema as compact JSON text, written on first read (the input text
+        when nothing changed: the very ``str`` object when it came as one)."""
     @property
     def changes(self) -> list[Change]:
         """Every change, in order; empty when the schema was already acceptable."""
