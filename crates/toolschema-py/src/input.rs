@@ -5,6 +5,7 @@ use crate::errors::ErrorAt;
 use crate::to_json;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
+use std::borrow::Cow;
 
 /// How the value came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,9 +27,11 @@ pub struct Input<'a> {
 
 /// Where the text of an [`Input`] lives.
 enum Text<'a> {
-    /// In the argument itself (`bytes`, or the UTF-8 a `str` lends).
+    /// In the argument itself (`bytes`, or the UTF-8 a `str` lends where the limited API
+    /// allows it).
     Borrowed(&'a [u8]),
-    /// Written here (a dict), or copied (a `bytearray`, which may change under us).
+    /// Written here (a dict), or copied (a `bytearray`, which may change under us; a `str`
+    /// under the 3.9 limited API).
     Owned(Vec<u8>),
 }
 
@@ -61,9 +64,12 @@ impl Input<'_> {
 /// Reads `obj` as JSON text (see the module docs).
 pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let utf8 = s.to_str().map_err(|e| ErrorAt::root(e.to_string()))?;
+        let text = s.to_cow().map_err(|e| ErrorAt::root(e.to_string()))?;
         return Ok(Input {
-            text: Text::Borrowed(utf8.as_bytes()),
+            text: match text {
+                Cow::Borrowed(t) => Text::Borrowed(t.as_bytes()),
+                Cow::Owned(t) => Text::Owned(t.into_bytes()),
+            },
             kind: Kind::Str,
         });
     }

@@ -114,10 +114,10 @@ fn named(s: &Bound<'_, PyString>) -> PyResult<Chosen> {
     if let Some((_, _, chosen)) = table.iter().find(|(name, _, _)| s.is(name.bind(py))) {
         return Ok(chosen.clone());
     }
-    let text = s.to_str()?;
+    let text = s.to_cow()?;
     match table.iter().find(|(_, name, _)| *name == text) {
         Some((_, _, chosen)) => Ok(chosen.clone()),
-        None => by_name(text),
+        None => by_name(&text),
     }
 }
 

@@ -5,10 +5,10 @@ use crate::errors::{ErrorAt, pointer_of};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-/// Writes `s` as a JSON string literal, escaped straight from the UTF-8 the `str` lends (no
-/// copy of it is made; Python keeps it with the object, and an ASCII `str` is its own UTF-8).
+/// Writes `s` as a JSON string literal, escaped from its UTF-8 (lent by the `str` where the
+/// limited API allows it; under the 3.9 limited API that one wheel targets, a copy).
 fn string(s: &Bound<'_, PyString>, out: &mut Vec<u8>) -> Result<(), String> {
-    let utf8 = s.to_str().map_err(|e| e.to_string())?;
+    let utf8 = s.to_cow().map_err(|e| e.to_string())?;
     escape(utf8.as_bytes(), out);
     Ok(())
 }
