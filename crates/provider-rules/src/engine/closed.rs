@@ -7,7 +7,7 @@
 use super::Cx;
 use super::objects::is_object;
 use crate::RuleId;
-use schema_core::{Keyword, Schema, SchemaObject, Transform, Value};
+use schema_core::{Keyword, Schema, SchemaObject, Value};
 
 /// A closed object (`additionalProperties: false` without `patternProperties`) has no more
 /// members than it declares. Where the dialect cannot close an object but has
@@ -74,88 +74,78 @@ const EVALUATES_ITEMS: &[Keyword] = &[
 /// family), it is written so before anything merges or inlines, and a closed object then
 /// keeps what the dialect can say of it ([`closed_bound`]; issue 16). A tree-level pass
 /// before `$ref` inlining.
-pub(crate) fn closed_unevaluated(schema: &mut Schema, cx: &mut Cx<'_>) {
+pub(crate) fn closed_unevaluated_on(cx: &Cx<'_>) -> bool {
     let k = &cx.rules.keywords;
     if k.contains(Keyword::UnevaluatedProperties) || !k.contains(Keyword::MaxProperties) {
+        return false;
+    }
+    true
+}
+
+/// Its step on one node ([`super::passes`] walks the tree).
+pub(crate) fn closed_unevaluated(s: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    let Some(o) = s.as_object_mut() else {
         return;
+    };
+    // A part the engine merges into another node (an `allOf` member, `then`/`else`,
+    // a dependent schema, a definition inlined beside siblings) would carry its
+    // closedness into a node that declares more.
+    let mut segments = p.rsplit('/');
+    let (last, parent) = (segments.next(), segments.next());
+    let merged = matches!(last, Some("then" | "else"))
+        || matches!(
+            parent,
+            Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
+        );
+    let is_false = |o: &SchemaObject, k| matches!(o.schema(k), Some(Schema::Bool(false)));
+    if !merged
+        && is_false(o, Keyword::UnevaluatedProperties)
+        && !EVALUATES_PROPERTIES.iter().any(|k| o.contains(*k))
+        && let Some(v) = o.remove(Keyword::UnevaluatedProperties)
+    {
+        o.insert(Keyword::AdditionalProperties, v);
+        cx.change(
+                p,
+                RuleId::AdditionalProperties,
+                "unevaluatedProperties: false is additionalProperties: false where only properties evaluate",
+            );
+    } else if is_false(o, Keyword::UnevaluatedProperties)
+        && let Some(names) = evaluated_names(o, 0)
+    {
+        // Applicators evaluate more, but only properties they name: no valid value has
+        // more members than all of them together (a count, true in any position).
+        bound(o, p, names.len(), "the properties its subschemas name", cx);
     }
-    struct Close<'a, 'r> {
-        cx: &'a mut Cx<'r>,
+    if !cx.rules.keywords.contains(Keyword::PropertyNames)
+        && let Some(n) = name_count(o.schema(Keyword::PropertyNames))
+    {
+        bound(o, p, n, "the names propertyNames allows", cx);
     }
-    impl Transform for Close<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            let Some(o) = s.as_object_mut() else {
-                return;
-            };
-            // A part the engine merges into another node (an `allOf` member, `then`/`else`,
-            // a dependent schema, a definition inlined beside siblings) would carry its
-            // closedness into a node that declares more.
-            let mut segments = p.rsplit('/');
-            let (last, parent) = (segments.next(), segments.next());
-            let merged = matches!(last, Some("then" | "else"))
-                || matches!(
-                    parent,
-                    Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
-                );
-            let is_false = |o: &SchemaObject, k| matches!(o.schema(k), Some(Schema::Bool(false)));
-            if !merged
-                && is_false(o, Keyword::UnevaluatedProperties)
-                && !EVALUATES_PROPERTIES.iter().any(|k| o.contains(*k))
-                && let Some(v) = o.remove(Keyword::UnevaluatedProperties)
-            {
-                o.insert(Keyword::AdditionalProperties, v);
-                self.cx.change(
-                    p,
-                    RuleId::AdditionalProperties,
-                    "unevaluatedProperties: false is additionalProperties: false where only properties evaluate",
-                );
-            } else if is_false(o, Keyword::UnevaluatedProperties)
-                && let Some(names) = evaluated_names(o, 0)
-            {
-                // Applicators evaluate more, but only properties they name: no valid value has
-                // more members than all of them together (a count, true in any position).
-                bound(
-                    o,
-                    p,
-                    names.len(),
-                    "the properties its subschemas name",
-                    self.cx,
-                );
-            }
-            if !self.cx.rules.keywords.contains(Keyword::PropertyNames)
-                && let Some(n) = name_count(o.schema(Keyword::PropertyNames))
-            {
-                bound(o, p, n, "the names propertyNames allows", self.cx);
-            }
-            // The same for items: only `prefixItems` evaluates, so no item may follow them.
-            if !merged
-                && !self.cx.rules.keywords.contains(Keyword::UnevaluatedItems)
-                && is_false(o, Keyword::UnevaluatedItems)
-                && !EVALUATES_ITEMS.iter().any(|k| o.contains(*k))
-                && let Some(v) = o.remove(Keyword::UnevaluatedItems)
-            {
-                o.insert(Keyword::Items, v);
-                self.cx.change(
-                    p,
-                    RuleId::Tuple,
-                    "unevaluatedItems: false is items: false where only prefixItems evaluate",
-                );
-            }
-            // `items: false` without positions: only the empty array (a boolean subschema is
-            // not a proto message; `maxItems` says it).
-            if is_false(o, Keyword::Items)
-                && !o.contains(Keyword::PrefixItems)
-                && !self.cx.rules.boolean_schemas
-                && self.cx.rules.keywords.contains(Keyword::MaxItems)
-            {
-                o.remove(Keyword::Items);
-                o.insert(Keyword::MaxItems, Value::Number(0u64.into()));
-                self.cx
-                    .change(p, RuleId::BooleanSchema, "items: false is maxItems: 0");
-            }
-        }
+    // The same for items: only `prefixItems` evaluates, so no item may follow them.
+    if !merged
+        && !cx.rules.keywords.contains(Keyword::UnevaluatedItems)
+        && is_false(o, Keyword::UnevaluatedItems)
+        && !EVALUATES_ITEMS.iter().any(|k| o.contains(*k))
+        && let Some(v) = o.remove(Keyword::UnevaluatedItems)
+    {
+        o.insert(Keyword::Items, v);
+        cx.change(
+            p,
+            RuleId::Tuple,
+            "unevaluatedItems: false is items: false where only prefixItems evaluate",
+        );
     }
-    schema.transform(&mut Close { cx });
+    // `items: false` without positions: only the empty array (a boolean subschema is
+    // not a proto message; `maxItems` says it).
+    if is_false(o, Keyword::Items)
+        && !o.contains(Keyword::PrefixItems)
+        && !cx.rules.boolean_schemas
+        && cx.rules.keywords.contains(Keyword::MaxItems)
+    {
+        o.remove(Keyword::Items);
+        o.insert(Keyword::MaxItems, Value::Number(0u64.into()));
+        cx.change(p, RuleId::BooleanSchema, "items: false is maxItems: 0");
+    }
 }
 
 /// Deeper than this, subschemas are not searched for the properties they evaluate.

@@ -108,6 +108,17 @@ impl<'r> Cx<'r> {
         });
     }
 
+    /// Swaps the report's changes with `other` ([`super::passes`]: each pass of a walk keeps
+    /// its own).
+    pub(crate) fn swap_changes(&mut self, other: &mut Vec<Change>) {
+        std::mem::swap(&mut self.report.changes, other);
+    }
+
+    /// Moves `changes` to the end of the report.
+    pub(crate) fn append_changes(&mut self, changes: &mut Vec<Change>) {
+        self.report.changes.append(changes);
+    }
+
     /// Records changes made outside the walk (the encodings).
     pub(crate) fn record(&mut self, changes: &[Change]) {
         self.report.changes.extend_from_slice(changes);

@@ -6,7 +6,7 @@ use crate::RuleId;
 use crate::Slot;
 use crate::hints;
 use crate::rules::AdditionalProperties as AP;
-use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, Transform, Value};
+use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, Value};
 
 /// Whether a node describes objects (typed so, or typeless with `properties`).
 pub(crate) fn is_object(o: &SchemaObject) -> bool {
@@ -342,23 +342,13 @@ pub(crate) fn empty_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 /// inlining: each flag goes to the object it was written in, before a merge (root union,
 /// `allOf`, `if`/`then`) moves the property into another one, where it would mean something
 /// else (a property required in one branch of a union is not required by the union).
-pub(crate) fn boolean_required(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !cx.rules.promote_boolean_required {
-        return;
+/// Its step on one node ([`super::passes`] walks the tree).
+pub(crate) fn boolean_required(s: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    if let Some(o) = s.as_object_mut()
+        && let Some(promoted) = promote_boolean_required(o)
+    {
+        promoted.report(p, cx);
     }
-    struct Promote<'a, 'r> {
-        cx: &'a mut Cx<'r>,
-    }
-    impl Transform for Promote<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            if let Some(o) = s.as_object_mut()
-                && let Some(promoted) = promote_boolean_required(o)
-            {
-                promoted.report(p, self.cx);
-            }
-        }
-    }
-    schema.transform(&mut Promote { cx });
 }
 
 /// What [`promote_boolean_required`] did on one node.
