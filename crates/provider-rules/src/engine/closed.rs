@@ -6,6 +6,7 @@
 
 use super::Cx;
 use super::objects::is_object;
+use super::passes::At;
 use crate::RuleId;
 use schema_core::{Keyword, Schema, SchemaObject, Value};
 
@@ -83,24 +84,28 @@ pub(crate) fn closed_unevaluated_on(cx: &Cx<'_>) -> bool {
 }
 
 /// Its step on one node ([`super::passes`] walks the tree).
-pub(crate) fn closed_unevaluated(s: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn closed_unevaluated(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = s.as_object_mut() else {
         return;
     };
     // A part the engine merges into another node (an `allOf` member, `then`/`else`,
     // a dependent schema, a definition inlined beside siblings) would carry its
     // closedness into a node that declares more.
-    let mut segments = p.rsplit('/');
-    let (last, parent) = (segments.next(), segments.next());
-    let merged = matches!(last, Some("then" | "else"))
-        || matches!(
-            parent,
-            Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
-        );
+    // (Read from the pointer only where one of the rewrites below applies: building it is
+    // most of this pass's cost on a node.)
+    let merged = || {
+        let mut segments = p.rsplit('/');
+        let (last, parent) = (segments.next(), segments.next());
+        matches!(last, Some("then" | "else"))
+            || matches!(
+                parent,
+                Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
+            )
+    };
     let is_false = |o: &SchemaObject, k| matches!(o.schema(k), Some(Schema::Bool(false)));
-    if !merged
-        && is_false(o, Keyword::UnevaluatedProperties)
+    if is_false(o, Keyword::UnevaluatedProperties)
         && !EVALUATES_PROPERTIES.iter().any(|k| o.contains(*k))
+        && !merged()
         && let Some(v) = o.remove(Keyword::UnevaluatedProperties)
     {
         o.insert(Keyword::AdditionalProperties, v);
@@ -122,10 +127,10 @@ pub(crate) fn closed_unevaluated(s: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         bound(o, p, n, "the names propertyNames allows", cx);
     }
     // The same for items: only `prefixItems` evaluates, so no item may follow them.
-    if !merged
-        && !cx.rules.keywords.contains(Keyword::UnevaluatedItems)
+    if !cx.rules.keywords.contains(Keyword::UnevaluatedItems)
         && is_false(o, Keyword::UnevaluatedItems)
         && !EVALUATES_ITEMS.iter().any(|k| o.contains(*k))
+        && !merged()
         && let Some(v) = o.remove(Keyword::UnevaluatedItems)
     {
         o.insert(Keyword::Items, v);

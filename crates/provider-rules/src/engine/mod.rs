@@ -196,7 +196,7 @@ pub(crate) fn run_with(
 ) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
     let mut out = schema;
-    types::read_type_names(&mut out, &mut cx);
+    passes::run(&mut out, &mut cx, &[(true, types::read_type_names)]);
     root::wrap_bare_properties(&mut out, &mut cx);
     // Two walks for five tree passes (`passes`). Together: a property map's repair rewrites
     // only the node's own maps, the boolean-`required` promotion reads the node's maps and its

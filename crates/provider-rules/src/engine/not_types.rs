@@ -5,6 +5,7 @@
 //! would widen.
 
 use super::Cx;
+use super::passes::At;
 use crate::RuleId;
 use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
@@ -55,7 +56,7 @@ pub(crate) fn run_on(cx: &Cx<'_>) -> bool {
 }
 
 /// Its step on one node ([`super::passes`] walks the tree).
-pub(crate) fn run(s: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = s.as_object_mut() else {
         return;
     };

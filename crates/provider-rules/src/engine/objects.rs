@@ -1,5 +1,6 @@
 //! Objects: `required`, `additionalProperties`, and a property literally named `properties`.
 
+use super::passes::At;
 use super::types::node_types;
 use super::{Check, Cx, Rule};
 use crate::RuleId;
@@ -354,7 +355,7 @@ pub(crate) fn empty_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 /// `allOf`, `if`/`then`) moves the property into another one, where it would mean something
 /// else (a property required in one branch of a union is not required by the union).
 /// Its step on one node ([`super::passes`] walks the tree).
-pub(crate) fn boolean_required(s: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn boolean_required(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
     if let Some(o) = s.as_object_mut()
         && let Some(promoted) = promote_boolean_required(o)
     {

@@ -11,6 +11,7 @@
 //! parameters stay one object), not beside another union.
 
 use super::Cx;
+use super::passes::At;
 use crate::RuleId;
 use schema_core::{Dependency, InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value};
 
@@ -58,8 +59,8 @@ pub(crate) fn run_on(cx: &Cx<'_>) -> bool {
 }
 
 /// Its step on one node ([`super::passes`] walks the tree).
-pub(crate) fn run(s: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if p.is_empty() && cx.rules.root_shaped(cx.slot) {
+pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
+    if p.is_root() && cx.rules.root_shaped(cx.slot) {
         return;
     }
     let Some(o) = s.as_object_mut() else {

@@ -2,6 +2,7 @@
 //! [`Rules::repair_property_maps`](crate::Rules::repair_property_maps)).
 
 use super::Cx;
+use super::passes::At;
 use crate::RuleId;
 use schema_core::{
     DiagnosticKind, InstanceType, Keyword, ParseOptions, Schema, SchemaMap, SchemaObject, TypeSet,
@@ -16,14 +17,14 @@ use std::fmt;
 /// (`"string"`) becomes `{"type": "string"}`; any other non-schema member accepts any value and
 /// says what it was. Without this, every property of the map is lost with the malformed one.
 /// Its step on one node ([`super::passes`] walks the tree).
-pub(crate) fn repair(s: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn repair(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = s.as_object_mut() else { return };
     for kw in [Keyword::Properties, Keyword::PatternProperties] {
         repair_map(o, kw, p, cx);
     }
 }
 
-fn repair_map(o: &mut SchemaObject, kw: Keyword, p: &str, cx: &mut Cx<'_>) {
+fn repair_map(o: &mut SchemaObject, kw: Keyword, p: &At<'_>, cx: &mut Cx<'_>) {
     let Some(Value::Raw(raw)) = o.get(kw) else {
         return;
     };

@@ -384,10 +384,11 @@ pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
 /// Upper-case type names (`"STRING"`, `"OBJECT"`: Google's genai `Type` enum, schemas from
 /// gemini-cli and ADK) read as the types they name, before anything else looks at types, and
 /// written lower-case, as every target spells them (Gemini's proto accepts both).
-pub(crate) fn read_type_names(schema: &mut Schema, cx: &mut Cx<'_>) {
-    for p in schema.read_type_names_any_case() {
+/// Its step on one node ([`super::passes`] walks the tree).
+pub(crate) fn read_type_names(s: &mut Schema, p: &super::passes::At<'_>, cx: &mut Cx<'_>) {
+    if s.read_type_name_any_case() {
         cx.change(
-            &p,
+            p,
             RuleId::TypeCase,
             "a type name in upper case was read and written lower-case",
         );
