@@ -108,10 +108,12 @@ impl<'r> Cx<'r> {
         });
     }
 
-    /// Swaps the report's changes with `other` ([`super::passes`]: each pass of a walk keeps
-    /// its own).
-    pub(crate) fn swap_changes(&mut self, other: &mut Vec<Change>) {
-        std::mem::swap(&mut self.report.changes, other);
+    /// Moves the changes recorded since the report held `from` to the end of `to`
+    /// ([`super::passes`]: each pass of a walk keeps its own).
+    pub(crate) fn move_changes_since(&mut self, from: usize, to: &mut Vec<Change>) {
+        if from < self.report.changes.len() {
+            to.extend(self.report.changes.drain(from..));
+        }
     }
 
     /// Moves `changes` to the end of the report.

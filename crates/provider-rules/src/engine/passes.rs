@@ -137,11 +137,11 @@ impl Walk<'_, '_, '_> {
             step(s, at, self.cx);
         } else {
             for (step, changes) in self.steps.iter().zip(self.changes.iter_mut()) {
-                // The report holds this pass's changes only while its step runs (the steps
-                // write changes and read none).
-                self.cx.swap_changes(changes);
+                // What the step wrote goes to its pass's list (the steps write changes and
+                // read none).
+                let before = self.cx.change_count();
                 step(s, at, self.cx);
-                self.cx.swap_changes(changes);
+                self.cx.move_changes_since(before, changes);
             }
         }
         // As deep as `Schema::transform` goes.
