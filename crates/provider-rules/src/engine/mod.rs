@@ -198,9 +198,9 @@ pub(crate) fn run_with(
     let mut out = schema;
     passes::run(&mut out, &mut cx, &[(true, types::read_type_names)]);
     root::wrap_bare_properties(&mut out, &mut cx);
-    // Two walks for five tree passes (`passes`). Together: a property map's repair rewrites
-    // only the node's own maps, the boolean-`required` promotion reads the node's maps and its
-    // properties' `required` (no repair changes those).
+    // Two walks for five tree passes (`passes`), which write what they write in sequence.
+    // First: a property map's repair rewrites only the node's own maps; the boolean-`required`
+    // promotion reads the node's maps and its properties' `required`, which no repair changes.
     let (r, on) = (cx.rules, &cx);
     let first = [
         (
@@ -209,10 +209,11 @@ pub(crate) fn run_with(
         ),
         (r.promote_boolean_required, objects::boolean_required),
     ];
-    // Together: the closed-object rewrite reads the node's subschemas' `properties` (which
-    // neither later pass changes), the `not` of types reads its `not` subschema's keywords
-    // (which the closed rewrite changes only where there is more than `type`), the presence
-    // union reads the node's own keywords only.
+    // Second: the closed-object rewrite reads the node and its subschemas, which the later two
+    // have not walked yet, as in sequence; the `not` of types reads its `not` subschema's
+    // keywords, which the closed rewrite changes only where there is more than `type`; the
+    // presence union reads its node only, and the other two leave what it adds (objects of
+    // `type`, `properties`, `required`) as it is.
     let second = [
         (
             closed::closed_unevaluated_on(on),
