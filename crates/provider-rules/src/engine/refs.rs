@@ -22,6 +22,11 @@ pub(crate) static REFS: Rule = Rule::new(RuleId::Ref)
     .check(Check::Object(check::refs));
 
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
+    // Where references are rewritten, every branch below leaves a schema without any as it
+    // is: asked once here (the branches ask again only for a schema that has some).
+    if cx.rules.refs != Refs::Keep && !schema.has_refs() && !schema.has_dynamic_refs() {
+        return;
+    }
     if cx.rules.refs != Refs::Keep || cx.rules.draft_2020 {
         draft7_siblings(schema, cx);
     }
