@@ -113,12 +113,7 @@ impl crate::Schema {
         struct Read(Vec<String>);
         impl crate::Transform for Read {
             fn pre(&mut self, p: &str, s: &mut crate::Schema) {
-                let Some(o) = s.as_object_mut() else { return };
-                let Some(crate::Value::Raw(raw)) = o.get(crate::Keyword::Type) else {
-                    return;
-                };
-                if let Some(t) = any_case_types(raw.as_json()) {
-                    o.insert(crate::Keyword::Type, crate::Value::Type(t));
+                if s.read_type_name_any_case() {
                     self.0.push(p.to_owned());
                 }
             }
@@ -126,6 +121,33 @@ impl crate::Schema {
         let mut read = Read(Vec::new());
         self.transform(&mut read);
         read.0
+    }
+}
+
+impl crate::Schema {
+    /// [`Schema::read_type_names_any_case`](crate::Schema::read_type_names_any_case) on this
+    /// node only (not its subschemas), for a caller that walks the tree itself: whether its
+    /// `type` was read so.
+    ///
+    /// ```
+    /// let mut s = schema_core::Schema::from_str(r#"{"type":"STRING"}"#)?;
+    /// assert!(s.read_type_name_any_case());
+    /// assert_eq!(s.to_json_string(), r#"{"type":"string"}"#);
+    /// assert!(!s.read_type_name_any_case());
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn read_type_name_any_case(&mut self) -> bool {
+        let Some(o) = self.as_object_mut() else {
+            return false;
+        };
+        let Some(crate::Value::Raw(raw)) = o.get(crate::Keyword::Type) else {
+            return false;
+        };
+        let Some(t) = any_case_types(raw.as_json()) else {
+            return false;
+        };
+        o.insert(crate::Keyword::Type, crate::Value::Type(t));
+        true
     }
 }
 

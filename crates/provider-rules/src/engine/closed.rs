@@ -6,8 +6,9 @@
 
 use super::Cx;
 use super::objects::is_object;
+use super::passes::At;
 use crate::RuleId;
-use schema_core::{Keyword, Schema, SchemaObject, Transform, Value};
+use schema_core::{Keyword, Schema, SchemaObject, Value};
 
 /// A closed object (`additionalProperties: false` without `patternProperties`) has no more
 /// members than it declares. Where the dialect cannot close an object but has
@@ -102,10 +103,18 @@ const ITEMS: Closing = Closing {
 };
 
 /// `c.unevaluated: false` on `o` said as `c.closed: false` where none of `c.evaluates` is
-/// beside it: whether it was.
-fn close(o: &mut SchemaObject, p: &str, c: &Closing, cx: &mut Cx<'_>) -> bool {
+/// beside it and `o` is not `merged` into another node: whether it was. `merged` (read from
+/// the pointer, which building is most of this pass's cost on a node) is asked last.
+fn close(
+    o: &mut SchemaObject,
+    p: &At<'_>,
+    c: &Closing,
+    merged: &dyn Fn() -> bool,
+    cx: &mut Cx<'_>,
+) -> bool {
     if !matches!(o.schema(c.unevaluated), Some(Schema::Bool(false)))
         || c.evaluates.iter().any(|k| o.contains(*k))
+        || merged()
     {
         return false;
     }
@@ -123,69 +132,58 @@ fn close(o: &mut SchemaObject, p: &str, c: &Closing, cx: &mut Cx<'_>) -> bool {
 /// family), it is written so before anything merges or inlines, and a closed object then
 /// keeps what the dialect can say of it ([`closed_bound`]; issue 16). A tree-level pass
 /// before `$ref` inlining.
-pub(crate) fn closed_unevaluated(schema: &mut Schema, cx: &mut Cx<'_>) {
+pub(crate) fn closed_unevaluated_on(cx: &Cx<'_>) -> bool {
     let k = &cx.rules.keywords;
-    if k.contains(Keyword::UnevaluatedProperties) || !k.contains(Keyword::MaxProperties) {
+    !k.contains(Keyword::UnevaluatedProperties) && k.contains(Keyword::MaxProperties)
+}
+
+/// Its step on one node ([`super::passes`] walks the tree).
+pub(crate) fn closed_unevaluated(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
+    let Some(o) = s.as_object_mut() else {
         return;
+    };
+    // A part the engine merges into another node (an `allOf` member, `then`/`else`,
+    // a dependent schema, a definition inlined beside siblings) would carry its
+    // closedness into a node that declares more.
+    let merged = || {
+        let mut segments = p.rsplit('/');
+        let (last, parent) = (segments.next(), segments.next());
+        matches!(last, Some("then" | "else"))
+            || matches!(
+                parent,
+                Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
+            )
+    };
+    let is_false = |o: &SchemaObject, k| matches!(o.schema(k), Some(Schema::Bool(false)));
+    let closed = close(o, p, &PROPERTIES, &merged, cx);
+    if !closed
+        && is_false(o, Keyword::UnevaluatedProperties)
+        && let Some(names) = evaluated_names(o, 0)
+    {
+        // Applicators evaluate more, but only properties they name: no valid value has
+        // more members than all of them together (a count, true in any position).
+        bound(o, p, names.len(), "the properties its subschemas name", cx);
     }
-    struct Close<'a, 'r> {
-        cx: &'a mut Cx<'r>,
+    if !cx.rules.keywords.contains(Keyword::PropertyNames)
+        && let Some(n) = name_count(o.schema(Keyword::PropertyNames))
+    {
+        bound(o, p, n, "the names propertyNames allows", cx);
     }
-    impl Transform for Close<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            let Some(o) = s.as_object_mut() else {
-                return;
-            };
-            // A part the engine merges into another node (an `allOf` member, `then`/`else`,
-            // a dependent schema, a definition inlined beside siblings) would carry its
-            // closedness into a node that declares more.
-            let mut segments = p.rsplit('/');
-            let (last, parent) = (segments.next(), segments.next());
-            let merged = matches!(last, Some("then" | "else"))
-                || matches!(
-                    parent,
-                    Some("allOf" | "dependentSchemas" | "dependencies" | "$defs" | "definitions")
-                );
-            let is_false = |o: &SchemaObject, k| matches!(o.schema(k), Some(Schema::Bool(false)));
-            let closed = !merged && close(o, p, &PROPERTIES, self.cx);
-            if !closed
-                && is_false(o, Keyword::UnevaluatedProperties)
-                && let Some(names) = evaluated_names(o, 0)
-            {
-                // Applicators evaluate more, but only properties they name: no valid value has
-                // more members than all of them together (a count, true in any position).
-                bound(
-                    o,
-                    p,
-                    names.len(),
-                    "the properties its subschemas name",
-                    self.cx,
-                );
-            }
-            if !self.cx.rules.keywords.contains(Keyword::PropertyNames)
-                && let Some(n) = name_count(o.schema(Keyword::PropertyNames))
-            {
-                bound(o, p, n, "the names propertyNames allows", self.cx);
-            }
-            // The same for items: only `prefixItems` evaluates, so no item may follow them.
-            if !merged && !self.cx.rules.keywords.contains(Keyword::UnevaluatedItems) {
-                close(o, p, &ITEMS, self.cx);
-            }
-            // `items: false` without positions: only the empty array (a boolean subschema is
-            // not a proto message; `maxItems` says it).
-            if is_false(o, Keyword::Items)
-                && !o.contains(Keyword::PrefixItems)
-                && !self.cx.rules.boolean_schemas
-                && self.cx.rules.keywords.contains(Keyword::MaxItems)
-            {
-                o.remove(Keyword::Items);
-                o.insert(Keyword::MaxItems, Value::Number(0u64.into()));
-                self.cx
-                    .change(p, RuleId::BooleanSchema, "items: false is maxItems: 0");
-            }
-        }
+    // The same for items: only `prefixItems` evaluates, so no item may follow them.
+    if !cx.rules.keywords.contains(Keyword::UnevaluatedItems) {
+        close(o, p, &ITEMS, &merged, cx);
     }
-    schema.transform(&mut Close { cx });
+    // `items: false` without positions: only the empty array (a boolean subschema is
+    // not a proto message; `maxItems` says it).
+    if is_false(o, Keyword::Items)
+        && !o.contains(Keyword::PrefixItems)
+        && !cx.rules.boolean_schemas
+        && cx.rules.keywords.contains(Keyword::MaxItems)
+    {
+        o.remove(Keyword::Items);
+        o.insert(Keyword::MaxItems, Value::Number(0u64.into()));
+        cx.change(p, RuleId::BooleanSchema, "items: false is maxItems: 0");
+    }
 }
 
 /// Deeper than this, subschemas are not searched for the properties they evaluate.

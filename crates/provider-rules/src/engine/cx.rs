@@ -108,6 +108,19 @@ impl<'r> Cx<'r> {
         });
     }
 
+    /// Moves the changes recorded since the report held `from` to the end of `to`
+    /// ([`super::passes`]: each pass of a walk keeps its own).
+    pub(crate) fn move_changes_since(&mut self, from: usize, to: &mut Vec<Change>) {
+        if from < self.report.changes.len() {
+            to.extend(self.report.changes.drain(from..));
+        }
+    }
+
+    /// Moves `changes` to the end of the report.
+    pub(crate) fn append_changes(&mut self, changes: &mut Vec<Change>) {
+        self.report.changes.append(changes);
+    }
+
     /// Records changes made outside the walk (the encodings).
     pub(crate) fn record(&mut self, changes: &[Change]) {
         self.report.changes.extend_from_slice(changes);

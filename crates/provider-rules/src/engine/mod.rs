@@ -30,6 +30,7 @@ mod not_types;
 mod nulls;
 mod objects;
 mod one_of;
+mod passes;
 mod patterns;
 mod presence;
 mod property_maps;
@@ -216,13 +217,34 @@ pub(crate) fn run_with(
 ) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
     let mut out = schema;
-    types::read_type_names(&mut out, &mut cx);
+    passes::run(&mut out, &mut cx, &[(true, types::read_type_names)]);
     root::wrap_bare_properties(&mut out, &mut cx);
-    property_maps::repair(&mut out, &mut cx);
-    objects::boolean_required(&mut out, &mut cx);
-    closed::closed_unevaluated(&mut out, &mut cx);
-    not_types::run(&mut out, &mut cx);
-    presence::run(&mut out, &mut cx);
+    // Two walks for five tree passes (`passes`), which write what they write in sequence.
+    // First: a property map's repair rewrites only the node's own maps; the boolean-`required`
+    // promotion reads the node's maps and its properties' `required`, which no repair changes.
+    let (r, on) = (cx.rules, &cx);
+    let first = [
+        (
+            r.repair_property_maps,
+            property_maps::repair as passes::NodeStep,
+        ),
+        (r.promote_boolean_required, objects::boolean_required),
+    ];
+    // Second: the closed-object rewrite reads the node and its subschemas, which the later two
+    // have not walked yet, as in sequence; the `not` of types reads its `not` subschema's
+    // keywords, which the closed rewrite changes only where there is more than `type`; the
+    // presence union reads its node only, and the other two leave what it adds (objects of
+    // `type`, `properties`, `required`) as it is.
+    let second = [
+        (
+            closed::closed_unevaluated_on(on),
+            closed::closed_unevaluated as passes::NodeStep,
+        ),
+        (not_types::run_on(on), not_types::run),
+        (presence::run_on(on), presence::run),
+    ];
+    passes::run(&mut out, &mut cx, &first);
+    passes::run(&mut out, &mut cx, &second);
     refs::run(&mut out, &mut cx);
     // The encodings (issue 16): one call, on the tree with its references resolved.
     let encoded = options

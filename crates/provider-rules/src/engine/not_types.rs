@@ -5,10 +5,9 @@
 //! would widen.
 
 use super::Cx;
+use super::passes::At;
 use crate::RuleId;
-use schema_core::{
-    InstanceType as T, Key, Keyword, Schema, SchemaObject, Transform, TypeSet, Value,
-};
+use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// Keywords of a `not` schema that say nothing of the value.
 const ANNOTATIONS: &[Keyword] = &[Keyword::Title, Keyword::Description, Keyword::Comment];
@@ -43,7 +42,7 @@ fn remaining(o: &SchemaObject, out: &[T]) -> Option<Vec<T>> {
 }
 
 /// A tree-level pass before the walk: each `not` of types becomes the node's other types.
-pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
+pub(crate) fn run_on(cx: &Cx<'_>) -> bool {
     // The Schema-proto family (no `not`, unions, `maxProperties`); other dialects without
     // `not` keep what they do today.
     let k = &cx.rules.keywords;
@@ -51,42 +50,39 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
         || !k.contains(Keyword::AnyOf)
         || !k.contains(Keyword::MaxProperties)
     {
+        return false;
+    }
+    true
+}
+
+/// Its step on one node ([`super::passes`] walks the tree).
+pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
+    let Some(o) = s.as_object_mut() else {
         return;
+    };
+    let Some(left) = o
+        .schema(Keyword::Not)
+        .and_then(ruled_out)
+        .and_then(|out| remaining(o, &out))
+    else {
+        return;
+    };
+    o.remove(Keyword::Not);
+    let names: Vec<&str> = left.iter().map(|t| t.as_str()).collect();
+    let ty = match left.as_slice() {
+        [one] => TypeSet::Single(*one),
+        _ => TypeSet::List(left.clone()),
+    };
+    if o.contains(Keyword::Type) {
+        o.insert(Keyword::Type, Value::Type(ty));
+    } else {
+        o.insert_at(0, Keyword::Type, Value::Type(ty));
     }
-    struct Types<'a, 'r> {
-        cx: &'a mut Cx<'r>,
-    }
-    impl Transform for Types<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            let Some(o) = s.as_object_mut() else {
-                return;
-            };
-            let Some(left) = o
-                .schema(Keyword::Not)
-                .and_then(ruled_out)
-                .and_then(|out| remaining(o, &out))
-            else {
-                return;
-            };
-            o.remove(Keyword::Not);
-            let names: Vec<&str> = left.iter().map(|t| t.as_str()).collect();
-            let ty = match left.as_slice() {
-                [one] => TypeSet::Single(*one),
-                _ => TypeSet::List(left.clone()),
-            };
-            if o.contains(Keyword::Type) {
-                o.insert(Keyword::Type, Value::Type(ty));
-            } else {
-                o.insert_at(0, Keyword::Type, Value::Type(ty));
-            }
-            self.cx.change(
-                p,
-                RuleId::Not,
-                format!("not of types: the other types ({})", names.join(", ")),
-            );
-        }
-    }
-    schema.transform(&mut Types { cx });
+    cx.change(
+        p,
+        RuleId::Not,
+        format!("not of types: the other types ({})", names.join(", ")),
+    );
 }
 
 #[cfg(test)]

@@ -11,10 +11,9 @@
 //! parameters stay one object), not beside another union.
 
 use super::Cx;
+use super::passes::At;
 use crate::RuleId;
-use schema_core::{
-    Dependency, InstanceType as T, Keyword, Schema, SchemaObject, Transform, TypeSet, Value,
-};
+use schema_core::{Dependency, InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// The one dependency of `o`: its key and the names it requires.
 fn one_dependency(o: &SchemaObject) -> Option<(Keyword, String, Vec<String>)> {
@@ -45,7 +44,7 @@ fn object(o: SchemaObject) -> Schema {
 }
 
 /// A tree-level pass before the walk.
-pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
+pub(crate) fn run_on(cx: &Cx<'_>) -> bool {
     let r = cx.rules;
     let k = &r.keywords;
     if k.contains(Keyword::DependentRequired)
@@ -54,56 +53,53 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
         || !k.contains(Keyword::MaxProperties)
         || !r.null_type
     {
+        return false;
+    }
+    true
+}
+
+/// Its step on one node ([`super::passes`] walks the tree).
+pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
+    if p.is_root() && cx.rules.root_shaped(cx.slot) {
         return;
     }
-    struct Presence<'a, 'r> {
-        cx: &'a mut Cx<'r>,
+    let Some(o) = s.as_object_mut() else {
+        return;
+    };
+    let objects_only = o.types().is_none_or(|t| t.as_slice() == [T::Object]);
+    if !objects_only || o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) {
+        return;
     }
-    impl Transform for Presence<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            if p.is_empty() && self.cx.rules.root_shaped(self.cx.slot) {
-                return;
-            }
-            let Some(o) = s.as_object_mut() else {
-                return;
-            };
-            let objects_only = o.types().is_none_or(|t| t.as_slice() == [T::Object]);
-            if !objects_only || o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) {
-                return;
-            }
-            let Some((kw, key, names)) = one_dependency(o) else {
-                return;
-            };
-            o.remove(kw);
-            let mut absent = SchemaObject::new();
-            let mut null = SchemaObject::new();
-            null.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
-            let mut props = schema_core::SchemaMap::new();
-            props.insert(key.clone(), Schema::Object(null));
-            absent.insert(Keyword::Properties, Value::SchemaMap(props));
-            let mut present = SchemaObject::new();
-            let mut required = vec![key.clone()];
-            required.extend(names.iter().filter(|n| **n != key).cloned());
-            present.insert(Keyword::Required, Value::Strings(required));
-            o.insert(
-                Keyword::AnyOf,
-                Value::Schemas(vec![object(absent), object(present)]),
-            );
-            self.cx.change(
-                p,
-                RuleId::DependentSchemas,
-                format!(
-                    "dependentRequired of \"{key}\" is a union: without \"{key}\", or with it and {}",
-                    names
-                        .iter()
-                        .map(|n| format!("\"{n}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-        }
-    }
-    schema.transform(&mut Presence { cx });
+    let Some((kw, key, names)) = one_dependency(o) else {
+        return;
+    };
+    o.remove(kw);
+    let mut absent = SchemaObject::new();
+    let mut null = SchemaObject::new();
+    null.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
+    let mut props = schema_core::SchemaMap::new();
+    props.insert(key.clone(), Schema::Object(null));
+    absent.insert(Keyword::Properties, Value::SchemaMap(props));
+    let mut present = SchemaObject::new();
+    let mut required = vec![key.clone()];
+    required.extend(names.iter().filter(|n| **n != key).cloned());
+    present.insert(Keyword::Required, Value::Strings(required));
+    o.insert(
+        Keyword::AnyOf,
+        Value::Schemas(vec![object(absent), object(present)]),
+    );
+    cx.change(
+        p,
+        RuleId::DependentSchemas,
+        format!(
+            "dependentRequired of \"{key}\" is a union: without \"{key}\", or with it and {}",
+            names
+                .iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
 }
 
 #[cfg(test)]

@@ -2,10 +2,11 @@
 //! [`Rules::repair_property_maps`](crate::Rules::repair_property_maps)).
 
 use super::Cx;
+use super::passes::At;
 use crate::RuleId;
 use schema_core::{
-    DiagnosticKind, InstanceType, Keyword, ParseOptions, Schema, SchemaMap, SchemaObject,
-    Transform, TypeSet, Value,
+    DiagnosticKind, InstanceType, Keyword, ParseOptions, Schema, SchemaMap, SchemaObject, TypeSet,
+    Value,
 };
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -15,25 +16,15 @@ use std::fmt;
 /// a member is not a schema becomes a map of schemas. A member that names a JSON type
 /// (`"string"`) becomes `{"type": "string"}`; any other non-schema member accepts any value and
 /// says what it was. Without this, every property of the map is lost with the malformed one.
-pub(crate) fn repair(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !cx.rules.repair_property_maps {
-        return;
+/// Its step on one node ([`super::passes`] walks the tree).
+pub(crate) fn repair(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
+    let Some(o) = s.as_object_mut() else { return };
+    for kw in [Keyword::Properties, Keyword::PatternProperties] {
+        repair_map(o, kw, p, cx);
     }
-    struct Repair<'a, 'r> {
-        cx: &'a mut Cx<'r>,
-    }
-    impl Transform for Repair<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            let Some(o) = s.as_object_mut() else { return };
-            for kw in [Keyword::Properties, Keyword::PatternProperties] {
-                repair_map(o, kw, p, self.cx);
-            }
-        }
-    }
-    schema.transform(&mut Repair { cx });
 }
 
-fn repair_map(o: &mut SchemaObject, kw: Keyword, p: &str, cx: &mut Cx<'_>) {
+fn repair_map(o: &mut SchemaObject, kw: Keyword, p: &At<'_>, cx: &mut Cx<'_>) {
     let Some(Value::Raw(raw)) = o.get(kw) else {
         return;
     };

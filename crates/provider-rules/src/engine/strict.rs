@@ -46,13 +46,15 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     if o.properties().is_none() {
         o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
     }
-    let names: Vec<String> = o
-        .properties()
-        .map(|m| m.keys().cloned().collect())
-        .unwrap_or_default();
-    let required: Vec<String> = o.required().map(<[String]>::to_vec).unwrap_or_default();
     let all_required = cx.rules.all_required;
-    if all_required && names.iter().all(|n| required.contains(n)) && required.len() == names.len() {
+    // Read without copying a name: every property required (the object is closed already).
+    let every_required = all_required && {
+        let required = o.required().unwrap_or_default();
+        o.properties().map_or(0, |m| m.len()) == required.len()
+            && o.properties()
+                .is_none_or(|m| m.keys().all(|n| required.contains(n)))
+    };
+    if every_required {
         // Every object gets `required`, `[]` too where it has no properties (issue 16:
         // openai-agents always writes it; a 400 for its absence is reported against
         // api.openai.com).
@@ -66,6 +68,11 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         return;
     }
+    let names: Vec<String> = o
+        .properties()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    let required: Vec<String> = o.required().map(<[String]>::to_vec).unwrap_or_default();
     let mut made_nullable = Vec::new();
     let mut banned = Vec::new();
     let mut untyped = Vec::new();
@@ -168,6 +175,9 @@ pub(crate) fn measure(schema: &Schema) -> Sizes {
         depth: u32,
     }
     impl Visit for M {
+        fn pointers(&self) -> bool {
+            false
+        }
         fn enter(&mut self, _: &str, s: &Schema) -> bool {
             if let Some(o) = s.as_object() {
                 if let Some(props) = o.properties() {

@@ -38,6 +38,26 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };
+    let nullable_ok =
+        rules.keywords.contains(Keyword::Nullable) && rules.null_style == NullStyle::Nullable;
+    // The usual case, read without copying the values: an enum the provider takes as it is
+    // (what the steps below would leave alone).
+    if let Some(Value::Instances(list)) = o.get(Keyword::Enum)
+        && !list.is_empty()
+        && rules.keywords.contains(Keyword::Enum)
+        && !(rules.enums != Enums::Any
+            && nullable_ok
+            && list.iter().any(|v| v.json_type() == JsonType::Null))
+        && !(rules.enums == Enums::Strings
+            && rules.stringify_enums
+            && list.iter().any(|v| v.json_type() != JsonType::String))
+        && list.iter().all(|v| rules.enums.accepts(v.json_type()))
+        && (rules.empty_string_enum || !list.iter().any(|v| v.as_json() == "\"\""))
+        && (rules.enums != Enums::Strings
+            || o.types().is_some_and(|ts| ts.as_slice() == [T::String]))
+    {
+        return;
+    }
     let Some(Value::Instances(list)) = o.get(Keyword::Enum).cloned() else {
         return;
     };
@@ -56,8 +76,6 @@ pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     }
     let mut values = list.clone();
     // null members: `nullable` where the provider writes null that way.
-    let nullable_ok =
-        rules.keywords.contains(Keyword::Nullable) && rules.null_style == NullStyle::Nullable;
     if rules.enums != Enums::Any
         && nullable_ok
         && values.iter().any(|v| v.json_type() == JsonType::Null)

@@ -3,7 +3,8 @@
 
 use crate::RuleId;
 use crate::engine::Cx;
-use schema_core::{Keyword, Schema, SchemaObject, Transform, Value};
+use crate::engine::passes::At;
+use schema_core::{Keyword, Schema, SchemaObject, Value};
 
 /// A draft-03 boolean `required` on a property schema (gated by
 /// [`Rules::promote_boolean_required`](crate::Rules::promote_boolean_required)):
@@ -14,23 +15,13 @@ use schema_core::{Keyword, Schema, SchemaObject, Transform, Value};
 /// inlining: each flag goes to the object it was written in, before a merge (root union,
 /// `allOf`, `if`/`then`) moves the property into another one, where it would mean something
 /// else (a property required in one branch of a union is not required by the union).
-pub(crate) fn boolean_required(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !cx.rules.promote_boolean_required {
-        return;
+/// Its step on one node ([`crate::engine::passes`] walks the tree).
+pub(crate) fn boolean_required(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
+    if let Some(o) = s.as_object_mut()
+        && let Some(promoted) = promote_boolean_required(o)
+    {
+        promoted.report(p, cx);
     }
-    struct Promote<'a, 'r> {
-        cx: &'a mut Cx<'r>,
-    }
-    impl Transform for Promote<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            if let Some(o) = s.as_object_mut()
-                && let Some(promoted) = promote_boolean_required(o)
-            {
-                promoted.report(p, self.cx);
-            }
-        }
-    }
-    schema.transform(&mut Promote { cx });
 }
 
 /// What [`promote_boolean_required`] did on one node.
@@ -150,7 +141,7 @@ mod tests {
         )
         .unwrap();
         let mut cx = Cx::new(&Rules::OPENAI, Slot::Parameters);
-        boolean_required(&mut s, &mut cx);
+        crate::engine::passes::run(&mut s, &mut cx, &[(true, boolean_required)]);
         assert_eq!(
             s.to_json_string(),
             r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a"]}"#

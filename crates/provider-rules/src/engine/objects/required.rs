@@ -32,6 +32,17 @@ pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         Some(_) => {}
     }
+    // The usual case, read without copying a name: distinct names, each defined where the
+    // profile wants that.
+    if let Some(list) = o.required()
+        && !(1..list.len()).any(|i| list[..i].contains(&list[i]))
+        && (!cx.rules.required_defined
+            || list
+                .iter()
+                .all(|n| o.properties().is_some_and(|m| m.contains_key(n))))
+    {
+        return;
+    }
     let defined: Option<Vec<String>> = o.properties().map(|m| m.keys().cloned().collect());
     let Some(list) = o.strings_mut(Keyword::Required) else {
         return;

@@ -7,10 +7,11 @@ use schema_core::Schema;
 /// Upper-case type names (`"STRING"`, `"OBJECT"`: Google's genai `Type` enum, schemas from
 /// gemini-cli and ADK) read as the types they name, before anything else looks at types, and
 /// written lower-case, as every target spells them (Gemini's proto accepts both).
-pub(crate) fn read_type_names(schema: &mut Schema, cx: &mut Cx<'_>) {
-    for p in schema.read_type_names_any_case() {
+/// Its step on one node ([`crate::engine::passes`] walks the tree).
+pub(crate) fn read_type_names(s: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
+    if s.read_type_name_any_case() {
         cx.change(
-            &p,
+            p,
             RuleId::TypeCase,
             "a type name in upper case was read and written lower-case",
         );
@@ -28,7 +29,7 @@ mod tests {
         let mut s =
             Schema::from_str(r#"{"type":"OBJECT","properties":{"a":{"type":"STRING"}}}"#).unwrap();
         let mut cx = Cx::new(&Rules::OPENAI, Slot::Parameters);
-        read_type_names(&mut s, &mut cx);
+        crate::engine::passes::run(&mut s, &mut cx, &[(true, read_type_names)]);
         assert_eq!(
             s.to_json_string(),
             r#"{"type":"object","properties":{"a":{"type":"string"}}}"#

@@ -1,0 +1,194 @@
+//! Tree passes that run one after another, walked together: one walk of the tree runs each
+//! pass's step on a node, in the passes' order, before the node's children. The report is
+//! what running them one after another writes: each pass's changes are kept apart during the
+//! walk and follow each other in the passes' order.
+//!
+//! Walking them together gives what running them one after another gives only where no
+//! pass's step on a node reads what an earlier pass of the group changes below that node
+//! (each group in [`super::run_with`] says why that holds). It saves a walk of the tree per
+//! pass; and the walk builds a node's JSON pointer only when a step reads it ([`At`]): these
+//! passes change almost nothing, so they read almost none (`cargo bench -p provider-rules
+//! --bench per_schema`, callgrind).
+
+use super::Cx;
+use crate::report::Change;
+use schema_core::{Location, MAX_WALK_DEPTH, Schema};
+use std::cell::OnceCell;
+use std::ops::Deref;
+
+/// One tree pass's step on one node (before its children): the node, where it is, the context.
+pub(crate) type NodeStep = fn(&mut Schema, &At<'_>, &mut Cx<'_>);
+
+/// Where a node is: its JSON pointer, built the first time it is read (it derefs to the
+/// pointer's text), from the locations of the node and its ancestors.
+pub(crate) struct At<'a> {
+    parent: Option<&'a At<'a>>,
+    loc: Option<Location<'a>>,
+    text: OnceCell<String>,
+}
+
+impl<'a> At<'a> {
+    /// The root.
+    fn root() -> At<'static> {
+        At {
+            parent: None,
+            loc: None,
+            text: OnceCell::new(),
+        }
+    }
+
+    /// The child of `parent` at `loc`.
+    fn child(parent: &'a At<'a>, loc: Location<'a>) -> At<'a> {
+        At {
+            parent: Some(parent),
+            loc: Some(loc),
+            text: OnceCell::new(),
+        }
+    }
+
+    /// Whether this is the root (its pointer is `""`), without building the pointer.
+    pub(crate) fn is_root(&self) -> bool {
+        self.loc.is_none()
+    }
+
+    /// Appends the pointer to `out` (an ancestor's pointer already built is reused).
+    fn write(&self, out: &mut String) {
+        if let Some(text) = self.text.get() {
+            out.push_str(text);
+            return;
+        }
+        if let Some(parent) = self.parent {
+            parent.write(out);
+        }
+        if let Some(loc) = &self.loc {
+            loc.push_to(out);
+        }
+    }
+}
+
+impl Deref for At<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.text.get_or_init(|| {
+            let mut out = String::new();
+            self.write(&mut out);
+            out
+        })
+    }
+}
+
+/// The most passes one walk runs.
+const MAX_PASSES: usize = 4;
+
+/// Runs the `passes` that are on (`(on, step)`), each a pre-order tree pass, in one walk of
+/// `schema`. More than [`MAX_PASSES`] passes are walked in groups of that many.
+pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>, passes: &[(bool, NodeStep)]) {
+    let mut on = [None; MAX_PASSES];
+    let mut n = 0;
+    for (_, step) in passes.iter().filter(|(on, _)| *on) {
+        if n == MAX_PASSES {
+            walk_group(schema, cx, &on[..n]);
+            n = 0;
+        }
+        on[n] = Some(*step);
+        n += 1;
+    }
+    if n > 0 {
+        walk_group(schema, cx, &on[..n]);
+    }
+}
+
+/// One walk for `steps`; each step's changes in the report after the earlier steps'.
+fn walk_group(schema: &mut Schema, cx: &mut Cx<'_>, steps: &[Option<NodeStep>]) {
+    let mut on: [NodeStep; MAX_PASSES] = [idle; MAX_PASSES];
+    let mut n = 0;
+    for (slot, step) in on.iter_mut().zip(steps.iter().flatten()) {
+        *slot = *step;
+        n += 1;
+    }
+    let steps = &on[..n];
+    let mut walk = Walk {
+        steps,
+        changes: Default::default(),
+        cx,
+    };
+    walk.node(schema, &At::root(), 0);
+    let Walk { changes, cx, .. } = walk;
+    for mut c in changes.into_iter().take(steps.len()) {
+        cx.append_changes(&mut c);
+    }
+}
+
+/// A step that does nothing (the unused places of a group).
+fn idle(_: &mut Schema, _: &At<'_>, _: &mut Cx<'_>) {}
+
+/// Several passes in one walk, each pass's changes in its own list.
+struct Walk<'a, 'r, 's> {
+    steps: &'s [NodeStep],
+    changes: [Vec<Change>; MAX_PASSES],
+    cx: &'a mut Cx<'r>,
+}
+
+impl Walk<'_, '_, '_> {
+    fn node(&mut self, s: &mut Schema, at: &At<'_>, depth: usize) {
+        if let [step] = self.steps {
+            // One pass: its changes go straight into the report.
+            step(s, at, self.cx);
+        } else {
+            for (step, changes) in self.steps.iter().zip(self.changes.iter_mut()) {
+                // What the step wrote goes to its pass's list (the steps write changes and
+                // read none).
+                let before = self.cx.change_count();
+                step(s, at, self.cx);
+                self.cx.move_changes_since(before, changes);
+            }
+        }
+        // As deep as `Schema::transform` goes.
+        if depth < MAX_WALK_DEPTH {
+            s.for_each_child_mut(|loc, child| {
+                self.node(child, &At::child(at, loc), depth + 1);
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pointer a step reads is the one `Schema::transform` gives, escapes included.
+    #[test]
+    fn the_lazy_pointer_is_the_walk_s_pointer() {
+        fn seen(s: &mut Schema, at: &At<'_>, cx: &mut Cx<'_>) {
+            assert_eq!(at.is_root(), at.is_empty());
+            if s.as_object()
+                .is_some_and(|o| o.contains(schema_core::Keyword::Title))
+            {
+                cx.change(at, crate::RuleId::TypeCase, "seen");
+            }
+        }
+        let text = r#"{"title":"r","properties":{"a/b~c":{"title":"x","items":{"title":"y"}},"n":{"anyOf":[{},{"title":"z"}]}}}"#;
+        let mut s = Schema::from_str(text).unwrap();
+        let mut cx = Cx::new(&crate::Rules::OPENAI, crate::Slot::Schema);
+        run(
+            &mut s,
+            &mut cx,
+            &[(true, seen), (false, seen), (true, seen)],
+        );
+        let got: Vec<String> = cx
+            .into_report()
+            .changes
+            .into_iter()
+            .map(|c| c.pointer)
+            .collect();
+        let once = [
+            "",
+            "/properties/a~1b~0c",
+            "/properties/a~1b~0c/items",
+            "/properties/n/anyOf/1",
+        ];
+        let twice: Vec<&str> = once.iter().chain(once.iter()).copied().collect();
+        assert_eq!(got, twice);
+    }
+}
