@@ -35,6 +35,7 @@ mod presence;
 mod property_maps;
 mod refs;
 pub(crate) mod root;
+mod root_refs;
 mod rule;
 mod strict;
 mod types;

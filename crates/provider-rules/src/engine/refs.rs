@@ -382,6 +382,7 @@ fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
     if !schema.has_refs() && !schema.has_dynamic_refs() {
         return;
     }
+    super::root_refs::run(schema, cx);
     let out = schema.inline_refs(&InlineOptions::default());
     cx.change("", RuleId::RefInline, "local $refs inlined");
     for issue in &out.issues {
