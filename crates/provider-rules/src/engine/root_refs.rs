@@ -71,13 +71,13 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
 }
 
-/// `{"anyOf": [{"type": T, "allOf": [{"$ref": "#"}]} per spoken T, {"type": [the others]}]}`.
+/// `{"anyOf": [{"type": T, "allOf": [{"$ref": "#"}]} per spoken T, {"type": [the others]}]}`
+/// (`integer` is in the others' `number` where the root speaks of integers only).
 fn union_for(spoken: &[T]) -> Schema {
     let mut branches: Vec<serde_json::Value> = spoken
         .iter()
         .map(|t| serde_json::json!({"type": t.as_str(), "allOf": [{"$ref": "#"}]}))
         .collect();
-    let number = spoken.contains(&T::Number);
     let others: Vec<&str> = [
         T::Null,
         T::Boolean,
@@ -87,7 +87,7 @@ fn union_for(spoken: &[T]) -> Schema {
         T::Object,
     ]
     .into_iter()
-    .filter(|t| !spoken.contains(t) && !(*t == T::Number && number))
+    .filter(|t| !spoken.contains(t))
     .map(|t| t.as_str())
     .collect();
     if !others.is_empty() {
