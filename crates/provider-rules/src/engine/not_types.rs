@@ -42,6 +42,152 @@ fn remaining(o: &SchemaObject, out: &[T]) -> Option<Vec<T>> {
     (!left.is_empty() && left.len() < own.len()).then_some(left)
 }
 
+/// What a `not` schema says that the proto can say the other way round.
+enum Negated {
+    /// It takes every value (`not: {}`, `not: true`): the node takes none.
+    Everything,
+    /// One bound on one type (`minLength`, `maximum`, ...), beside at most `type` of that
+    /// type: values of that type take the opposite bound, the others pass.
+    Bound(Keyword, serde_json::Value),
+}
+
+/// The bounds [`Negated::Bound`] turns round, with the type they apply to.
+const BOUNDS: &[(Keyword, T)] = &[
+    (Keyword::MinLength, T::String),
+    (Keyword::MaxLength, T::String),
+    (Keyword::MinItems, T::Array),
+    (Keyword::MaxItems, T::Array),
+    (Keyword::MinProperties, T::Object),
+    (Keyword::MaxProperties, T::Object),
+    (Keyword::Minimum, T::Number),
+    (Keyword::Maximum, T::Number),
+    (Keyword::ExclusiveMinimum, T::Number),
+    (Keyword::ExclusiveMaximum, T::Number),
+];
+
+fn negated(not: &Schema) -> Option<Negated> {
+    let o = match not {
+        Schema::Bool(true) => return Some(Negated::Everything),
+        Schema::Bool(false) => return None,
+        Schema::Object(o) => o,
+    };
+    let mut bound = None;
+    for e in o.entries() {
+        let Key::Known(k) = &e.key else { return None };
+        if ANNOTATIONS.contains(k) || *k == Keyword::Type {
+            continue;
+        }
+        let (_, t) = BOUNDS.iter().find(|(b, _)| b == k)?;
+        if bound.is_some() {
+            return None;
+        }
+        bound = Some((*k, *t));
+    }
+    let Some((k, t)) = bound else {
+        // Annotations only (a `type` alone is the other pass's).
+        return (!o.contains(Keyword::Type)).then_some(Negated::Everything);
+    };
+    if let Some(types) = o.types() {
+        let same = |x: &T| *x == t || (t == T::Number && *x == T::Integer);
+        if types.as_slice().len() != 1 || !types.as_slice().iter().all(same) {
+            return None;
+        }
+    }
+    let v = not.to_value().get(k.as_str())?.clone();
+    v.is_number().then_some(Negated::Bound(k, v))
+}
+
+/// No value is accepted here: the proto has no `false`, so a string of one member the
+/// description names stands for it (a model that sends it sends what the tool refuses
+/// anyway; every other value is refused as the original refuses it).
+pub(crate) const NOTHING: &str = "(no value is accepted)";
+
+/// Rewrites `s` (whose `not` is `what`); what was done, for the report.
+fn negate(s: &mut Schema, what: &Negated) -> String {
+    let mut j = s.to_value();
+    let Some(o) = j.as_object_mut() else {
+        return String::new();
+    };
+    o.remove("not");
+    match what {
+        Negated::Everything => {
+            let mut n = serde_json::Map::new();
+            for k in ["title", "description"] {
+                if let Some(v) = o.get(k) {
+                    n.insert(k.to_owned(), v.clone());
+                }
+            }
+            let d = crate::encode::described(
+                n.get("description").and_then(serde_json::Value::as_str),
+                "Accepts no value.",
+            );
+            n.insert("description".to_owned(), d.into());
+            n.insert("type".to_owned(), "string".into());
+            n.insert("enum".to_owned(), serde_json::json!([NOTHING]));
+            *s = Schema::from_value(&serde_json::Value::Object(n));
+            "not of every value: a node that accepts none".to_owned()
+        }
+        Negated::Bound(k, v) => {
+            let t = BOUNDS
+                .iter()
+                .find(|(b, _)| b == k)
+                .map_or(T::String, |(_, t)| *t);
+            // The opposite bound: counts exactly, numbers as the proto's inclusive bounds
+            // (`not: {minimum: 3}` is `< 3`, said `maximum: 3`: a superset).
+            let count = v.as_u64();
+            let (flip, value): (&str, Option<serde_json::Value>) = match k {
+                Keyword::MinLength => (
+                    "maxLength",
+                    count.and_then(|c| c.checked_sub(1)).map(Into::into),
+                ),
+                Keyword::MaxLength => ("minLength", count.map(|c| (c + 1).into())),
+                Keyword::MinItems => (
+                    "maxItems",
+                    count.and_then(|c| c.checked_sub(1)).map(Into::into),
+                ),
+                Keyword::MaxItems => ("minItems", count.map(|c| (c + 1).into())),
+                Keyword::MinProperties => (
+                    "maxProperties",
+                    count.and_then(|c| c.checked_sub(1)).map(Into::into),
+                ),
+                Keyword::MaxProperties => ("minProperties", count.map(|c| (c + 1).into())),
+                Keyword::Minimum | Keyword::ExclusiveMinimum => ("maximum", Some(v.clone())),
+                _ => ("minimum", Some(v.clone())),
+            };
+            let own: Vec<T> = match s.as_object().and_then(SchemaObject::types) {
+                Some(ts) => ts.as_slice().to_vec(),
+                None => T::ALL.to_vec(),
+            };
+            let applies = |x: &T| *x == t || (t == T::Number && *x == T::Integer);
+            let left: Vec<T> = match &value {
+                Some(_) => own.clone(),
+                // `not: {minLength: 0}`: no string passes.
+                None => own.iter().copied().filter(|x| !applies(x)).collect(),
+            };
+            let clash = o.contains_key(flip);
+            if let (Some(value), false) = (value, clash) {
+                if own.iter().any(applies) {
+                    o.insert(flip.to_owned(), value);
+                }
+            }
+            let names: Vec<serde_json::Value> = left.iter().map(|x| x.as_str().into()).collect();
+            match names.as_slice() {
+                [] => {
+                    return negate(s, &Negated::Everything);
+                }
+                [one] => o.insert("type".to_owned(), one.clone()),
+                _ => o.insert("type".to_owned(), serde_json::Value::Array(names)),
+            };
+            *s = Schema::from_value(&j);
+            format!(
+                "not {}: {flip} on the values of type {}",
+                k.as_str(),
+                t.as_str()
+            )
+        }
+    }
+}
+
 /// A tree-level pass before the walk: each `not` of types becomes the node's other types.
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     // The Schema-proto family (no `not`, unions, `maxProperties`); other dialects without
@@ -58,6 +204,14 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
     impl Transform for Types<'_, '_> {
         fn pre(&mut self, p: &str, s: &mut Schema) {
+            let Some(o) = s.as_object_mut() else {
+                return;
+            };
+            if let Some(what) = o.schema(Keyword::Not).and_then(negated) {
+                let done = negate(s, &what);
+                self.cx.change(p, RuleId::Not, done);
+                return;
+            }
             let Some(o) = s.as_object_mut() else {
                 return;
             };
@@ -102,6 +256,55 @@ mod tests {
     }
 
     #[test]
+    fn not_of_everything_accepts_nothing_and_a_bound_turns_round() {
+        let ok = |out: &serde_json::Value, v: serde_json::Value| {
+            jsonschema::validator_for(out).is_ok_and(|x| x.is_valid(&v))
+        };
+        for text in [
+            r#"{"not":{}}"#,
+            r#"{"not":true}"#,
+            r#"{"not":{"description":"x"}}"#,
+        ] {
+            let out = gemini(text);
+            for v in [
+                serde_json::json!(1),
+                serde_json::json!("a"),
+                serde_json::json!(false),
+                serde_json::json!({}),
+                serde_json::json!([]),
+            ] {
+                assert!(!ok(&out, v), "{out}");
+            }
+        }
+        let out = gemini(r#"{"properties":{"foo":{"not":{}}}}"#);
+        assert!(!ok(&out, serde_json::json!({"foo": 1})), "{out}");
+        assert!(ok(&out, serde_json::json!({"bar": 1})), "{out}");
+        // `not: {minLength: 2}`: strings of at most one character, and every other type.
+        let out = gemini(r#"{"not":{"minLength":2}}"#);
+        for (v, want) in [
+            (serde_json::json!("a"), true),
+            (serde_json::json!("ab"), false),
+            (serde_json::json!(7), true),
+            (serde_json::json!([1, 2]), true),
+            (serde_json::json!(false), true),
+        ] {
+            assert_eq!(ok(&out, v.clone()), want, "{v} {out}");
+        }
+        // Numbers: `not: {exclusiveMaximum: 0}` is `minimum: 0`, exactly.
+        let out = gemini(r#"{"type":"number","not":{"exclusiveMaximum":0}}"#);
+        assert!(
+            ok(&out, serde_json::json!(0)) && !ok(&out, serde_json::json!(-1)),
+            "{out}"
+        );
+        // `not: {minItems: 0}`: no array passes, the rest do.
+        let out = gemini(r#"{"not":{"type":"array","minItems":0}}"#);
+        assert!(
+            !ok(&out, serde_json::json!([])) && ok(&out, serde_json::json!("s")),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn not_of_types_is_the_other_types() {
         let out = gemini(r#"{"not":{"type":["integer","boolean"]}}"#);
         let types: Vec<&str> = out["anyOf"]
@@ -114,9 +317,11 @@ mod tests {
         // Integers cannot leave NUMBER: `not integer` keeps every type.
         let out = gemini(r#"{"type":"number","not":{"type":"integer"}}"#);
         assert_eq!(out["type"], "number");
-        // A `not` of more than types is left to the description.
+        // A `not` of a type and one bound turns the bound round.
         let out = gemini(r#"{"type":"string","not":{"type":"string","minLength":2}}"#);
-        assert_eq!(out["type"], "string");
+        assert_eq!((&out["type"], &out["maxLength"]), (&"string".into(), &1.into()));
+        // A `not` of more than that is left to the description.
+        let out = gemini(r#"{"type":"string","not":{"minLength":2,"pattern":"a"}}"#);
         assert!(out.get("maxLength").is_none());
     }
 }
