@@ -18,6 +18,8 @@ pub mod alone;
 mod arrays;
 pub(crate) mod booleans;
 mod closed;
+mod conditional_union;
+mod contains_bound;
 mod cx;
 mod draft;
 mod empty_unions;
@@ -201,6 +203,8 @@ pub(crate) fn run_with(
     property_maps::repair(&mut out, &mut cx);
     objects::boolean_required(&mut out, &mut cx);
     closed::closed_unevaluated(&mut out, &mut cx);
+    conditional_union::run(&mut out, &mut cx);
+    contains_bound::run(&mut out, &mut cx);
     not_types::run(&mut out, &mut cx);
     presence::run(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);

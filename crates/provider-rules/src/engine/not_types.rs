@@ -65,6 +65,11 @@ const BOUNDS: &[(Keyword, T)] = &[
     (Keyword::ExclusiveMaximum, T::Number),
 ];
 
+/// Whether `not: not` can be said the proto's way ([`Negated`]).
+pub(super) fn negatable(not: &Schema) -> bool {
+    negated(not).is_some()
+}
+
 fn negated(not: &Schema) -> Option<Negated> {
     let o = match not {
         Schema::Bool(true) => return Some(Negated::Everything),
@@ -102,6 +107,51 @@ fn negated(not: &Schema) -> Option<Negated> {
 /// anyway; every other value is refused as the original refuses it).
 pub(crate) const NOTHING: &str = "(no value is accepted)";
 
+/// Why a node accepts no value its composition could say (`allOf` with a `false` member;
+/// `oneOf` with two members that take everything, or only `false` members).
+fn accepts_nothing(o: &SchemaObject) -> Option<&'static str> {
+    let all = |kw| o.schemas(kw).unwrap_or_default();
+    if all(Keyword::AllOf)
+        .iter()
+        .any(|m| matches!(m, Schema::Bool(false)))
+    {
+        return Some("allOf with a false member: a node that accepts none");
+    }
+    let one = all(Keyword::OneOf);
+    let everything =
+        |m: &Schema| matches!(m, Schema::Bool(true)) || m.as_object().is_some_and(|x| x.is_empty());
+    if one.iter().filter(|m| everything(m)).count() >= 2
+        || (!one.is_empty() && one.iter().all(|m| matches!(m, Schema::Bool(false))))
+    {
+        return Some("oneOf that no value matches exactly once: a node that accepts none");
+    }
+    None
+}
+
+/// Makes `s` accept no value ([`NOTHING`]), keeping its title and description.
+pub(super) fn nothing(s: &mut Schema) {
+    let mut n = serde_json::Map::new();
+    if let Some(o) = s.as_object() {
+        if let Some(t) = o.string(Keyword::Title) {
+            n.insert("title".to_owned(), t.into());
+        }
+        let d = crate::encode::described(o.description(), "Accepts no value.");
+        n.insert("description".to_owned(), d.into());
+    } else {
+        n.insert("description".to_owned(), "Accepts no value.".into());
+    }
+    n.insert("type".to_owned(), "string".into());
+    n.insert("enum".to_owned(), serde_json::json!([NOTHING]));
+    *s = Schema::from_value(&serde_json::Value::Object(n));
+}
+
+/// Whether the profile is the Schema-proto family (no `not`, unions, `maxProperties`): the
+/// dialect these tree passes rewrite for. Other dialects without `not` keep what they do.
+pub(super) fn proto_family(rules: &crate::Rules) -> bool {
+    let k = &rules.keywords;
+    !k.contains(Keyword::Not) && k.contains(Keyword::AnyOf) && k.contains(Keyword::MaxProperties)
+}
+
 /// Rewrites `s` (whose `not` is `what`); what was done, for the report.
 fn negate(s: &mut Schema, what: &Negated) -> String {
     let mut j = s.to_value();
@@ -111,20 +161,7 @@ fn negate(s: &mut Schema, what: &Negated) -> String {
     o.remove("not");
     match what {
         Negated::Everything => {
-            let mut n = serde_json::Map::new();
-            for k in ["title", "description"] {
-                if let Some(v) = o.get(k) {
-                    n.insert(k.to_owned(), v.clone());
-                }
-            }
-            let d = crate::encode::described(
-                n.get("description").and_then(serde_json::Value::as_str),
-                "Accepts no value.",
-            );
-            n.insert("description".to_owned(), d.into());
-            n.insert("type".to_owned(), "string".into());
-            n.insert("enum".to_owned(), serde_json::json!([NOTHING]));
-            *s = Schema::from_value(&serde_json::Value::Object(n));
+            nothing(s);
             "not of every value: a node that accepts none".to_owned()
         }
         Negated::Bound(k, v) => {
@@ -190,13 +227,7 @@ fn negate(s: &mut Schema, what: &Negated) -> String {
 
 /// A tree-level pass before the walk: each `not` of types becomes the node's other types.
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
-    // The Schema-proto family (no `not`, unions, `maxProperties`); other dialects without
-    // `not` keep what they do today.
-    let k = &cx.rules.keywords;
-    if k.contains(Keyword::Not)
-        || !k.contains(Keyword::AnyOf)
-        || !k.contains(Keyword::MaxProperties)
-    {
+    if !proto_family(cx.rules) {
         return;
     }
     struct Types<'a, 'r> {
@@ -207,6 +238,11 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
             let Some(o) = s.as_object_mut() else {
                 return;
             };
+            if let Some(why) = accepts_nothing(o) {
+                nothing(s);
+                self.cx.change(p, RuleId::Not, why.to_owned());
+                return;
+            }
             if let Some(what) = o.schema(Keyword::Not).and_then(negated) {
                 let done = negate(s, &what);
                 self.cx.change(p, RuleId::Not, done);
@@ -319,7 +355,10 @@ mod tests {
         assert_eq!(out["type"], "number");
         // A `not` of a type and one bound turns the bound round.
         let out = gemini(r#"{"type":"string","not":{"type":"string","minLength":2}}"#);
-        assert_eq!((&out["type"], &out["maxLength"]), (&"string".into(), &1.into()));
+        assert_eq!(
+            (&out["type"], &out["maxLength"]),
+            (&"string".into(), &1.into())
+        );
         // A `not` of more than that is left to the description.
         let out = gemini(r#"{"type":"string","not":{"minLength":2,"pattern":"a"}}"#);
         assert!(out.get("maxLength").is_none());
