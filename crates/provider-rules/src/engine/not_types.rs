@@ -110,6 +110,9 @@ pub(crate) const NOTHING: &str = "(no value is accepted)";
 /// Why a node accepts no value its composition could say (`allOf` with a `false` member;
 /// `oneOf` with two members that take everything, or only `false` members).
 fn accepts_nothing(o: &SchemaObject) -> Option<&'static str> {
+    if o.enum_values().is_some_and(<[_]>::is_empty) {
+        return Some("an empty enum: a node that accepts none");
+    }
     let all = |kw| o.schemas(kw).unwrap_or_default();
     if all(Keyword::AllOf)
         .iter()
@@ -126,6 +129,77 @@ fn accepts_nothing(o: &SchemaObject) -> Option<&'static str> {
         return Some("oneOf that no value matches exactly once: a node that accepts none");
     }
     None
+}
+
+/// Properties whose schema is `false`, and the members a `false` dependent schema forbids
+/// (`dependentSchemas: {"bar": false}`: `bar` may not be there), become properties that
+/// accept no value ([`nothing`]) instead of being dropped (which would let any value in).
+/// A typeless node keeps every type: only objects are held to the properties. The names.
+fn forbid_members(s: &mut Schema) -> Option<Vec<String>> {
+    let o = s.as_object()?;
+    let false_in = |kw: Keyword| {
+        o.schema_map(kw)
+            .is_some_and(|m| m.values().any(|v| matches!(v, Schema::Bool(false))))
+    };
+    let deps = s
+        .to_value()
+        .get("dependencies")
+        .and_then(|d| d.as_object().cloned());
+    let dep_false = deps
+        .as_ref()
+        .is_some_and(|d| d.values().any(|v| *v == serde_json::Value::Bool(false)));
+    if !false_in(Keyword::Properties) && !false_in(Keyword::DependentSchemas) && !dep_false {
+        return None;
+    }
+    let typeless = o.types().is_none();
+    let mut j = s.to_value();
+    let m = j.as_object_mut()?;
+    let mut n = Schema::Bool(false);
+    nothing(&mut n);
+    let none = n.to_value();
+    let mut names = Vec::new();
+    for kw in ["dependentSchemas", "dependencies"] {
+        let Some(map) = m.get_mut(kw).and_then(serde_json::Value::as_object_mut) else {
+            continue;
+        };
+        let gone: Vec<String> = map
+            .iter()
+            .filter(|(_, v)| **v == serde_json::Value::Bool(false))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in &gone {
+            map.remove(k);
+        }
+        if map.is_empty() {
+            m.remove(kw);
+        }
+        let props = m
+            .entry("properties")
+            .or_insert_with(|| serde_json::json!({}));
+        if let Some(props) = props.as_object_mut() {
+            for k in gone {
+                props.insert(k.clone(), none.clone());
+                names.push(k);
+            }
+        }
+    }
+    if let Some(props) = m
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for (k, v) in props.iter_mut() {
+            if *v == serde_json::Value::Bool(false) {
+                *v = none.clone();
+                names.push(k.clone());
+            }
+        }
+    }
+    if typeless {
+        let all: Vec<serde_json::Value> = T::ALL.iter().map(|t| t.as_str().into()).collect();
+        m.insert("type".to_owned(), serde_json::Value::Array(all));
+    }
+    *s = Schema::from_value(&j);
+    Some(names)
 }
 
 /// Makes `s` accept no value ([`NOTHING`]), keeping its title and description.
@@ -243,6 +317,14 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
                 self.cx.change(p, RuleId::Not, why.to_owned());
                 return;
             }
+            if let Some(names) = forbid_members(s) {
+                self.cx.change(
+                    p,
+                    RuleId::BooleanSchema,
+                    format!("members that accept no value: {}", names.join(", ")),
+                );
+            }
+            let Some(o) = s.as_object() else { return };
             if let Some(what) = o.schema(Keyword::Not).and_then(negated) {
                 let done = negate(s, &what);
                 self.cx.change(p, RuleId::Not, done);
@@ -338,6 +420,28 @@ mod tests {
             !ok(&out, serde_json::json!([])) && ok(&out, serde_json::json!("s")),
             "{out}"
         );
+    }
+
+    #[test]
+    fn empty_enums_and_false_members_accept_nothing() {
+        let ok = |out: &serde_json::Value, v: serde_json::Value| {
+            jsonschema::validator_for(out).is_ok_and(|x| x.is_valid(&v))
+        };
+        let out = gemini(r#"{"enum":[]}"#);
+        assert!(
+            !ok(&out, serde_json::json!(1)) && !ok(&out, serde_json::json!("a")),
+            "{out}"
+        );
+        for text in [
+            r#"{"properties":{"bar":false,"foo":true}}"#,
+            r#"{"dependentSchemas":{"bar":false,"foo":true}}"#,
+            r#"{"dependencies":{"bar":false,"foo":true}}"#,
+        ] {
+            let out = gemini(text);
+            assert!(!ok(&out, serde_json::json!({"bar": 2})), "{text} {out}");
+            assert!(ok(&out, serde_json::json!({"foo": 2})), "{text} {out}");
+            assert!(ok(&out, serde_json::json!("not an object")), "{text} {out}");
+        }
     }
 
     #[test]
