@@ -4,7 +4,8 @@
 //! bound, "no value"), and dropped where it cannot: the second branch is then `else` alone,
 //! a superset. `if: true` is `then`, `if: false` is `else`. A conditional whose second branch
 //! would take everything (no `else` and an `if` that cannot be turned round) is left to the
-//! merge step, which describes it.
+//! merge step, which describes it, and so is the conditional of a shaped root (a tool's
+//! parameters stay one object).
 
 use super::Cx;
 use super::not_types::{negatable, proto_family};
@@ -22,6 +23,11 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
     impl Transform for Conditionals<'_, '_> {
         fn pre(&mut self, p: &str, s: &mut Schema) {
+            // A shaped root (a tool's parameters) must stay one object: its conditional is
+            // merged into it as before.
+            if p.is_empty() && self.cx.rules.root_shaped(self.cx.slot) {
+                return;
+            }
             let Some(o) = s.as_object() else { return };
             let Some(cond) = o.schema(Keyword::If) else {
                 return;
