@@ -276,10 +276,10 @@ fn negate(s: &mut Schema, what: &Negated) -> String {
                 None => own.iter().copied().filter(|x| !applies(x)).collect(),
             };
             let clash = o.contains_key(flip);
-            if let (Some(value), false) = (value, clash) {
-                if own.iter().any(applies) {
-                    o.insert(flip.to_owned(), value);
-                }
+            if let (Some(value), false) = (value, clash)
+                && own.iter().any(applies)
+            {
+                o.insert(flip.to_owned(), value);
             }
             let names: Vec<serde_json::Value> = left.iter().map(|x| x.as_str().into()).collect();
             match names.as_slice() {
