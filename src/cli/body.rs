@@ -219,7 +219,7 @@ mod tests {
                 .any(|f| f.item == 0 && f.violation.rule == "unsupported-keyword"),
             "{findings:?}"
         );
-        let applied = apply(&d, &choice).unwrap();
+        let applied = apply(&d, &choice, false).unwrap();
         assert_eq!(applied.slots[0].profile, "gemini-jsonschema");
         let after = applied.slots[0].after.as_deref().unwrap();
         assert!(!after.contains("minLength") && applied.output.contains(after));
