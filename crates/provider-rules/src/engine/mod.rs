@@ -32,6 +32,7 @@ mod not_types;
 mod nulls;
 mod objects;
 mod one_of;
+mod one_of_exclusive;
 mod patterns;
 mod presence;
 mod property_maps;
@@ -205,6 +206,7 @@ pub(crate) fn run_with(
     closed::closed_unevaluated(&mut out, &mut cx);
     conditional_union::run(&mut out, &mut cx);
     contains_bound::run(&mut out, &mut cx);
+    one_of_exclusive::run(&mut out, &mut cx);
     not_types::run(&mut out, &mut cx);
     presence::run(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);

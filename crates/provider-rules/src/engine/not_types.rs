@@ -14,7 +14,7 @@ use schema_core::{
 const ANNOTATIONS: &[Keyword] = &[Keyword::Title, Keyword::Description, Keyword::Comment];
 
 /// The types a `not` schema made only of `type` rules out.
-fn ruled_out(not: &Schema) -> Option<Vec<T>> {
+pub(super) fn ruled_out(not: &Schema) -> Option<Vec<T>> {
     let o = not.as_object()?;
     let only_type = o.entries().iter().all(|e| match &e.key {
         Key::Known(k) => *k == Keyword::Type || ANNOTATIONS.contains(k),
@@ -275,11 +275,24 @@ fn negate(s: &mut Schema, what: &Negated) -> String {
                 // `not: {minLength: 0}`: no string passes.
                 None => own.iter().copied().filter(|x| !applies(x)).collect(),
             };
-            let clash = o.contains_key(flip);
-            if let (Some(value), false) = (value, clash)
+            if let Some(value) = value
                 && own.iter().any(applies)
             {
-                o.insert(flip.to_owned(), value);
+                // Beside a bound of the same kind, the narrower of the two.
+                let keep = match o.get(flip).and_then(serde_json::Value::as_f64) {
+                    None => true,
+                    Some(have) => {
+                        let new = value.as_f64().unwrap_or(have);
+                        if flip.starts_with("min") {
+                            new > have
+                        } else {
+                            new < have
+                        }
+                    }
+                };
+                if keep {
+                    o.insert(flip.to_owned(), value);
+                }
             }
             let names: Vec<serde_json::Value> = left.iter().map(|x| x.as_str().into()).collect();
             match names.as_slice() {
