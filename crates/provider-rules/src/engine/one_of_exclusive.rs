@@ -19,6 +19,23 @@ fn sayable(s: &Schema) -> bool {
     negatable(s) || ruled_out(s).is_some()
 }
 
+/// Whether two branches say types that no value has both of.
+fn disjoint(a: &Schema, b: &Schema) -> bool {
+    use schema_core::InstanceType as T;
+    let types = |s: &Schema| {
+        s.as_object()
+            .and_then(|o| o.types())
+            .map(|t| t.as_slice().to_vec())
+    };
+    let (Some(x), Some(y)) = (types(a), types(b)) else {
+        return false;
+    };
+    let meets = |t: &T, u: &T| {
+        t == u || matches!((t, u), (T::Integer, T::Number) | (T::Number, T::Integer))
+    };
+    !x.iter().any(|t| y.iter().any(|u| meets(t, u)))
+}
+
 /// A tree-level pass before the walk (before `not_types`, which says the `not`s it makes).
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     if !proto_family(cx.rules) || cx.rules.keywords.contains(Keyword::OneOf) {
@@ -40,9 +57,17 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
                 return;
             }
             let said: Vec<bool> = branches.iter().map(sayable).collect();
-            if !said.iter().any(|x| *x) {
+            // Branch `k`'s negation is needed beside branch `i` where it is said and their
+            // types may overlap (`string` and `integer` already exclude each other).
+            let needed =
+                |i: usize, k: usize| k != i && said[k] && !disjoint(&branches[i], &branches[k]);
+            let n = branches.len();
+            if !(0..n).any(|i| (0..n).any(|k| needed(i, k))) {
                 return;
             }
+            let needs: Vec<Vec<bool>> = (0..n)
+                .map(|i| (0..n).map(|k| needed(i, k)).collect())
+                .collect();
             let list: Vec<Value> = branches.iter().map(Schema::to_value).collect();
             let mut j = s.to_value();
             let Some(m) = j.as_object_mut() else { return };
@@ -60,7 +85,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
                     };
                     let mut parts = Vec::new();
                     for (k, other) in list.iter().enumerate() {
-                        if k == i || !said[k] {
+                        if !needs[i][k] {
                             continue;
                         }
                         if bo.contains_key("not") {
