@@ -20,6 +20,11 @@
 //! Decoding works on JSON text and keeps every other byte: key order, spacing and number
 //! spellings survive, and text a decoder does not change is returned as `None` (no copy).
 //!
+//! Files: `types.rs` (the decoder's types), `text.rs` (the transcriber on JSON text: strict
+//! nulls and the encodings' decoders), `refs.rs` (kept definitions and the references that
+//! name them); encoding a value back is [`Decoder::encode_value`] (and, keeping the members'
+//! order, [`Decoder::encode_json`]).
+//!
 //! ```
 //! use provider_rules::{sanitize, Rules, Slot};
 //! use schema_core::Schema;
