@@ -42,6 +42,7 @@ mod root_refs;
 mod rule;
 mod strict;
 mod types;
+mod unevaluated_alone;
 mod unions;
 
 pub(crate) use cx::Cx;
@@ -207,6 +208,7 @@ pub(crate) fn run_with(
     conditional_union::run(&mut out, &mut cx);
     contains_bound::run(&mut out, &mut cx);
     one_of_exclusive::run(&mut out, &mut cx);
+    unevaluated_alone::run(&mut out, &mut cx);
     not_types::run(&mut out, &mut cx);
     presence::run(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);
