@@ -8,75 +8,68 @@
 //! parameters stay one object).
 
 use super::Cx;
-use super::not_types::{negatable, proto_family};
+use super::not_types::negatable;
 use crate::RuleId;
 use schema_core::{Keyword, Schema, Transform};
 use serde_json::{Value, json};
 
-/// A tree-level pass before the walk (before `not_types`, which says the `not`s it makes).
-pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !proto_family(cx.rules) || cx.rules.keywords.contains(Keyword::If) {
-        return;
-    }
-    struct Conditionals<'a, 'r> {
-        cx: &'a mut Cx<'r>,
-    }
-    impl Transform for Conditionals<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            // A shaped root (a tool's parameters) must stay one object: its conditional is
-            // merged into it as before.
-            if p.is_empty() && self.cx.rules.root_shaped(self.cx.slot) {
-                return;
-            }
-            let Some(o) = s.as_object() else { return };
-            let Some(cond) = o.schema(Keyword::If) else {
-                return;
-            };
-            let has = |k| o.schema(k).is_some();
-            if !has(Keyword::Then) && !has(Keyword::Else) {
-                return;
-            }
-            if o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) {
-                return;
-            }
-            let fixed = matches!(cond, Schema::Bool(_));
-            if !fixed && !has(Keyword::Else) && !negatable(cond) {
-                return;
-            }
-            let mut j = s.to_value();
-            let Some(m) = j.as_object_mut() else { return };
-            let (Some(cond), then, other) = (m.remove("if"), m.remove("then"), m.remove("else"))
-            else {
-                return;
-            };
-            let part = |x: Option<Value>| x.filter(|v| *v != Value::Bool(true));
-            let what = match cond {
-                Value::Bool(b) => {
-                    // A fixed condition: one of the two applies, as a part of the node.
-                    if let Some(x) = part(if b { then } else { other }) {
-                        let all = m.entry("allOf").or_insert_with(|| json!([]));
-                        if let Some(list) = all.as_array_mut() {
-                            list.push(x);
-                        }
-                    }
-                    "a fixed if: the part it chooses"
-                }
-                cond => {
-                    let mut first = vec![cond.clone()];
-                    first.extend(part(then));
-                    let mut second = json!({"not": cond});
-                    if let (Some(x), Some(o)) = (part(other), second.as_object_mut()) {
-                        o.insert("allOf".to_owned(), json!([x]));
-                    }
-                    m.insert("anyOf".to_owned(), json!([{"allOf": first}, second]));
-                    "if/then/else: a union of (if and then) and (not if, and else)"
-                }
-            };
-            *s = Schema::from_value(&j);
-            self.cx.change(p, RuleId::Conditional, what.to_owned());
+/// The node step, applied by `proto_walk` (one walk for the Schema-proto passes).
+pub(super) struct Conditionals<'a, 'r> {
+    pub(super) cx: &'a mut Cx<'r>,
+}
+impl Transform for Conditionals<'_, '_> {
+    fn pre(&mut self, p: &str, s: &mut Schema) {
+        // A shaped root (a tool's parameters) must stay one object: its conditional is
+        // merged into it as before.
+        if p.is_empty() && self.cx.rules.root_shaped(self.cx.slot) {
+            return;
         }
+        let Some(o) = s.as_object() else { return };
+        let Some(cond) = o.schema(Keyword::If) else {
+            return;
+        };
+        let has = |k| o.schema(k).is_some();
+        if !has(Keyword::Then) && !has(Keyword::Else) {
+            return;
+        }
+        if o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) {
+            return;
+        }
+        let fixed = matches!(cond, Schema::Bool(_));
+        if !fixed && !has(Keyword::Else) && !negatable(cond) {
+            return;
+        }
+        let mut j = s.to_value();
+        let Some(m) = j.as_object_mut() else { return };
+        let (Some(cond), then, other) = (m.remove("if"), m.remove("then"), m.remove("else")) else {
+            return;
+        };
+        let part = |x: Option<Value>| x.filter(|v| *v != Value::Bool(true));
+        let what = match cond {
+            Value::Bool(b) => {
+                // A fixed condition: one of the two applies, as a part of the node.
+                if let Some(x) = part(if b { then } else { other }) {
+                    let all = m.entry("allOf").or_insert_with(|| json!([]));
+                    if let Some(list) = all.as_array_mut() {
+                        list.push(x);
+                    }
+                }
+                "a fixed if: the part it chooses"
+            }
+            cond => {
+                let mut first = vec![cond.clone()];
+                first.extend(part(then));
+                let mut second = json!({"not": cond});
+                if let (Some(x), Some(o)) = (part(other), second.as_object_mut()) {
+                    o.insert("allOf".to_owned(), json!([x]));
+                }
+                m.insert("anyOf".to_owned(), json!([{"allOf": first}, second]));
+                "if/then/else: a union of (if and then) and (not if, and else)"
+            }
+        };
+        *s = Schema::from_value(&j);
+        self.cx.change(p, RuleId::Conditional, what.to_owned());
     }
-    schema.transform(&mut Conditionals { cx });
 }
 
 #[cfg(test)]

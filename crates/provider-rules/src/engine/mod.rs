@@ -36,6 +36,7 @@ mod one_of_exclusive;
 mod patterns;
 mod presence;
 mod property_maps;
+mod proto_walk;
 mod refs;
 pub(crate) mod root;
 mod root_refs;
@@ -205,11 +206,7 @@ pub(crate) fn run_with(
     property_maps::repair(&mut out, &mut cx);
     objects::boolean_required(&mut out, &mut cx);
     closed::closed_unevaluated(&mut out, &mut cx);
-    conditional_union::run(&mut out, &mut cx);
-    contains_bound::run(&mut out, &mut cx);
-    one_of_exclusive::run(&mut out, &mut cx);
-    unevaluated_alone::run(&mut out, &mut cx);
-    not_types::run(&mut out, &mut cx);
+    proto_walk::run(&mut out, &mut cx);
     presence::run(&mut out, &mut cx);
     refs::run(&mut out, &mut cx);
     // The encodings (issue 16): one call, on the tree with its references resolved.

@@ -141,13 +141,12 @@ fn forbid_members(s: &mut Schema) -> Option<Vec<String>> {
         o.schema_map(kw)
             .is_some_and(|m| m.values().any(|v| matches!(v, Schema::Bool(false))))
     };
-    let deps = s
-        .to_value()
-        .get("dependencies")
-        .and_then(|d| d.as_object().cloned());
-    let dep_false = deps
-        .as_ref()
-        .is_some_and(|d| d.values().any(|v| *v == serde_json::Value::Bool(false)));
+    // Read as JSON only where the node has draft-07 `dependencies` (rare): no copy per node.
+    let dep_false = o.contains(Keyword::Dependencies)
+        && s.to_value()
+            .get("dependencies")
+            .and_then(serde_json::Value::as_object)
+            .is_some_and(|d| d.values().any(|v| *v == serde_json::Value::Bool(false)));
     if !false_in(Keyword::Properties) && !false_in(Keyword::DependentSchemas) && !dep_false {
         return None;
     }
@@ -312,66 +311,60 @@ fn negate(s: &mut Schema, what: &Negated) -> String {
     }
 }
 
-/// A tree-level pass before the walk: each `not` of types becomes the node's other types.
-pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !proto_family(cx.rules) {
-        return;
-    }
-    struct Types<'a, 'r> {
-        cx: &'a mut Cx<'r>,
-    }
-    impl Transform for Types<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            let Some(o) = s.as_object_mut() else {
-                return;
-            };
-            if let Some(why) = accepts_nothing(o) {
-                nothing(s);
-                self.cx.change(p, RuleId::Not, why.to_owned());
-                return;
-            }
-            if let Some(names) = forbid_members(s) {
-                self.cx.change(
-                    p,
-                    RuleId::BooleanSchema,
-                    format!("members that accept no value: {}", names.join(", ")),
-                );
-            }
-            let Some(o) = s.as_object() else { return };
-            if let Some(what) = o.schema(Keyword::Not).and_then(negated) {
-                let done = negate(s, &what);
-                self.cx.change(p, RuleId::Not, done);
-                return;
-            }
-            let Some(o) = s.as_object_mut() else {
-                return;
-            };
-            let Some(left) = o
-                .schema(Keyword::Not)
-                .and_then(ruled_out)
-                .and_then(|out| remaining(o, &out))
-            else {
-                return;
-            };
-            o.remove(Keyword::Not);
-            let names: Vec<&str> = left.iter().map(|t| t.as_str()).collect();
-            let ty = match left.as_slice() {
-                [one] => TypeSet::Single(*one),
-                _ => TypeSet::List(left.clone()),
-            };
-            if o.contains(Keyword::Type) {
-                o.insert(Keyword::Type, Value::Type(ty));
-            } else {
-                o.insert_at(0, Keyword::Type, Value::Type(ty));
-            }
+/// The node step, applied by `proto_walk` (one walk for the Schema-proto passes).
+pub(super) struct Types<'a, 'r> {
+    pub(super) cx: &'a mut Cx<'r>,
+}
+impl Transform for Types<'_, '_> {
+    fn pre(&mut self, p: &str, s: &mut Schema) {
+        let Some(o) = s.as_object_mut() else {
+            return;
+        };
+        if let Some(why) = accepts_nothing(o) {
+            nothing(s);
+            self.cx.change(p, RuleId::Not, why.to_owned());
+            return;
+        }
+        if let Some(names) = forbid_members(s) {
             self.cx.change(
                 p,
-                RuleId::Not,
-                format!("not of types: the other types ({})", names.join(", ")),
+                RuleId::BooleanSchema,
+                format!("members that accept no value: {}", names.join(", ")),
             );
         }
+        let Some(o) = s.as_object() else { return };
+        if let Some(what) = o.schema(Keyword::Not).and_then(negated) {
+            let done = negate(s, &what);
+            self.cx.change(p, RuleId::Not, done);
+            return;
+        }
+        let Some(o) = s.as_object_mut() else {
+            return;
+        };
+        let Some(left) = o
+            .schema(Keyword::Not)
+            .and_then(ruled_out)
+            .and_then(|out| remaining(o, &out))
+        else {
+            return;
+        };
+        o.remove(Keyword::Not);
+        let names: Vec<&str> = left.iter().map(|t| t.as_str()).collect();
+        let ty = match left.as_slice() {
+            [one] => TypeSet::Single(*one),
+            _ => TypeSet::List(left.clone()),
+        };
+        if o.contains(Keyword::Type) {
+            o.insert(Keyword::Type, Value::Type(ty));
+        } else {
+            o.insert_at(0, Keyword::Type, Value::Type(ty));
+        }
+        self.cx.change(
+            p,
+            RuleId::Not,
+            format!("not of types: the other types ({})", names.join(", ")),
+        );
     }
-    schema.transform(&mut Types { cx });
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! parameters) is left as before, and so are unions of more than four branches.
 
 use super::Cx;
-use super::not_types::{negatable, proto_family, ruled_out};
+use super::not_types::{negatable, ruled_out};
 use crate::RuleId;
 use schema_core::{Keyword, Schema, Transform};
 use serde_json::{Value, json};
@@ -36,83 +36,77 @@ fn disjoint(a: &Schema, b: &Schema) -> bool {
     !x.iter().any(|t| y.iter().any(|u| meets(t, u)))
 }
 
-/// A tree-level pass before the walk (before `not_types`, which says the `not`s it makes).
-pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !proto_family(cx.rules) || cx.rules.keywords.contains(Keyword::OneOf) {
-        return;
-    }
-    struct Exclusive<'a, 'r> {
-        cx: &'a mut Cx<'r>,
-    }
-    impl Transform for Exclusive<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            if p.is_empty() && self.cx.rules.root_shaped(self.cx.slot) {
-                return;
-            }
-            let Some(o) = s.as_object() else { return };
-            let Some(branches) = o.schemas(Keyword::OneOf) else {
-                return;
-            };
-            if branches.len() < 2 || branches.len() > MAX_BRANCHES || o.contains(Keyword::AnyOf) {
-                return;
-            }
-            let said: Vec<bool> = branches.iter().map(sayable).collect();
-            // Branch `k`'s negation is needed beside branch `i` where it is said and their
-            // types may overlap (`string` and `integer` already exclude each other).
-            let needed =
-                |i: usize, k: usize| k != i && said[k] && !disjoint(&branches[i], &branches[k]);
-            let n = branches.len();
-            if !(0..n).any(|i| (0..n).any(|k| needed(i, k))) {
-                return;
-            }
-            let needs: Vec<Vec<bool>> = (0..n)
-                .map(|i| (0..n).map(|k| needed(i, k)).collect())
-                .collect();
-            let list: Vec<Value> = branches.iter().map(Schema::to_value).collect();
-            let mut j = s.to_value();
-            let Some(m) = j.as_object_mut() else { return };
-            m.remove("oneOf");
-            let union: Vec<Value> = (0..list.len())
-                .map(|i| {
-                    // The branch itself, with the first negation as its own `not` (said
-                    // against the branch's types and bounds) and the others as parts.
-                    let mut b = match &list[i] {
-                        Value::Bool(true) => json!({}),
-                        other => other.clone(),
-                    };
-                    let Some(bo) = b.as_object_mut() else {
-                        return b;
-                    };
-                    let mut parts = Vec::new();
-                    for (k, other) in list.iter().enumerate() {
-                        if !needs[i][k] {
-                            continue;
-                        }
-                        if bo.contains_key("not") {
-                            parts.push(json!({"not": other}));
-                        } else {
-                            bo.insert("not".to_owned(), other.clone());
-                        }
-                    }
-                    if !parts.is_empty() {
-                        let all = bo.entry("allOf").or_insert_with(|| json!([]));
-                        if let Some(list) = all.as_array_mut() {
-                            list.extend(parts);
-                        }
-                    }
-                    b
-                })
-                .collect();
-            m.insert("anyOf".to_owned(), Value::Array(union));
-            *s = Schema::from_value(&j);
-            self.cx.change(
-                p,
-                RuleId::OneOf,
-                "oneOf: each branch without the others the proto can rule out".to_owned(),
-            );
+/// The node step, applied by `proto_walk` (one walk for the Schema-proto passes).
+pub(super) struct Exclusive<'a, 'r> {
+    pub(super) cx: &'a mut Cx<'r>,
+}
+impl Transform for Exclusive<'_, '_> {
+    fn pre(&mut self, p: &str, s: &mut Schema) {
+        if p.is_empty() && self.cx.rules.root_shaped(self.cx.slot) {
+            return;
         }
+        let Some(o) = s.as_object() else { return };
+        let Some(branches) = o.schemas(Keyword::OneOf) else {
+            return;
+        };
+        if branches.len() < 2 || branches.len() > MAX_BRANCHES || o.contains(Keyword::AnyOf) {
+            return;
+        }
+        let said: Vec<bool> = branches.iter().map(sayable).collect();
+        // Branch `k`'s negation is needed beside branch `i` where it is said and their
+        // types may overlap (`string` and `integer` already exclude each other).
+        let needed =
+            |i: usize, k: usize| k != i && said[k] && !disjoint(&branches[i], &branches[k]);
+        let n = branches.len();
+        if !(0..n).any(|i| (0..n).any(|k| needed(i, k))) {
+            return;
+        }
+        let needs: Vec<Vec<bool>> = (0..n)
+            .map(|i| (0..n).map(|k| needed(i, k)).collect())
+            .collect();
+        let list: Vec<Value> = branches.iter().map(Schema::to_value).collect();
+        let mut j = s.to_value();
+        let Some(m) = j.as_object_mut() else { return };
+        m.remove("oneOf");
+        let union: Vec<Value> = (0..list.len())
+            .map(|i| {
+                // The branch itself, with the first negation as its own `not` (said
+                // against the branch's types and bounds) and the others as parts.
+                let mut b = match &list[i] {
+                    Value::Bool(true) => json!({}),
+                    other => other.clone(),
+                };
+                let Some(bo) = b.as_object_mut() else {
+                    return b;
+                };
+                let mut parts = Vec::new();
+                for (k, other) in list.iter().enumerate() {
+                    if !needs[i][k] {
+                        continue;
+                    }
+                    if bo.contains_key("not") {
+                        parts.push(json!({"not": other}));
+                    } else {
+                        bo.insert("not".to_owned(), other.clone());
+                    }
+                }
+                if !parts.is_empty() {
+                    let all = bo.entry("allOf").or_insert_with(|| json!([]));
+                    if let Some(list) = all.as_array_mut() {
+                        list.extend(parts);
+                    }
+                }
+                b
+            })
+            .collect();
+        m.insert("anyOf".to_owned(), Value::Array(union));
+        *s = Schema::from_value(&j);
+        self.cx.change(
+            p,
+            RuleId::OneOf,
+            "oneOf: each branch without the others the proto can rule out".to_owned(),
+        );
     }
-    schema.transform(&mut Exclusive { cx });
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@
 //! the items are typed.
 
 use super::Cx;
-use super::not_types::proto_family;
 use crate::RuleId;
 use schema_core::{Keyword as K, Schema, Transform};
 
@@ -45,48 +44,41 @@ const ITEMS: &[K] = &[
     K::RecursiveRef,
 ];
 
-/// A tree-level pass before the walk (before the encodings).
-pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
-    let k = &cx.rules.keywords;
-    if !proto_family(cx.rules) || k.contains(K::UnevaluatedProperties) {
-        return;
-    }
-    struct Alone<'a, 'r> {
-        cx: &'a mut Cx<'r>,
-    }
-    impl Transform for Alone<'_, '_> {
-        fn pre(&mut self, p: &str, s: &mut Schema) {
-            let Some(o) = s.as_object_mut() else { return };
-            for (from, to, others) in [
-                (K::UnevaluatedProperties, K::AdditionalProperties, MEMBERS),
-                (K::UnevaluatedItems, K::Items, ITEMS),
-            ] {
-                // `true` says nothing; beside `required`, a map's entries could not say which
-                // keys must be there.
-                if !matches!(
-                    o.schema(from),
-                    Some(Schema::Object(_)) | Some(Schema::Bool(false))
-                ) || others.iter().any(|kw| o.contains(*kw))
-                    || (from == K::UnevaluatedProperties && o.contains(K::Required))
-                {
-                    continue;
-                }
-                if let Some(v) = o.remove(from) {
-                    o.insert(to, v);
-                    self.cx.change(
-                        p,
-                        RuleId::UnsupportedKeyword,
-                        format!(
-                            "{} with nothing else evaluating: {}",
-                            from.as_str(),
-                            to.as_str()
-                        ),
-                    );
-                }
+/// The node step, applied by `proto_walk` (one walk for the Schema-proto passes).
+pub(super) struct Alone<'a, 'r> {
+    pub(super) cx: &'a mut Cx<'r>,
+}
+impl Transform for Alone<'_, '_> {
+    fn pre(&mut self, p: &str, s: &mut Schema) {
+        let Some(o) = s.as_object_mut() else { return };
+        for (from, to, others) in [
+            (K::UnevaluatedProperties, K::AdditionalProperties, MEMBERS),
+            (K::UnevaluatedItems, K::Items, ITEMS),
+        ] {
+            // `true` says nothing; beside `required`, a map's entries could not say which
+            // keys must be there.
+            if !matches!(
+                o.schema(from),
+                Some(Schema::Object(_)) | Some(Schema::Bool(false))
+            ) || others.iter().any(|kw| o.contains(*kw))
+                || (from == K::UnevaluatedProperties && o.contains(K::Required))
+            {
+                continue;
+            }
+            if let Some(v) = o.remove(from) {
+                o.insert(to, v);
+                self.cx.change(
+                    p,
+                    RuleId::UnsupportedKeyword,
+                    format!(
+                        "{} with nothing else evaluating: {}",
+                        from.as_str(),
+                        to.as_str()
+                    ),
+                );
             }
         }
     }
-    schema.transform(&mut Alone { cx });
 }
 
 #[cfg(test)]
