@@ -189,3 +189,48 @@ fn sanitize_encode_uses_the_encodings_and_plain_sanitize_does_not() {
     assert_ne!(out["properties"]["env"]["type"], json!("array"));
     assert!(!stdout(&o).contains("key/value entries"));
 }
+
+/// `sanitize --encode` on a request body: the slots are encoded and the history's earlier
+/// tool calls with them, as the layer does; every other byte stays. With `--api` (the layer's
+/// one pass) and without (the document model, with `--report`).
+#[test]
+fn sanitize_encode_encodes_a_request_body_and_its_history() {
+    let dir = tempdir("cli_encode_body");
+    let body = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"set","arguments":"{\"zeta\":1,\"env\":{\"B\":\"2\",\"A\":\"1\"}}"}}]}],"tools":[{"type":"function","function":{"name":"set","strict":true,"parameters":{"type":"object","properties":{"zeta":{"type":"integer"},"env":{"type":"object","additionalProperties":{"type":"string"}}},"required":["zeta","env"]}}}]}"#;
+    let file = write(&dir, "body.json", body);
+    for extra in [&["--api", "openai-chat"][..], &["--report", "-"][..]] {
+        let mut args = vec!["sanitize", "--provider", "openai-strict", "--encode"];
+        args.extend_from_slice(extra);
+        args.push(s(&file));
+        let o = run(&args);
+        expect_code(&o, 0);
+        let out = stdout(&o);
+        let v: Value = serde_json::from_str(&out).expect("json");
+        let params = &v["tools"][0]["function"]["parameters"];
+        assert_eq!(params["properties"]["env"]["type"], json!("array"), "{out}");
+        let args = v["messages"][1]["tool_calls"][0]["function"]["arguments"]
+            .as_str()
+            .expect("arguments");
+        // Encoded as the schema now expects, the members in the order the model wrote them.
+        assert_eq!(
+            args, r#"{"zeta":1,"env":[{"key":"B","value":"2"},{"key":"A","value":"1"}]}"#,
+            "{out}"
+        );
+        assert!(out.starts_with(r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}"#));
+    }
+    // Without --encode the history is not touched.
+    let o = run(&[
+        "sanitize",
+        "--provider",
+        "openai-strict",
+        "--api",
+        "openai-chat",
+        s(&file),
+    ]);
+    expect_code(&o, 0);
+    assert!(
+        stdout(&o).contains(r#"\"env\":{\"B\":\"2\",\"A\":\"1\"}"#),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -8,7 +8,9 @@ use super::error::CliError;
 use super::input::{Document, Item, Kind};
 use super::profile::Choice;
 use super::read::Source;
-use super::slots::{Applied, Finding, SlotResult, body_config, check_item, check_name};
+use super::slots::{
+    Applied, Finding, SlotResult, body_config, body_config_with, check_item, check_name,
+};
 use bytes::Bytes;
 use std::collections::HashMap;
 use tower_toolschema::locate::{LocateError, Located, locate};
@@ -81,12 +83,13 @@ pub fn document(source: Source, api: Option<Api>) -> Result<Document, CliError> 
     })
 }
 
-/// Sanitizes a request body with the layer's own machinery: only slots change.
-pub fn apply(doc: &Document, choice: &Choice) -> Result<Applied, CliError> {
+/// Sanitizes a request body with the layer's own machinery: only slots change (and with
+/// `encode`, the history's earlier tool calls, encoded as the layer encodes them).
+pub fn apply(doc: &Document, choice: &Choice, encode: bool) -> Result<Applied, CliError> {
     let text = &doc.source.text;
     // As the layer sends it: slots sanitized, refused tool names renamed.
     let (out, report, _) = tower_toolschema::restore::prepare_request(
-        &body_config(choice),
+        &body_config_with(choice, encode),
         doc.api,
         Bytes::copy_from_slice(text.as_bytes()),
     );
@@ -216,7 +219,7 @@ mod tests {
                 .any(|f| f.item == 0 && f.violation.rule == "unsupported-keyword"),
             "{findings:?}"
         );
-        let applied = apply(&d, &choice).unwrap();
+        let applied = apply(&d, &choice, false).unwrap();
         assert_eq!(applied.slots[0].profile, "gemini-jsonschema");
         let after = applied.slots[0].after.as_deref().unwrap();
         assert!(!after.contains("minLength") && applied.output.contains(after));

@@ -6,7 +6,7 @@ use super::input::Document;
 use super::output::emit;
 use super::output::emit_bytes;
 use super::profile::Choice;
-use super::slots::{Applied, apply_with, body_config};
+use super::slots::{Applied, apply_with, body_config_with};
 
 use super::read::read_bytes;
 use super::{InputArgs, ProfileArgs};
@@ -33,7 +33,8 @@ pub struct SanitizeArgs {
     pub report: Option<PathBuf>,
     /// Use the profile's lossless encodings (maps as key/value entries, any values as JSON
     /// text, numeric enums as strings, tuples as objects): only for a caller that decodes the
-    /// model's values (`toolschema decode`, the layer). Schemas and tool lists only.
+    /// model's values (`toolschema decode`, the layer). In a request body, the history's
+    /// earlier tool calls are encoded too, as the layer does.
     #[arg(long)]
     pub encode: bool,
 
@@ -63,19 +64,9 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
         && let Some(api) = args.input.hints()?.api
         && let Some(file) = args.input.single_file()
     {
-        if args.encode {
-            return Err(CliError::usage(
-                "--encode applies to schemas and tool lists, not to request bodies",
-            ));
-        }
-        return run_body(file, &choice, api);
+        return run_body(file, &choice, api, args.encode);
     }
     let doc = args.input.load_one("sanitize")?;
-    if args.encode && doc.kind == super::input::Kind::Body {
-        return Err(CliError::usage(
-            "--encode applies to schemas and tool lists, not to request bodies",
-        ));
-    }
     let options = provider_rules::SanitizeOptions {
         encode: args.encode,
     };
@@ -113,11 +104,11 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
 /// the body once, sanitizes only its slots and splices them back, renaming refused tool names
 /// as the layer does (no document model, no second scan), so the command costs about what the
 /// layer costs.
-fn run_body(file: Option<&Path>, choice: &Choice, api: Api) -> CliResult {
+fn run_body(file: Option<&Path>, choice: &Choice, api: Api, encode: bool) -> CliResult {
     // Bytes as read: the layer's scan checks the JSON (and its strings' UTF-8) itself.
     let (name, bytes) = read_bytes(file)?;
     let (out, report, _) = tower_toolschema::restore::prepare_request(
-        &body_config(choice),
+        &body_config_with(choice, encode),
         Some(api),
         Bytes::from(bytes),
     );

@@ -83,7 +83,7 @@ pub fn apply_with(
     options: &provider_rules::SanitizeOptions,
 ) -> Result<Applied, CliError> {
     if doc.kind == Kind::Body {
-        return body::apply(doc, choice);
+        return body::apply(doc, choice, options.encode);
     }
     let rules = choice.rules();
     let text = &doc.source.text;
@@ -147,6 +147,19 @@ pub fn apply_with(
 /// The layer configuration that applies `choice` to request bodies.
 pub fn body_config(choice: &Choice) -> Config {
     Config::new(Target::Fixed(choice.profiles()))
+}
+
+/// [`body_config`], with the profiles' encodings where `encode` (`sanitize --encode`): the
+/// slots are encoded and the history's earlier tool calls with them, as the layer does.
+pub fn body_config_with(choice: &Choice, encode: bool) -> Config {
+    if encode {
+        tower_toolschema::ToolSchemaLayer::new(body_config(choice))
+            .sanitizer(tower_toolschema::encoding::EncodingSanitizer)
+            .config()
+            .clone()
+    } else {
+        body_config(choice)
+    }
 }
 
 /// Something the provider would reject, located in the document.

@@ -152,6 +152,7 @@ impl Enums {
 /// How `$ref` is treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Refs {
     /// Kept (with siblings, recursion, definitions).
     Keep,

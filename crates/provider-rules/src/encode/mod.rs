@@ -34,6 +34,7 @@
 pub mod any_value;
 pub mod enum_text;
 pub mod map;
+mod ordered;
 mod text;
 pub mod tuple;
 mod walk;

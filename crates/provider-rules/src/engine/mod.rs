@@ -18,6 +18,8 @@ pub mod alone;
 mod arrays;
 pub(crate) mod booleans;
 mod closed;
+mod conditional_union;
+mod contains_bound;
 mod cx;
 mod draft;
 mod empty_unions;
@@ -30,15 +32,19 @@ mod not_types;
 mod nulls;
 mod objects;
 mod one_of;
+mod one_of_exclusive;
 mod passes;
 mod patterns;
 mod presence;
 mod property_maps;
+mod proto_walk;
 mod refs;
 pub(crate) mod root;
+mod root_refs;
 mod rule;
 mod strict;
 mod types;
+mod unevaluated_alone;
 mod unions;
 
 pub(crate) use cx::Cx;
@@ -219,32 +225,28 @@ pub(crate) fn run_with(
     let mut out = schema;
     passes::run(&mut out, &mut cx, &[(true, types::read_type_names)]);
     root::wrap_bare_properties(&mut out, &mut cx);
-    // Two walks for five tree passes (`passes`), which write what they write in sequence.
-    // First: a property map's repair rewrites only the node's own maps; the boolean-`required`
+    // The tree passes, in sequence (`passes` walks per-node steps). One walk for the first
+    // two: a property map's repair rewrites only the node's own maps; the boolean-`required`
     // promotion reads the node's maps and its properties' `required`, which no repair changes.
-    let (r, on) = (cx.rules, &cx);
     let first = [
         (
-            r.repair_property_maps,
+            cx.rules.repair_property_maps,
             property_maps::repair as passes::NodeStep,
         ),
-        (r.promote_boolean_required, objects::boolean_required),
-    ];
-    // Second: the closed-object rewrite reads the node and its subschemas, which the later two
-    // have not walked yet, as in sequence; the `not` of types reads its `not` subschema's
-    // keywords, which the closed rewrite changes only where there is more than `type`; the
-    // presence union reads its node only, and the other two leave what it adds (objects of
-    // `type`, `properties`, `required`) as it is.
-    let second = [
-        (
-            closed::closed_unevaluated_on(on),
-            closed::closed_unevaluated as passes::NodeStep,
-        ),
-        (not_types::run_on(on), not_types::run),
-        (presence::run_on(on), presence::run),
+        (cx.rules.promote_boolean_required, objects::boolean_required),
     ];
     passes::run(&mut out, &mut cx, &first);
-    passes::run(&mut out, &mut cx, &second);
+    // The closed-object rewrite reads where a node sits (`then`/`else`, `allOf` members are
+    // merged into another node), which the Schema-proto rewrites after it change (a
+    // conditional becomes a union): it walks the whole tree before them.
+    let closed = [(
+        closed::closed_unevaluated_on(&cx),
+        closed::closed_unevaluated as passes::NodeStep,
+    )];
+    passes::run(&mut out, &mut cx, &closed);
+    proto_walk::run(&mut out, &mut cx);
+    let presence = [(presence::run_on(&cx), presence::run as passes::NodeStep)];
+    passes::run(&mut out, &mut cx, &presence);
     refs::run(&mut out, &mut cx);
     // The encodings (issue 16): one call, on the tree with its references resolved.
     let encoded = options

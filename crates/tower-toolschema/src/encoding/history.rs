@@ -89,13 +89,13 @@ pub(crate) fn encode_args(decoder: &Decoder, raw: &str) -> Result<Option<Vec<u8>
             "the arguments nest deeper than {MAX_DEPTH} levels: not encoded"
         ));
     }
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("the arguments are not JSON: {e}"))?;
-    let encoded = decoder.encode_value(&value);
-    if encoded == value {
+    // Members keep the order the model wrote them in.
+    let Some(out) = decoder
+        .encode_json(&text)
+        .map_err(|e| format!("the arguments are not JSON: {e}"))?
+    else {
         return Ok(None);
-    }
-    let out = serde_json::to_string(&encoded).map_err(|e| e.to_string())?;
+    };
     if in_string {
         serde_json::to_vec(&out)
             .map(Some)

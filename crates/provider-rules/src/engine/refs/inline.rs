@@ -15,6 +15,7 @@ pub(super) fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
     if !schema.has_refs() && !schema.has_dynamic_refs() {
         return;
     }
+    crate::engine::root_refs::run(schema, cx);
     let out = schema.inline_refs(&InlineOptions::default());
     cx.change("", RuleId::RefInline, "local $refs inlined");
     for issue in &out.issues {
