@@ -8,7 +8,7 @@ use bytes::Bytes;
 
 use crate::cache::Cached;
 use crate::config::{Config, RequestCtx};
-use crate::locate::{self, Found, LocateError, range_in};
+use crate::locate::{self, Found, LocateError, range_of};
 use crate::plan::{SlotPlan, plan_slot};
 use crate::profile::Profile;
 use crate::report::{Outcome, SanitizeReport, SkipReason, SlotReport};
@@ -352,7 +352,7 @@ fn process_slot(
         schema: None,
         decoder: Arc::default(),
     };
-    let Some(range) = range_in(body, found.raw) else {
+    let Some(range) = range_of(body, found.raw.get()) else {
         report.error = Some("slot outside the body".to_owned());
         return report;
     };
@@ -375,7 +375,7 @@ fn process_slot(
         report.strict_over_request_limits = over_limits;
         profile = &profiles.native;
         (result, cached) = sanitize_cached(cfg, profile, slot, schema);
-        if let Some(flag) = found.strict.and_then(|s| range_in(body, s)) {
+        if let Some(flag) = found.strict.and_then(|s| range_of(body, s.get())) {
             edits.push(Edit {
                 range: flag,
                 bytes: b"false".to_vec(),
