@@ -18,15 +18,18 @@ use crate::shapes::Encoding;
 /// Nesting this deep or deeper is left to serde_json's scan (and its own limit of 128).
 const MAX_DEPTH: usize = 100;
 
-/// Any byte of the word is `"`, `\` or a control character (below 0x20).
-fn special(w: u64) -> bool {
+/// Where the first `"`, `\` or control character (below 0x20) of the eight bytes `w` (read
+/// little-endian) is, if any: the lowest flagged byte of the usual zero-byte test is exact
+/// (a borrow only runs upwards from a byte that matches).
+fn first_special(w: u64) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let quote = w ^ (LO * u64::from(b'"'));
     let slash = w ^ (LO * u64::from(b'\\'));
     let low = w.wrapping_sub(LO * 0x20) & !w;
     let zero = |x: u64| x.wrapping_sub(LO) & !x;
-    (zero(quote) | zero(slash) | low) & HI != 0
+    let m = (zero(quote) | zero(slash) | low) & HI;
+    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
 }
 
 /// The slots of the trie `root` in `text`, or `None` when the body is not one this pass is
@@ -53,6 +56,29 @@ struct Fast<'a> {
     path: Vec<PathSeg>,
     out: Located<'a>,
     tool_names: bool,
+}
+
+/// A stack of up to 128 flags.
+#[derive(Default)]
+struct Open {
+    bits: u128,
+    len: usize,
+}
+
+impl Open {
+    fn push(&mut self, object: bool) {
+        self.bits = (self.bits << 1) | u128::from(object);
+        self.len += 1;
+    }
+
+    fn last(&self) -> Option<bool> {
+        (self.len > 0).then_some(self.bits & 1 == 1)
+    }
+
+    fn pop(&mut self) {
+        self.bits >>= 1;
+        self.len = self.len.saturating_sub(1);
+    }
 }
 
 impl<'a> Fast<'a> {
@@ -212,11 +238,13 @@ impl<'a> Fast<'a> {
         let mut escaped = false;
         loop {
             while let Some(w) = self.b.get(self.i..self.i + 8) {
-                let w = u64::from_le_bytes(w.try_into().ok()?);
-                if special(w) {
-                    break;
+                match first_special(u64::from_le_bytes(w.try_into().ok()?)) {
+                    Some(k) => {
+                        self.i += k;
+                        break;
+                    }
+                    None => self.i += 8,
                 }
-                self.i += 8;
             }
             match self.peek()? {
                 b'"' => {
@@ -287,8 +315,9 @@ impl<'a> Fast<'a> {
 
     /// Skips one value (validating it), iteratively: `depth` is the nesting it starts at.
     fn skip(&mut self, depth: usize) -> Option<()> {
-        // The open containers, innermost last (`true`: an object).
-        let mut open: Vec<bool> = Vec::new();
+        // The open containers, innermost last (`true`: an object), as bits (fewer than
+        // `MAX_DEPTH` of them).
+        let mut open = Open::default();
         loop {
             // A value.
             match self.peek()? {
@@ -298,7 +327,7 @@ impl<'a> Fast<'a> {
                 b'{' | b'[' => {
                     let object = self.peek()? == b'{';
                     self.i += 1;
-                    if depth + open.len() + 1 >= MAX_DEPTH {
+                    if depth + open.len + 1 >= MAX_DEPTH {
                         return None;
                     }
                     self.ws();
@@ -322,7 +351,7 @@ impl<'a> Fast<'a> {
             }
             // After a value: close what ends here, or go on to the next member or element.
             loop {
-                let Some(&object) = open.last() else {
+                let Some(object) = open.last() else {
                     return Some(());
                 };
                 self.ws();
@@ -433,13 +462,27 @@ mod tests {
     }
 
     #[test]
-    fn the_word_test_finds_every_special_byte() {
+    fn the_word_test_finds_the_first_special_byte() {
+        let is = |c: u8| c == b'"' || c == b'\\' || c < 0x20;
         for c in 0..=255u8 {
             for at in 0..8 {
                 let mut w = *b"abcdefgh";
                 w[at] = c;
-                let want = c == b'"' || c == b'\\' || c < 0x20;
-                assert_eq!(special(u64::from_le_bytes(w)), want, "{c} at {at}");
+                let want = is(c).then_some(at);
+                assert_eq!(first_special(u64::from_le_bytes(w)), want, "{c} at {at}");
+                // A second special byte after it does not move the first.
+                for later in at + 1..8 {
+                    for d in [0u8, b'"', b'\\', 0x1f, 0x20, 0x21, 0xff] {
+                        let mut w2 = w;
+                        w2[later] = d;
+                        let want = if is(c) {
+                            Some(at)
+                        } else {
+                            is(d).then_some(later)
+                        };
+                        assert_eq!(first_special(u64::from_le_bytes(w2)), want);
+                    }
+                }
             }
         }
     }
