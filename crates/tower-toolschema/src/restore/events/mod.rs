@@ -14,7 +14,13 @@ use std::sync::Arc;
 use bytes::Bytes;
 use serde_json::value::RawValue;
 
-use super::json::{at, call_edits, decode_args, member, members, string};
+mod anthropic;
+mod openai_chat;
+mod responses;
+
+use responses::sequence_number;
+
+use super::json::{call_edits, string};
 use super::report::RestoredCall;
 use super::sse::{self, Splitter};
 use super::{RestorePlan, chat, json};
@@ -588,129 +594,6 @@ impl StreamRestorer {
         }
     }
 
-    fn chat(&mut self, event: &Bytes, data: &Bytes, chunk: chat::Chunk<'_>, step: &mut Step) {
-        let single = chunk.choices.len() == 1 && !chunk.usage;
-        for ch in chunk.choices.into_iter().flatten() {
-            let c = number(ch.index);
-            let finished = ch.finished;
-            let Some(delta) = ch.delta else {
-                continue;
-            };
-            let single_call = delta.calls.len() == 1;
-            for call in delta.calls.into_iter().flatten() {
-                let key = (c, number(call.index));
-                if let Some(name) = call.name
-                    && let Some(sent) = string(name)
-                {
-                    // A new call in this choice completes the one before.
-                    step.release
-                        .extend(self.held.keys().filter(|k| k.0 == c && **k != key).copied());
-                    let tool = self.rename(data, name, &sent, step);
-                    self.open_call(key, tool);
-                }
-                if self.held.contains_key(&key)
-                    && let Some(args) = call.arguments
-                {
-                    let pure = single
-                        && !finished
-                        && delta.only_calls
-                        && single_call
-                        && call.only_index_function
-                        && call.function_members == 1;
-                    self.hold(key, event, data, args, pure, step);
-                }
-            }
-            if finished {
-                step.release
-                    .extend(self.held.keys().filter(|k| k.0 == c).copied());
-                self.open.retain(|k, _| k.0 != c);
-            }
-        }
-        dedup(&mut step.release);
-    }
-
-    fn responses(&mut self, event: &Bytes, data: &Bytes, doc: &RawValue, step: &mut Step) {
-        let top = members(doc).unwrap_or_default();
-        let kind = member(&top, "type").and_then(string).unwrap_or_default();
-        let key = (number(member(&top, "output_index")), 0);
-        match kind.as_str() {
-            "response.output_item.added" => {
-                if let Some((_, name)) = at(doc, "item.name")
-                    && let Some(sent) = string(name)
-                    && at(doc, "item.type")
-                        .and_then(|(_, t)| string(t))
-                        .is_some_and(|t| t == "function_call")
-                {
-                    let tool = self.rename(data, name, &sent, step);
-                    self.open_call(key, tool);
-                }
-            }
-            "response.function_call_arguments.delta" => {
-                if let Some(d) = member(&top, "delta") {
-                    self.hold(key, event, data, d, true, step);
-                }
-            }
-            "response.function_call_arguments.done" => {
-                let tool = self
-                    .held
-                    .get(&key)
-                    .map(|h| h.tool.clone())
-                    .or_else(|| self.open.remove(&key));
-                if self.held.contains_key(&key) {
-                    step.release.push(key);
-                }
-                if let Some(name) = member(&top, "name")
-                    && let Some(sent) = string(name)
-                {
-                    self.rename(data, name, &sent, step);
-                }
-                if let Some(tool) = tool
-                    && let Some(d) = self.plan.decoder(&tool)
-                    && let Some(args) = member(&top, "arguments")
-                    && let Some(range) = range_in(data, args)
-                    && let Ok(Some(bytes)) = decode_args(d, args.get())
-                {
-                    step.edits.push(Edit { range, bytes });
-                }
-            }
-            _ => {
-                if kind == "response.output_item.done" {
-                    self.open.remove(&key);
-                }
-                self.whole_calls(data, doc, step);
-            }
-        }
-    }
-
-    fn anthropic(&mut self, event: &Bytes, data: &Bytes, doc: &RawValue, step: &mut Step) {
-        let top = members(doc).unwrap_or_default();
-        let kind = member(&top, "type").and_then(string).unwrap_or_default();
-        let key = (number(member(&top, "index")), 0);
-        match kind.as_str() {
-            "content_block_start" => {
-                if let Some((_, name)) = at(doc, "content_block.name")
-                    && let Some(sent) = string(name)
-                    && at(doc, "content_block.type")
-                        .and_then(|(_, t)| string(t))
-                        .is_some_and(|t| t == "tool_use")
-                {
-                    let tool = self.rename(data, name, &sent, step);
-                    self.open_call(key, tool);
-                }
-            }
-            "content_block_delta" => {
-                if let Some((_, d)) = at(doc, "delta.partial_json") {
-                    self.hold(key, event, data, d, true, step);
-                }
-            }
-            "content_block_stop" => {
-                step.release.push(key);
-                self.open.remove(&key);
-            }
-            _ => self.whole_calls(data, doc, step),
-        }
-    }
-
     /// Whole calls inside one event (Responses' `output_item.done`, `response.completed`).
     fn whole_calls(&mut self, data: &[u8], doc: &RawValue, step: &mut Step) {
         let shape = self.plan.shape();
@@ -745,14 +628,6 @@ impl StreamRestorer {
             None => sent.to_owned(),
         }
     }
-}
-
-/// The top-level `sequence_number` of an event's data: where its digits are, and its value.
-fn sequence_number(data: &[u8]) -> Option<(std::ops::Range<usize>, u64)> {
-    let doc: &RawValue = serde_json::from_slice(data).ok()?;
-    let raw = member(&members(doc)?, "sequence_number")?;
-    let n = raw.get().parse().ok()?;
-    Some((range_in(data, raw)?, n))
 }
 
 fn dedup(keys: &mut Vec<(u64, u64)>) {

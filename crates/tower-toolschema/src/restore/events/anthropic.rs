@@ -1,0 +1,46 @@
+//! Anthropic Messages' stream: `content_block_start` names a `tool_use` block,
+//! `content_block_delta`'s `input_json_delta` carries its fragments, `content_block_stop`
+//! completes it.
+
+use bytes::Bytes;
+use serde_json::value::RawValue;
+
+use super::super::json::{at, member, members, string};
+use super::{Step, StreamRestorer, number};
+
+impl StreamRestorer {
+    pub(super) fn anthropic(
+        &mut self,
+        event: &Bytes,
+        data: &Bytes,
+        doc: &RawValue,
+        step: &mut Step,
+    ) {
+        let top = members(doc).unwrap_or_default();
+        let kind = member(&top, "type").and_then(string).unwrap_or_default();
+        let key = (number(member(&top, "index")), 0);
+        match kind.as_str() {
+            "content_block_start" => {
+                if let Some((_, name)) = at(doc, "content_block.name")
+                    && let Some(sent) = string(name)
+                    && at(doc, "content_block.type")
+                        .and_then(|(_, t)| string(t))
+                        .is_some_and(|t| t == "tool_use")
+                {
+                    let tool = self.rename(data, name, &sent, step);
+                    self.open_call(key, tool);
+                }
+            }
+            "content_block_delta" => {
+                if let Some((_, d)) = at(doc, "delta.partial_json") {
+                    self.hold(key, event, data, d, true, step);
+                }
+            }
+            "content_block_stop" => {
+                step.release.push(key);
+                self.open.remove(&key);
+            }
+            _ => self.whole_calls(data, doc, step),
+        }
+    }
+}
