@@ -2,6 +2,9 @@
 //! calls under the names it received, and clients through the layer (hyper-util) and the
 //! reqwest middleware: the client sees the tools' own names.
 
+#[path = "support/loopback.rs"]
+mod loopback;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -103,15 +106,7 @@ async fn upstream(req: AxumRequest) -> axum::response::Response {
 }
 
 async fn serve() -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind loopback");
-    let addr = listener.local_addr().expect("addr");
-    let app = Router::new().fallback(any(upstream));
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    addr
+    loopback::serve(Router::new().fallback(any(upstream))).await
 }
 
 fn check(path: &str, text: &str) {
