@@ -56,6 +56,11 @@ use trie::{Node, compiled};
 pub struct RawText<'a>(&'a str);
 
 impl<'a> RawText<'a> {
+    /// A slice of validated JSON, one value with no whitespace around it.
+    pub(crate) fn new(text: &'a str) -> Self {
+        RawText(text)
+    }
+
     /// The value's JSON text.
     ///
     /// ```
@@ -187,6 +192,13 @@ impl<'a> Found<'a> {
     }
 }
 
+/// Read as serde_json's borrowed [`RawValue`] is (the same validation), kept as its text.
+impl<'de> serde::Deserialize<'de> for RawText<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <&'de RawValue as serde::Deserialize>::deserialize(d).map(|r| RawText(r.get()))
+    }
+}
+
 /// What [`locate`] found.
 ///
 /// ```
@@ -209,7 +221,7 @@ pub struct Located<'a> {
 }
 
 /// Byte range of a borrowed raw value inside `base`.
-pub(crate) fn range_in(base: &[u8], raw: &RawValue) -> Option<Range<usize>> {
+pub(crate) fn range_in(base: &[u8], raw: RawText<'_>) -> Option<Range<usize>> {
     range_of(base, raw.get())
 }
 

@@ -2,8 +2,8 @@
 //! `content_block_delta`'s `input_json_delta` carries its fragments, `content_block_stop`
 //! completes it.
 
+use crate::locate::RawText;
 use bytes::Bytes;
-use serde_json::value::RawValue;
 
 use super::super::json::{at, member, members, string};
 use super::{Step, StreamRestorer, number};
@@ -13,7 +13,7 @@ impl StreamRestorer {
         &mut self,
         event: &Bytes,
         data: &Bytes,
-        doc: &RawValue,
+        doc: RawText<'_>,
         step: &mut Step,
     ) {
         let top = members(doc).unwrap_or_default();

@@ -11,8 +11,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::locate::RawText;
 use bytes::Bytes;
-use serde_json::value::RawValue;
 
 mod anthropic;
 mod openai_chat;
@@ -102,7 +102,7 @@ pub(crate) struct StreamRestorer {
     pub(crate) calls: Vec<RestoredCall>,
 }
 
-fn number(raw: Option<&RawValue>) -> u64 {
+fn number(raw: Option<RawText<'_>>) -> u64 {
     raw.and_then(|r| r.get().parse().ok()).unwrap_or(0)
 }
 
@@ -484,7 +484,7 @@ impl StreamRestorer {
             self.chat(event, data, chunk, &mut step);
             return Some(step);
         }
-        let doc = serde_json::from_str::<&RawValue>(text).ok()?;
+        let doc = serde_json::from_str::<RawText<'_>>(text).ok()?;
         match shape.stream {
             Stream::ChatDeltas => {}
             Stream::ResponsesEvents => self.responses(event, data, doc, &mut step),
@@ -511,7 +511,7 @@ impl StreamRestorer {
         key: (u64, u64),
         event: &Bytes,
         data: &Bytes,
-        raw: &RawValue,
+        raw: RawText<'_>,
         pure: bool,
         step: &mut Step,
     ) {
@@ -595,7 +595,7 @@ impl StreamRestorer {
     }
 
     /// Whole calls inside one event (Responses' `output_item.done`, `response.completed`).
-    fn whole_calls(&mut self, data: &[u8], doc: &RawValue, step: &mut Step) {
+    fn whole_calls(&mut self, data: &[u8], doc: RawText<'_>, step: &mut Step) {
         let shape = self.plan.shape();
         call_edits(
             &self.plan,
@@ -609,7 +609,7 @@ impl StreamRestorer {
     }
 
     /// Maps a name back in this event; returns the tool's own name.
-    fn rename(&mut self, data: &[u8], raw: &RawValue, sent: &str, step: &mut Step) -> String {
+    fn rename(&mut self, data: &[u8], raw: RawText<'_>, sent: &str, step: &mut Step) -> String {
         match self.plan.original(sent) {
             Some(original) => {
                 if let (Some(range), Ok(bytes)) =

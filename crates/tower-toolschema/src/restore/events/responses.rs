@@ -3,8 +3,8 @@
 //! the whole arguments); whole calls in `output_item.done` and `response.completed`. Once an
 //! event was held back, the `sequence_number`s after it are renumbered.
 
+use crate::locate::RawText;
 use bytes::Bytes;
-use serde_json::value::RawValue;
 
 use super::super::json::{at, decode_args, member, members, string};
 use super::{Step, StreamRestorer, number};
@@ -16,7 +16,7 @@ impl StreamRestorer {
         &mut self,
         event: &Bytes,
         data: &Bytes,
-        doc: &RawValue,
+        doc: RawText<'_>,
         step: &mut Step,
     ) {
         let top = members(doc).unwrap_or_default();
@@ -74,7 +74,7 @@ impl StreamRestorer {
 
 /// The top-level `sequence_number` of an event's data: where its digits are, and its value.
 pub(super) fn sequence_number(data: &[u8]) -> Option<(std::ops::Range<usize>, u64)> {
-    let doc: &RawValue = serde_json::from_slice(data).ok()?;
+    let doc: RawText<'_> = serde_json::from_slice(data).ok()?;
     let raw = member(&members(doc)?, "sequence_number")?;
     let n = raw.get().parse().ok()?;
     Some((range_in(data, raw)?, n))
