@@ -110,11 +110,16 @@ impl<'a> Split<'a> {
     }
 }
 
-/// The members of `raw` when it is an object, in order (a key is copied only when it has
-/// escapes).
-pub(crate) fn members(raw: RawText<'_>) -> Option<Vec<(Cow<'_, str>, RawText<'_>)>> {
+/// Each item of the container `raw` opened by `open` and closed by `close`: `item` reads one
+/// (the cursor at its first byte) and says whether it could. `None` when `raw` is not such a
+/// container or an item could not be read.
+fn each_item<'a>(
+    raw: RawText<'a>,
+    (open, close): (u8, u8),
+    mut item: impl FnMut(&mut Split<'a>) -> Option<()>,
+) -> Option<()> {
     let t = raw.get();
-    if !t.starts_with('{') {
+    if t.as_bytes().first() != Some(&open) {
         return None;
     }
     let mut s = Split {
@@ -122,13 +127,27 @@ pub(crate) fn members(raw: RawText<'_>) -> Option<Vec<(Cow<'_, str>, RawText<'_>
         b: t.as_bytes(),
         i: 1,
     };
-    let mut out = Vec::new();
     s.ws();
-    if s.b.get(s.i) == Some(&b'}') {
-        return Some(out);
+    if s.b.get(s.i) == Some(&close) {
+        return Some(());
     }
     loop {
         s.ws();
+        item(&mut s)?;
+        s.ws();
+        match s.next()? {
+            b',' => {}
+            c if c == close => return Some(()),
+            _ => return None,
+        }
+    }
+}
+
+/// The members of `raw` when it is an object, in order (a key is copied only when it has
+/// escapes).
+pub(crate) fn members(raw: RawText<'_>) -> Option<Vec<(Cow<'_, str>, RawText<'_>)>> {
+    let mut out = Vec::new();
+    each_item(raw, (b'{', b'}'), |s| {
         let key = s.value()?;
         let key = match key.contains('\\') {
             true => Cow::Owned(serde_json::from_str::<String>(key).ok()?),
@@ -138,41 +157,19 @@ pub(crate) fn members(raw: RawText<'_>) -> Option<Vec<(Cow<'_, str>, RawText<'_>
         (s.next()? == b':').then_some(())?;
         s.ws();
         out.push((key, RawText::new(s.value()?)));
-        s.ws();
-        match s.next()? {
-            b',' => {}
-            b'}' => return Some(out),
-            _ => return None,
-        }
-    }
+        Some(())
+    })?;
+    Some(out)
 }
 
 /// The elements of `raw` when it is an array.
 pub(crate) fn elements(raw: RawText<'_>) -> Option<Vec<RawText<'_>>> {
-    let t = raw.get();
-    if !t.starts_with('[') {
-        return None;
-    }
-    let mut s = Split {
-        t,
-        b: t.as_bytes(),
-        i: 1,
-    };
     let mut out = Vec::new();
-    s.ws();
-    if s.b.get(s.i) == Some(&b']') {
-        return Some(out);
-    }
-    loop {
-        s.ws();
+    each_item(raw, (b'[', b']'), |s| {
         out.push(RawText::new(s.value()?));
-        s.ws();
-        match s.next()? {
-            b',' => {}
-            b']' => return Some(out),
-            _ => return None,
-        }
-    }
+        Some(())
+    })?;
+    Some(out)
 }
 
 #[cfg(test)]

@@ -21,15 +21,7 @@ impl StreamRestorer {
         let key = (number(member(&top, "index")), 0);
         match kind.as_str() {
             "content_block_start" => {
-                if let Some((_, name)) = at(doc, "content_block.name")
-                    && let Some(sent) = string(name)
-                    && at(doc, "content_block.type")
-                        .and_then(|(_, t)| string(t))
-                        .is_some_and(|t| t == "tool_use")
-                {
-                    let tool = self.rename(data, name, &sent, step);
-                    self.open_call(key, tool);
-                }
+                self.start_call(data, doc, ("content_block", "tool_use"), key, step);
             }
             "content_block_delta" => {
                 if let Some((_, d)) = at(doc, "delta.partial_json") {

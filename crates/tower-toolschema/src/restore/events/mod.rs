@@ -594,6 +594,30 @@ impl StreamRestorer {
         }
     }
 
+    /// A call that starts in this event (Responses' `output_item.added`, Anthropic's
+    /// `content_block_start`): when the object at `holder` is of type `kind`, its `name` is
+    /// mapped back and the call opened at `key`.
+    fn start_call(
+        &mut self,
+        data: &[u8],
+        doc: RawText<'_>,
+        (holder, kind): (&str, &str),
+        key: (u64, u64),
+        step: &mut Step,
+    ) {
+        let Some((m, name)) = json::at(doc, &format!("{holder}.name")) else {
+            return;
+        };
+        if let Some(sent) = string(name)
+            && json::member(&m, "type")
+                .and_then(string)
+                .is_some_and(|t| t == kind)
+        {
+            let tool = self.rename(data, name, &sent, step);
+            self.open_call(key, tool);
+        }
+    }
+
     /// Whole calls inside one event (Responses' `output_item.done`, `response.completed`).
     fn whole_calls(&mut self, data: &[u8], doc: RawText<'_>, step: &mut Step) {
         let shape = self.plan.shape();

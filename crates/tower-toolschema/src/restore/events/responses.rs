@@ -6,7 +6,7 @@
 use crate::locate::RawText;
 use bytes::Bytes;
 
-use super::super::json::{at, decode_args, member, members, string};
+use super::super::json::{decode_args, member, members, string};
 use super::{Step, StreamRestorer, number};
 use crate::locate::range_in;
 use crate::rewrite::Edit;
@@ -24,15 +24,7 @@ impl StreamRestorer {
         let key = (number(member(&top, "output_index")), 0);
         match kind.as_str() {
             "response.output_item.added" => {
-                if let Some((_, name)) = at(doc, "item.name")
-                    && let Some(sent) = string(name)
-                    && at(doc, "item.type")
-                        .and_then(|(_, t)| string(t))
-                        .is_some_and(|t| t == "function_call")
-                {
-                    let tool = self.rename(data, name, &sent, step);
-                    self.open_call(key, tool);
-                }
+                self.start_call(data, doc, ("item", "function_call"), key, step);
             }
             "response.function_call_arguments.delta" => {
                 if let Some(d) = member(&top, "delta") {
