@@ -235,10 +235,26 @@ impl<'a> Fast<'a> {
     fn string(&mut self) -> Option<(&'a str, bool)> {
         self.eat(b'"')?;
         let start = self.i;
+        let escaped = self.rest_of_string()?;
+        let s = self.text.get(start..self.i - 1)?;
+        Some((s, escaped))
+    }
+
+    /// A string at the cursor, skipped (validated, not sliced).
+    fn skip_string(&mut self) -> Option<()> {
+        self.eat(b'"')?;
+        self.rest_of_string().map(|_| ())
+    }
+
+    /// Past the string whose opening quote was just read (validating it); whether it had
+    /// escapes.
+    #[inline]
+    fn rest_of_string(&mut self) -> Option<bool> {
         let mut escaped = false;
         loop {
             while let Some(w) = self.b.get(self.i..self.i + 8) {
-                match first_special(u64::from_le_bytes(w.try_into().ok()?)) {
+                let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+                match first_special(w) {
                     Some(k) => {
                         self.i += k;
                         break;
@@ -248,9 +264,8 @@ impl<'a> Fast<'a> {
             }
             match self.peek()? {
                 b'"' => {
-                    let s = self.text.get(start..self.i)?;
                     self.i += 1;
-                    return Some((s, escaped));
+                    return Some(escaped);
                 }
                 b'\\' => {
                     escaped = true;
@@ -322,7 +337,7 @@ impl<'a> Fast<'a> {
             // A value.
             match self.peek()? {
                 b'"' => {
-                    self.string()?;
+                    self.skip_string()?;
                 }
                 b'{' | b'[' => {
                     let object = self.peek()? == b'{';
@@ -336,7 +351,7 @@ impl<'a> Fast<'a> {
                     } else {
                         open.push(object);
                         if object {
-                            self.string()?;
+                            self.skip_string()?;
                             self.ws();
                             self.eat(b':')?;
                         }
@@ -360,7 +375,7 @@ impl<'a> Fast<'a> {
                         self.i += 1;
                         self.ws();
                         if object {
-                            self.string()?;
+                            self.skip_string()?;
                             self.ws();
                             self.eat(b':')?;
                             self.ws();
