@@ -160,8 +160,12 @@ impl<'a> Found<'a> {
     /// assert_eq!(located.slots[0].tool().as_deref(), Some("get_time"));
     /// ```
     pub fn tool(&self) -> Option<String> {
-        self.name
-            .and_then(|n| serde_json::from_str::<String>(n.get()).ok())
+        let n = self.name?.get();
+        // Validated JSON: a string without a backslash is its text between the quotes.
+        match n.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+            Some(s) if !s.contains('\\') => Some(s.to_owned()),
+            _ => serde_json::from_str::<String>(n).ok(),
+        }
     }
 
     /// Whether the slot asks for strict mode (`"strict": true`).
@@ -350,6 +354,20 @@ mod tests {
         assert_eq!(located.slots[0].strict.map(|s| s.get()), Some("true"));
         assert_eq!(located.slots[1].strict.map(|s| s.get()), None);
         assert_eq!(located.slots[1].name.map(|s| s.get()), Some("\"g\""));
+    }
+
+    #[test]
+    fn tool_names_read_with_and_without_escapes() {
+        for (name, want) in [
+            (r#""plain""#, Some("plain")),
+            (r#""a\u0062\"c""#, Some("ab\"c")),
+            (r#""""#, Some("")),
+            ("1", None),
+        ] {
+            let body = format!(r#"{{"tools":[{{"name":{name},"input_schema":{{}}}}]}}"#);
+            let located = locate(body.as_bytes(), Some(Api::AnthropicMessages)).unwrap();
+            assert_eq!(located.slots[0].tool().as_deref(), want, "{name}");
+        }
     }
 
     #[test]
