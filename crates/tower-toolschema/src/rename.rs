@@ -7,8 +7,8 @@
 //! Positions come from the [way back's table](crate::shapes_response); only the name strings
 //! change, every other byte is kept.
 
+use crate::locate::RawText;
 use provider_rules::{NameMap, ToolNameRule};
-use serde_json::value::RawValue;
 
 use crate::ToolSchemaLayer;
 use crate::locate::range_in;
@@ -35,12 +35,12 @@ impl<P> ToolSchemaLayer<P> {
 /// What renaming reads of a body, in one walk: the declared names (path by path, each in body
 /// order), the names in the history, each with its place, and the body's `model`.
 struct Names<'a> {
-    declared: Vec<(String, &'a RawValue)>,
-    history: Vec<(String, &'a RawValue)>,
+    declared: Vec<(String, RawText<'a>)>,
+    history: Vec<(String, RawText<'a>)>,
     model: Option<String>,
 }
 
-fn read_names<'a>(doc: &'a RawValue, shape: &ResponseShape) -> Names<'a> {
+fn read_names<'a>(doc: RawText<'a>, shape: &ResponseShape) -> Names<'a> {
     let paths: Vec<&NamePath> = shape.declarations.iter().chain(shape.history).collect();
     let mut full: Vec<String> = paths
         .iter()
@@ -99,7 +99,7 @@ pub(crate) fn rename(
     if !shape.renames() {
         return None;
     }
-    let doc: &RawValue = serde_json::from_str(std::str::from_utf8(body).ok()?).ok()?;
+    let doc: RawText<'_> = serde_json::from_str(std::str::from_utf8(body).ok()?).ok()?;
     let Names {
         declared: decl,
         history,
@@ -123,7 +123,7 @@ pub(crate) fn rename(
         })
         .collect();
     let mut edits = Vec::new();
-    let mut edit = |raw: &RawValue, to: &str| {
+    let mut edit = |raw: RawText<'_>, to: &str| {
         if let (Some(range), Ok(bytes)) = (range_in(body, raw), serde_json::to_vec(to)) {
             edits.push(Edit { range, bytes });
         }
@@ -132,7 +132,7 @@ pub(crate) fn rename(
         if let Some(sent) = map.declared(i)
             && sent != name
         {
-            edit(raw, sent);
+            edit(*raw, sent);
         }
     }
     for (name, raw) in history {

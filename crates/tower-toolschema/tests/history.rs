@@ -4,6 +4,8 @@
 //! API (OpenAI Chat and Responses, Anthropic, Gemini camel and snake case, Bedrock Converse),
 //! in process and, for OpenAI Chat and Anthropic, on loopback.
 
+#[path = "support/loopback.rs"]
+mod loopback;
 #[path = "support/exchange.rs"]
 mod support;
 
@@ -271,10 +273,6 @@ async fn serve(response: String, seen: Arc<Mutex<Vec<Bytes>>>) -> SocketAddr {
     use axum::Router;
     use axum::extract::Request as AxumRequest;
     use axum::routing::any;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind loopback");
-    let addr = listener.local_addr().expect("addr");
     let app = Router::new().fallback(any(move |req: AxumRequest| {
         let (response, seen) = (response.clone(), Arc::clone(&seen));
         async move {
@@ -291,10 +289,7 @@ async fn serve(response: String, seen: Arc<Mutex<Vec<Bytes>>>) -> SocketAddr {
                 .unwrap_or_default()
         }
     }));
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    addr
+    loopback::serve(app).await
 }
 
 #[tokio::test]

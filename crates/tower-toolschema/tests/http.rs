@@ -2,8 +2,8 @@
 //! reqwest-middleware against a loopback server.
 
 mod common;
-
-use std::net::SocketAddr;
+#[path = "support/loopback.rs"]
+mod loopback;
 
 use axum::Router;
 use axum::body::Body as AxumBody;
@@ -13,6 +13,7 @@ use bytes::Bytes;
 use common::*;
 use http::{Request, StatusCode, header};
 use http_body_util::{BodyExt, Full};
+use loopback::serve;
 use serde_json::Value;
 use tower::{Service, ServiceBuilder, ServiceExt};
 
@@ -39,17 +40,6 @@ async fn echo(req: AxumRequest) -> axum::response::Response {
         res.headers_mut().insert("x-seen-content-length", cl);
     }
     res
-}
-
-async fn serve(app: Router) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind loopback");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    addr
 }
 
 #[tokio::test]

@@ -1,6 +1,10 @@
 //! The way back end to end on loopback: an axum upstream that answers every API with tool
-//! calls under the names it received, and clients through the layer (hyper-util) and the
-//! reqwest middleware: the client sees the tools' own names.
+//! calls under the names it received (as JSON, and as the SSE stream of OpenAI Chat, OpenAI
+//! Responses, Anthropic Messages and Gemini), and clients through the layer (hyper-util) and
+//! the reqwest middleware: the client sees the tools' own names.
+
+#[path = "support/loopback.rs"]
+mod loopback;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -36,9 +40,109 @@ fn cases() -> Vec<(&'static str, String, &'static str, &'static str)> {
     ]
 }
 
+/// The streamed requests: (path, request body) of OpenAI Chat, OpenAI Responses, Anthropic
+/// Messages (`"stream": true`) and Gemini (`:streamGenerateContent?alt=sse`).
+fn stream_cases() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (path, body, _, _) in cases().into_iter().take(4) {
+        let mut v: Value = serde_json::from_str(&body).expect("json");
+        let path = match path.strip_suffix(":generateContent") {
+            Some(model) => format!("{model}:streamGenerateContent?alt=sse"),
+            None => {
+                v["stream"] = json!(true);
+                path.to_owned()
+            }
+        };
+        out.push((path, v.to_string()));
+    }
+    out
+}
+
+/// One SSE event (`kind`: its `event:` line, if any).
+fn sse(kind: Option<&str>, data: Value) -> String {
+    match kind {
+        Some(k) => format!("event: {k}\ndata: {data}\n\n"),
+        None => format!("data: {data}\n\n"),
+    }
+}
+
+/// The stream of `path` with one call per name (each call's arguments in two fragments).
+fn stream_answer(path: &str, names: &[String]) -> String {
+    let mut out = String::new();
+    for (i, n) in names.iter().enumerate() {
+        let events = match path {
+            "/v1/chat/completions" => vec![
+                sse(
+                    None,
+                    json!({"choices":[{"index":0,"delta":{"tool_calls":[{"index":i,"id":i.to_string(),"function":{"name":n,"arguments":"{"}}]},"finish_reason":null}]}),
+                ),
+                sse(
+                    None,
+                    json!({"choices":[{"index":0,"delta":{"tool_calls":[{"index":i,"function":{"arguments":"}"}}]},"finish_reason":null}]}),
+                ),
+            ],
+            "/v1/responses" => vec![
+                sse(
+                    Some("response.output_item.added"),
+                    json!({"type":"response.output_item.added","output_index":i,"item":{"type":"function_call","id":format!("fc_{i}"),"call_id":format!("c_{i}"),"name":n,"arguments":""}}),
+                ),
+                sse(
+                    Some("response.function_call_arguments.delta"),
+                    json!({"type":"response.function_call_arguments.delta","output_index":i,"delta":"{"}),
+                ),
+                sse(
+                    Some("response.function_call_arguments.delta"),
+                    json!({"type":"response.function_call_arguments.delta","output_index":i,"delta":"}"}),
+                ),
+                sse(
+                    Some("response.function_call_arguments.done"),
+                    json!({"type":"response.function_call_arguments.done","output_index":i,"arguments":"{}"}),
+                ),
+                sse(
+                    Some("response.output_item.done"),
+                    json!({"type":"response.output_item.done","output_index":i,"item":{"type":"function_call","id":format!("fc_{i}"),"call_id":format!("c_{i}"),"name":n,"arguments":"{}"}}),
+                ),
+            ],
+            "/v1/messages" => vec![
+                sse(
+                    Some("content_block_start"),
+                    json!({"type":"content_block_start","index":i,"content_block":{"type":"tool_use","id":format!("t{i}"),"name":n,"input":{}}}),
+                ),
+                sse(
+                    Some("content_block_delta"),
+                    json!({"type":"content_block_delta","index":i,"delta":{"type":"input_json_delta","partial_json":"{"}}),
+                ),
+                sse(
+                    Some("content_block_delta"),
+                    json!({"type":"content_block_delta","index":i,"delta":{"type":"input_json_delta","partial_json":"}"}}),
+                ),
+                sse(
+                    Some("content_block_stop"),
+                    json!({"type":"content_block_stop","index":i}),
+                ),
+            ],
+            _ => vec![sse(
+                None,
+                json!({"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":n,"args":{}}}]}}]}),
+            )],
+        };
+        out.extend(events);
+    }
+    out.push_str(match path {
+        "/v1/chat/completions" => "data: [DONE]\n\n",
+        "/v1/messages" => "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+        _ => "",
+    });
+    out
+}
+
 /// Answers each API with one call per declared name, under the name it received.
 async fn upstream(req: AxumRequest) -> axum::response::Response {
-    let path = req.uri().path().to_owned();
+    let streamed = req.uri().path().ends_with(":streamGenerateContent");
+    let path = req
+        .uri()
+        .path()
+        .replace(":streamGenerateContent", ":generateContent");
     let body = req
         .into_body()
         .collect()
@@ -56,19 +160,26 @@ async fn upstream(req: AxumRequest) -> axum::response::Response {
         .flatten()
         .filter_map(|t| t.pointer(key).and_then(Value::as_str).map(str::to_owned))
         .collect();
-    let answer = match path.as_str() {
-        "/v1/chat/completions" if v["stream"] == true => {
-            let events: String = names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| format!("data: {}\n\n", json!({"choices":[{"index":0,"delta":{"tool_calls":[{"index":i,"id":i.to_string(),"function":{"name":n,"arguments":"{}"}}]},"finish_reason":null}]})))
-                .chain(["data: [DONE]\n\n".to_owned()])
-                .collect();
-            return axum::response::Response::builder()
-                .header(header::CONTENT_TYPE, "text/event-stream")
-                .body(AxumBody::from(events))
-                .unwrap_or_default();
-        }
+    let (content_type, answer) = if streamed || v["stream"] == true {
+        ("text/event-stream", stream_answer(&path, &names))
+    } else {
+        ("application/json", json_answer(&path, &names).to_string())
+    };
+    let mut res = axum::response::Response::new(AxumBody::from(answer));
+    res.headers_mut()
+        .insert(header::CONTENT_TYPE, content_type.parse().expect("header"));
+    // What the upstream was sent, for the test.
+    let refused = names.iter().any(|n| n.contains(' ') || n.len() > 128);
+    res.headers_mut().insert(
+        "x-refused-name",
+        refused.to_string().parse().expect("header"),
+    );
+    res
+}
+
+/// The JSON answer of `path` with one call per name.
+fn json_answer(path: &str, names: &[String]) -> Value {
+    match path {
         "/v1/chat/completions" => {
             json!({"choices":[{"message":{"tool_calls":names.iter().map(|n| json!({"type":"function","function":{"name":n,"arguments":"{}"}})).collect::<Vec<_>>()}}]})
         }
@@ -87,31 +198,11 @@ async fn upstream(req: AxumRequest) -> axum::response::Response {
         _ => {
             json!({"output":{"message":{"content":names.iter().map(|n| json!({"toolUse":{"toolUseId":"t","name":n,"input":{}}})).collect::<Vec<_>>()}}})
         }
-    };
-    let mut res = axum::response::Response::new(AxumBody::from(answer.to_string()));
-    res.headers_mut().insert(
-        header::CONTENT_TYPE,
-        "application/json".parse().expect("header"),
-    );
-    // What the upstream was sent, for the test.
-    let refused = names.iter().any(|n| n.contains(' ') || n.len() > 128);
-    res.headers_mut().insert(
-        "x-refused-name",
-        refused.to_string().parse().expect("header"),
-    );
-    res
+    }
 }
 
 async fn serve() -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind loopback");
-    let addr = listener.local_addr().expect("addr");
-    let app = Router::new().fallback(any(upstream));
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    addr
+    loopback::serve(Router::new().fallback(any(upstream))).await
 }
 
 fn check(path: &str, text: &str) {
@@ -134,12 +225,11 @@ async fn hyper_client_through_the_layer_sees_the_tools_own_names() {
     let svc = ServiceBuilder::new()
         .layer(ToolSchemaLayer::auto())
         .service(client);
-    let mut cases = cases();
-    // A stream too.
-    let mut chat: Value = serde_json::from_str(&cases[0].1).expect("json");
-    chat["stream"] = json!(true);
-    cases.push(("/v1/chat/completions", chat.to_string(), "", ""));
-    for (path, body, _, _) in cases {
+    let all = cases()
+        .into_iter()
+        .map(|(path, body, _, _)| (path.to_owned(), body))
+        .chain(stream_cases());
+    for (path, body) in all {
         let req = Request::post(format!("http://{addr}{path}"))
             .header(header::CONTENT_TYPE, "application/json")
             .body(Full::new(Bytes::from(body)))
@@ -151,13 +241,14 @@ async fn hyper_client_through_the_layer_sees_the_tools_own_names() {
         .await
         .expect("in time")
         .expect("loopback call");
-        // (The stream's answer carries no such header.)
-        if let Some(v) = res.headers().get("x-refused-name") {
-            assert_eq!(v, "false", "{path}: the upstream got a refused name");
-        }
+        assert_eq!(
+            res.headers()["x-refused-name"],
+            "false",
+            "{path}: the upstream got a refused name"
+        );
         assert!(res.extensions().get::<RestoreReport>().is_some(), "{path}");
         let text = res.into_body().collect().await.expect("body").to_bytes();
-        check(path, std::str::from_utf8(&text).expect("utf-8"));
+        check(&path, std::str::from_utf8(&text).expect("utf-8"));
     }
 }
 
@@ -173,7 +264,11 @@ async fn reqwest_middleware_sees_the_tools_own_names() {
     let client = ClientBuilder::new(reqwest::Client::new())
         .with(ToolSchemaMiddleware::new(ToolSchemaLayer::auto()))
         .build();
-    for (path, body, _, _) in cases() {
+    let all = cases()
+        .into_iter()
+        .map(|(path, body, _, _)| (path.to_owned(), body))
+        .chain(stream_cases());
+    for (path, body) in all {
         let url = format!("http://{addr}{path}");
         let res = tokio::time::timeout(
             Duration::from_secs(10),
@@ -189,6 +284,6 @@ async fn reqwest_middleware_sees_the_tools_own_names() {
         assert_eq!(res.url().as_str(), url, "the URL survives the way back");
         assert_eq!(res.headers()["x-refused-name"], "false", "{path}");
         let text = res.text().await.expect("body");
-        check(path, &text);
+        check(&path, &text);
     }
 }

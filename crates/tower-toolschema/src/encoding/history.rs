@@ -10,9 +10,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use crate::locate::RawText;
 use bytes::Bytes;
 use provider_rules::Decoder;
-use serde_json::value::RawValue;
 
 use crate::config::Config;
 use crate::locate::range_in;
@@ -31,9 +31,9 @@ pub(crate) const MAX_DEPTH: usize = 128;
 /// the name's raw value, the name, and the raw arguments (when the call has them). One walker
 /// for the renaming of names and the encoding of arguments.
 pub(crate) fn each_call<'a>(
-    doc: &'a RawValue,
+    doc: RawText<'a>,
     shape: &ResponseShape,
-    f: &mut dyn FnMut(&'a RawValue, String, Option<&'a RawValue>),
+    f: &mut dyn FnMut(RawText<'a>, String, Option<RawText<'a>>),
 ) {
     json::each_call(doc, shape.request_prefix, shape.history_calls, f);
 }
@@ -113,7 +113,7 @@ fn encode_history(
     encoders: &[(String, Arc<Decoder>)],
     done: &mut Vec<EncodedCall>,
 ) -> Option<Vec<u8>> {
-    let doc: &RawValue = serde_json::from_str(std::str::from_utf8(body).ok()?).ok()?;
+    let doc: RawText<'_> = serde_json::from_str(std::str::from_utf8(body).ok()?).ok()?;
     let mut edits = Vec::new();
     each_call(doc, shape, &mut |_, tool, args| {
         let Some((_, decoder)) = encoders.iter().find(|(n, _)| *n == tool) else {

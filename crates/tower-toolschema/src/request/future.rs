@@ -312,6 +312,31 @@ where
     }
 }
 
+/// Keeps one data frame of a body read whole (up to `limit`): `true` once the bytes read, `len`,
+/// are past the limit (the frame is kept then too, for a replay). The one place a read body is
+/// counted against its limit: the request side, the response validator and the way back's JSON
+/// bodies.
+pub(crate) fn keep_data(
+    chunks: &mut Vec<Bytes>,
+    len: &mut usize,
+    data: Bytes,
+    limit: usize,
+) -> bool {
+    *len = len.saturating_add(data.len());
+    if !data.is_empty() {
+        chunks.push(data);
+    }
+    *len > limit
+}
+
+/// Whether a body declares (by its exact size hint, else `Content-Length`) more than `limit`
+/// bytes: such a body is never read.
+pub(crate) fn declared_over(hint: &http_body::SizeHint, headers: &HeaderMap, limit: usize) -> bool {
+    hint.exact()
+        .or_else(|| crate::config::content_length(headers))
+        .is_some_and(|n| n > limit as u64)
+}
+
 /// Reads `body`'s frames into `chunks` (data) and `trailers` until it ends, fails, or `len`
 /// passes `limit`. Shared by the request side and the response side (feature `validate`).
 pub(crate) fn poll_frames<B>(
@@ -332,11 +357,7 @@ where
             Some(Err(e)) => return Poll::Ready(Outcome::Failed(e.into())),
             Some(Ok(frame)) => match frame.into_data() {
                 Ok(data) => {
-                    *len = len.saturating_add(data.len());
-                    if !data.is_empty() {
-                        chunks.push(data);
-                    }
-                    if *len > limit {
+                    if keep_data(chunks, len, data, limit) {
                         return Poll::Ready(Outcome::Overflow);
                     }
                 }

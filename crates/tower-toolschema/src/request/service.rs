@@ -11,7 +11,7 @@ use tower_service::Service;
 
 use crate::BoxError;
 use crate::body::ToolSchemaBody;
-use crate::config::{Config, Decision, content_length};
+use crate::config::{Config, Decision};
 use crate::future::ResponseFuture;
 use crate::layer::ToolSchemaLayer;
 use crate::policy::{FailOpen, Policy};
@@ -145,13 +145,7 @@ where
             Decision::Skip(api, reason) => return self.skip(req, api, reason),
             Decision::Inspect(ctx) => ctx,
         };
-        let limit = self.config.limit as u64;
-        let declared = req
-            .body()
-            .size_hint()
-            .exact()
-            .or_else(|| content_length(req.headers()));
-        if declared.is_some_and(|n| n > limit) {
+        if crate::future::declared_over(&req.body().size_hint(), req.headers(), self.config.limit) {
             let api = ctx.shape.map(|s| s.api);
             return self.skip(
                 req,

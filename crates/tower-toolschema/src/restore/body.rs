@@ -189,11 +189,7 @@ where
                         Mode::Json {
                             chunks, len, limit, ..
                         } => {
-                            *len = len.saturating_add(data.len());
-                            if !data.is_empty() {
-                                chunks.push(data);
-                            }
-                            if *len > *limit {
+                            if crate::future::keep_data(chunks, len, data, *limit) {
                                 let limit = *limit;
                                 this.queue
                                     .extend(std::mem::take(chunks).into_iter().map(Frame::data));

@@ -8,8 +8,8 @@
 
 use std::marker::PhantomData;
 
+use crate::locate::RawText;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 
 use super::json::Key;
 
@@ -25,7 +25,7 @@ pub(crate) struct Chunk<'a> {
 /// One element of `choices`.
 #[derive(Debug, Default)]
 pub(crate) struct Choice<'a> {
-    pub index: Option<&'a RawValue>,
+    pub index: Option<RawText<'a>>,
     /// A non-null `finish_reason`.
     pub finished: bool,
     /// `delta`, when present (an object or not).
@@ -53,13 +53,13 @@ impl Default for Delta<'_> {
 /// One element of `tool_calls`.
 #[derive(Debug, Default)]
 pub(crate) struct Call<'a> {
-    pub index: Option<&'a RawValue>,
+    pub index: Option<RawText<'a>>,
     /// Its members are `index` and `function` only.
     pub only_index_function: bool,
     /// `function.name`.
-    pub name: Option<&'a RawValue>,
+    pub name: Option<RawText<'a>>,
     /// `function.arguments`.
-    pub arguments: Option<&'a RawValue>,
+    pub arguments: Option<RawText<'a>>,
     /// How many members `function` has (0 when it is not an object).
     pub function_members: usize,
 }
@@ -246,8 +246,8 @@ impl<'de> FromMap<'de> for Call<'de> {
 /// A call's `function`.
 #[derive(Default)]
 struct Function<'a> {
-    name: Option<&'a RawValue>,
-    arguments: Option<&'a RawValue>,
+    name: Option<RawText<'a>>,
+    arguments: Option<RawText<'a>>,
     members: usize,
 }
 
@@ -278,15 +278,15 @@ mod tests {
         assert!(!c.usage);
         assert_eq!(c.choices.len(), 2);
         let ch = c.choices[0].as_ref().unwrap();
-        assert_eq!(ch.index.map(RawValue::get), Some("1"));
+        assert_eq!(ch.index.map(|r| r.get()), Some("1"));
         assert!(!ch.finished && c.choices[1].is_none());
         let d = ch.delta.as_ref().unwrap();
         assert!(d.only_calls);
         let call = d.calls[0].as_ref().unwrap();
-        assert_eq!(call.index.map(RawValue::get), Some("2"));
+        assert_eq!(call.index.map(|r| r.get()), Some("2"));
         assert!(call.only_index_function && call.name.is_none());
         assert_eq!(call.function_members, 1);
-        assert_eq!(call.arguments.map(RawValue::get), Some(r#""{\"a\"""#));
+        assert_eq!(call.arguments.map(|r| r.get()), Some(r#""{\"a\"""#));
         // Any other type counts as absent; the last of a repeated key counts; not JSON: `None`.
         let c = read(r#"{"choices":{"a":1},"choices":[{"delta":[1],"finish_reason":"stop"}],"usage":{"n":1}}"#).unwrap();
         assert!(c.usage);

@@ -1,32 +1,32 @@
 //! JSON bodies: a walker over raw bytes along the table's paths, and the restoring of the
 //! tool calls of one JSON document (a response, or one stream event of Gemini).
 //!
-//! Only the values on a path are read into borrowed [`RawValue`]s (objects along the path into
-//! their members); everything else is skipped by serde_json's scanner and kept byte for byte.
+//! The document is read (and validated) once by serde_json; the values on a path are then
+//! slices of it (objects along the path split into their members without a second validation,
+//! [`super::split`]); everything else is kept byte for byte.
 //! Recursion follows the path only (a handful of levels).
 
 use std::borrow::Cow;
 
-use serde::de::{Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
-
 use super::RestorePlan;
 use super::report::RestoredCall;
-use crate::locate::range_in;
+use crate::locate::{RawText as Raw, range_in};
 use crate::rewrite::{Edit, splice};
 use crate::shapes_response::{CallPath, Step, segments};
 
 /// The members of one JSON object, borrowed (a key is copied only when it has escapes), in
 /// order.
-pub(crate) type Members<'a> = Vec<(Cow<'a, str>, &'a RawValue)>;
+pub(crate) type Members<'a> = Vec<(Cow<'a, str>, Raw<'a>)>;
+
+pub(crate) use super::split::{elements, members};
 
 /// A key borrowed from the text when it can be.
 pub(crate) struct Key<'a>(pub(crate) Cow<'a, str>);
 
 impl<'de> serde::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
-        impl<'de> Visitor<'de> for V {
+        impl<'de> serde::de::Visitor<'de> for V {
             type Value = Key<'de>;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a key")
@@ -42,48 +42,13 @@ impl<'de> serde::Deserialize<'de> for Key<'de> {
     }
 }
 
-struct MembersVisitor;
-
-impl<'de> Visitor<'de> for MembersVisitor {
-    type Value = Members<'de>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut out = Vec::new();
-        while let Some((Key(k), v)) = map.next_entry::<Key<'de>, &'de RawValue>()? {
-            out.push((k, v));
-        }
-        Ok(out)
-    }
-}
-
-/// The members of `raw` when it is an object.
-pub(crate) fn members(raw: &RawValue) -> Option<Members<'_>> {
-    if !raw.get().starts_with('{') {
-        return None;
-    }
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    de.deserialize_map(MembersVisitor).ok()
-}
-
-/// The elements of `raw` when it is an array.
-pub(crate) fn elements(raw: &RawValue) -> Option<Vec<&RawValue>> {
-    if !raw.get().starts_with('[') {
-        return None;
-    }
-    serde_json::from_str(raw.get()).ok()
-}
-
 /// The member `key` (the last one when repeated, as most readers take).
-pub(crate) fn member<'a>(m: &Members<'a>, key: &str) -> Option<&'a RawValue> {
+pub(crate) fn member<'a>(m: &Members<'a>, key: &str) -> Option<Raw<'a>> {
     m.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
 }
 
 /// The string value of `raw`, if it is one.
-pub(crate) fn string(raw: &RawValue) -> Option<String> {
+pub(crate) fn string(raw: Raw<'_>) -> Option<String> {
     if !raw.get().starts_with('"') {
         return None;
     }
@@ -101,19 +66,19 @@ pub(crate) fn holds(m: &Members<'_>, when: Option<(&str, &str)>) -> bool {
 /// Every value at `path` under `raw`, with the members of the object holding it (`None` for
 /// the elements of a list the path ends in).
 pub(crate) fn each_at<'a>(
-    raw: &'a RawValue,
+    raw: Raw<'a>,
     path: &str,
-    f: &mut dyn FnMut(Option<&Members<'a>>, &'a RawValue),
+    f: &mut dyn FnMut(Option<&Members<'a>>, Raw<'a>),
 ) {
     let segs: Vec<&str> = segments(path).collect();
     walk(raw, &segs, None, f);
 }
 
 fn walk<'a>(
-    raw: &'a RawValue,
+    raw: Raw<'a>,
     segs: &[&str],
     holder: Option<&Members<'a>>,
-    f: &mut dyn FnMut(Option<&Members<'a>>, &'a RawValue),
+    f: &mut dyn FnMut(Option<&Members<'a>>, Raw<'a>),
 ) {
     let Some((first, rest)) = segs.split_first() else {
         f(holder, raw);
@@ -141,9 +106,9 @@ fn walk<'a>(
 /// [`each_at`] for many paths at once, each object and array on the way read once however
 /// many paths pass through it: `f` gets the index of the path in `paths`.
 pub(crate) fn each_at_many<'a>(
-    raw: &'a RawValue,
+    raw: Raw<'a>,
     paths: &[&str],
-    f: &mut dyn FnMut(usize, Option<&Members<'a>>, &'a RawValue),
+    f: &mut dyn FnMut(usize, Option<&Members<'a>>, Raw<'a>),
 ) {
     let split: Vec<Vec<&str>> = paths.iter().map(|p| segments(p).collect()).collect();
     let todo: Vec<PathLeft<'_>> = split
@@ -158,10 +123,10 @@ pub(crate) fn each_at_many<'a>(
 type PathLeft<'p> = (usize, &'p [&'p str]);
 
 fn walk_many<'a>(
-    raw: &'a RawValue,
+    raw: Raw<'a>,
     todo: &[PathLeft<'_>],
     holder: Option<&Members<'a>>,
-    f: &mut dyn FnMut(usize, Option<&Members<'a>>, &'a RawValue),
+    f: &mut dyn FnMut(usize, Option<&Members<'a>>, Raw<'a>),
 ) {
     let mut deeper = Vec::new();
     for (id, segs) in todo {
@@ -198,12 +163,12 @@ fn walk_many<'a>(
 }
 
 /// The member at one path segment: `key`, or the first present of `a|b`.
-fn member_of<'a>(m: &Members<'a>, seg: &str) -> Option<&'a RawValue> {
+fn member_of<'a>(m: &Members<'a>, seg: &str) -> Option<Raw<'a>> {
     Step::parse(seg).keys().find_map(|k| member(m, k))
 }
 
 /// The single value at a relative `path` under `raw` (no `[]`), with its holder's members.
-pub(crate) fn at<'a>(raw: &'a RawValue, path: &str) -> Option<(Members<'a>, &'a RawValue)> {
+pub(crate) fn at<'a>(raw: Raw<'a>, path: &str) -> Option<(Members<'a>, Raw<'a>)> {
     let mut m = members(raw)?;
     let mut segs = path.split('.').peekable();
     loop {
@@ -221,7 +186,7 @@ pub(crate) fn at<'a>(raw: &'a RawValue, path: &str) -> Option<(Members<'a>, &'a 
 pub(crate) fn call_edits(
     plan: &RestorePlan,
     base: &[u8],
-    doc: &RawValue,
+    doc: Raw<'_>,
     prefix: &str,
     calls: &[CallPath],
     edits: &mut Vec<Edit>,
@@ -259,10 +224,10 @@ pub(crate) fn call_edits(
 /// the name's raw value, the name, and the raw arguments (when the call has them). The one
 /// walker of calls, for the way back and for the history's encoding.
 pub(crate) fn each_call<'a>(
-    doc: &'a RawValue,
+    doc: Raw<'a>,
     prefix: &str,
     calls: &[CallPath],
-    f: &mut dyn FnMut(&'a RawValue, String, Option<&'a RawValue>),
+    f: &mut dyn FnMut(Raw<'a>, String, Option<Raw<'a>>),
 ) {
     for c in calls {
         let path = format!("{prefix}{}", c.at);
@@ -314,7 +279,7 @@ pub(crate) fn restore_document(
     out: &mut Vec<RestoredCall>,
 ) -> Result<Option<Vec<u8>>, String> {
     let s = std::str::from_utf8(text).map_err(|e| e.to_string())?;
-    let doc: &RawValue = serde_json::from_str(s).map_err(|e| e.to_string())?;
+    let doc: Raw<'_> = serde_json::from_str(s).map_err(|e| e.to_string())?;
     let shape = plan.shape();
     let mut edits = Vec::new();
     let docs = match elements(doc) {

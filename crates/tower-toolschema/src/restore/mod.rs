@@ -60,6 +60,7 @@ mod chat;
 mod events;
 pub(crate) mod json;
 mod report;
+mod split;
 mod sse;
 
 use std::sync::Arc;

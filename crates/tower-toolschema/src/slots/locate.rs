@@ -1,13 +1,15 @@
 //! Where the schema slots of a request body are: [`locate`], over the raw bytes.
 //!
-//! The body is scanned once with serde_json's validating scanner; every value that is not on a
-//! slot path of the [shape table](crate::shapes) (the conversation: `messages`, `contents`,
-//! `input`) is skipped with `IgnoredAny` and never built into a tree. Values on a slot path are
-//! descended into while they are read, and each slot is captured as a borrowed [`RawValue`],
-//! whose byte range in the body is known, with the tool name and `strict` flag the table says
-//! name it. Cost: one scan of every byte of the body, so linear in its size. Nesting depth is
-//! only recursed on along the table's slot paths (at most eight levels); skipped values are
-//! scanned by serde_json within its depth limit.
+//! The body is scanned once by a validating byte scanner driven by the slot paths of the
+//! [shape table](crate::shapes): every value that is not on a slot path (the conversation:
+//! `messages`, `contents`, `input`) is skipped and never built into a tree. Values on a slot
+//! path are descended into while they are read, and each slot is captured as a slice of the
+//! body ([`RawText`], whose byte range in the body is known), with the tool name and `strict`
+//! flag the table says name it. Cost: one scan of every byte of the body, so linear in its size;
+//! no slot is scanned twice. A body that scanner is not sure of (invalid JSON, a duplicate or
+//! escaped key on a slot path, nesting past 100 levels) is scanned again by serde_json, whose
+//! answer and error message stand. Nesting depth is only recursed on along the table's slot
+//! paths (at most eight levels); skipped values are scanned iteratively.
 //!
 //! ```
 //! use tower_toolschema::locate::locate;
@@ -27,6 +29,7 @@
 //! assert_eq!(locate(body, None).unwrap().slots[0].api, Api::Gemini);
 //! ```
 
+mod fast;
 mod scan;
 mod trie;
 
@@ -40,6 +43,35 @@ use serde_json::value::RawValue;
 use crate::shapes::{Api, Encoding, SlotSpec};
 use scan::{NodeSeed, Scan};
 use trie::{Node, compiled};
+
+/// A JSON value's text, a slice of the body it was located in (validated JSON).
+///
+/// ```
+/// let body = br#"{"messages":[],"tools":[{"name":"a","input_schema":{"type":"object"}}]}"#;
+/// let located = tower_toolschema::locate::locate(body, None).unwrap();
+/// assert_eq!(located.slots[0].raw.get(), r#"{"type":"object"}"#);
+/// assert_eq!(located.slots[0].name.map(|n| n.get()), Some(r#""a""#));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawText<'a>(&'a str);
+
+impl<'a> RawText<'a> {
+    /// A slice of validated JSON, one value with no whitespace around it.
+    pub(crate) fn new(text: &'a str) -> Self {
+        RawText(text)
+    }
+
+    /// The value's JSON text.
+    ///
+    /// ```
+    /// let body = br#"{"tools":[{"type":"function","function":{"name":"f","strict":true,"parameters":{}}}]}"#;
+    /// let located = tower_toolschema::locate::locate(body, None).unwrap();
+    /// assert_eq!(located.slots[0].strict.map(|s| s.get()), Some("true"));
+    /// ```
+    pub fn get(&self) -> &'a str {
+        self.0
+    }
+}
 
 /// Why a body could not be searched for slots.
 ///
@@ -96,13 +128,13 @@ pub struct Found<'a> {
     /// The slot's table entry.
     pub spec: &'static SlotSpec,
     /// The slot's value, borrowed from the body.
-    pub raw: &'a RawValue,
+    pub raw: RawText<'a>,
     /// RFC 6901 pointer of the slot in the body.
     pub pointer: String,
     /// The slot's name where the table says it sits ([`SlotSpec::name`]), raw.
-    pub name: Option<&'a RawValue>,
+    pub name: Option<RawText<'a>>,
     /// The slot's `strict` flag where the table says it sits ([`SlotSpec::strict`]), raw.
-    pub strict: Option<&'a RawValue>,
+    pub strict: Option<RawText<'a>>,
     /// Path depths of the objects holding the name and the flag (set while scanning).
     depths: (Option<usize>, Option<usize>),
 }
@@ -117,7 +149,7 @@ impl<'a> Found<'a> {
     /// assert_eq!(&body[range], br#"{"type":"object"}"#);
     /// ```
     pub fn range(&self, body: &[u8]) -> Option<Range<usize>> {
-        range_in(body, self.raw)
+        range_of(body, self.raw.get())
     }
 
     /// The tool's (or response format's) name, when it is a string.
@@ -128,8 +160,12 @@ impl<'a> Found<'a> {
     /// assert_eq!(located.slots[0].tool().as_deref(), Some("get_time"));
     /// ```
     pub fn tool(&self) -> Option<String> {
-        self.name
-            .and_then(|n| serde_json::from_str::<String>(n.get()).ok())
+        let n = self.name?.get();
+        // Validated JSON: a string without a backslash is its text between the quotes.
+        match n.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+            Some(s) if !s.contains('\\') => Some(s.to_owned()),
+            _ => serde_json::from_str::<String>(n).ok(),
+        }
     }
 
     /// Whether the slot asks for strict mode (`"strict": true`).
@@ -160,6 +196,13 @@ impl<'a> Found<'a> {
     }
 }
 
+/// Read as serde_json's borrowed [`RawValue`] is (the same validation), kept as its text.
+impl<'de> serde::Deserialize<'de> for RawText<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <&'de RawValue as serde::Deserialize>::deserialize(d).map(|r| RawText(r.get()))
+    }
+}
+
 /// What [`locate`] found.
 ///
 /// ```
@@ -178,13 +221,18 @@ pub struct Located<'a> {
     /// The names of tools declared with no parameters slot (an OpenAI function with no
     /// `parameters`, an Anthropic server tool), raw; collected by the layer only when it needs
     /// them (tool-call validation), empty from [`locate`].
-    pub tools_without_schema: Vec<&'a RawValue>,
+    pub tools_without_schema: Vec<RawText<'a>>,
 }
 
 /// Byte range of a borrowed raw value inside `base`.
-pub(crate) fn range_in(base: &[u8], raw: &RawValue) -> Option<Range<usize>> {
-    let start = (raw.get().as_ptr() as usize).checked_sub(base.as_ptr() as usize)?;
-    let end = start.checked_add(raw.get().len())?;
+pub(crate) fn range_in(base: &[u8], raw: RawText<'_>) -> Option<Range<usize>> {
+    range_of(base, raw.get())
+}
+
+/// Byte range of a slice of `base` inside it.
+pub(crate) fn range_of(base: &[u8], text: &str) -> Option<Range<usize>> {
+    let start = (text.as_ptr() as usize).checked_sub(base.as_ptr() as usize)?;
+    let end = start.checked_add(text.len())?;
     (end <= base.len()).then_some(start..end)
 }
 
@@ -192,11 +240,12 @@ pub(crate) fn range_in(base: &[u8], raw: &RawValue) -> Option<Range<usize>> {
 /// body is recognised by its shape), each with its byte range, JSON pointer, name and `strict`
 /// flag, and the body's `model`.
 ///
-/// One pass over the body, O(n) in its length: serde_json's validating scanner reads every byte
-/// once. Values on a slot path are descended into as they are read (the path trie is at most
-/// eight levels deep, so recursion is bounded by the table, not by the body); every other value
-/// is skipped with `IgnoredAny`, and a slot itself is captured as a borrowed [`RawValue`] (one
-/// scan of its bytes). No key or value off the slot paths is allocated.
+/// One pass over the body, O(n) in its length: a validating scanner reads every byte once.
+/// Values on a slot path are descended into as they are read (the path trie is at most eight
+/// levels deep, so recursion is bounded by the table, not by the body); every other value is
+/// skipped, and a slot itself is captured as a slice of the body ([`RawText`]). No key or value
+/// is allocated; each slot's pointer is. A body that scanner is not sure of is read again by
+/// serde_json (see the [module docs](self)).
 ///
 /// ```
 /// use tower_toolschema::{locate::locate, shapes::Api};
@@ -223,6 +272,21 @@ pub(crate) fn locate_with(
     let Node::Object(_) = root else {
         return Ok(Located::default());
     };
+    if let Some(found) = std::str::from_utf8(body)
+        .ok()
+        .and_then(|text| fast::locate(text, root, tool_names))
+    {
+        return Ok(found);
+    }
+    locate_serde(body, root, tool_names)
+}
+
+/// The scan with serde_json's scanner (its errors are the ones reported).
+fn locate_serde<'a>(
+    body: &'a [u8],
+    root: &Node,
+    tool_names: bool,
+) -> Result<Located<'a>, LocateError> {
     let mut scan = Scan {
         out: Located::default(),
         path: Vec::new(),
@@ -255,7 +319,7 @@ mod tests {
             .slots
             .iter()
             .map(|f| {
-                let r = range_in(body.as_bytes(), f.raw).unwrap();
+                let r = range_of(body.as_bytes(), f.raw.get()).unwrap();
                 (f.pointer.clone(), body[r].to_owned())
             })
             .collect()
@@ -290,6 +354,20 @@ mod tests {
         assert_eq!(located.slots[0].strict.map(|s| s.get()), Some("true"));
         assert_eq!(located.slots[1].strict.map(|s| s.get()), None);
         assert_eq!(located.slots[1].name.map(|s| s.get()), Some("\"g\""));
+    }
+
+    #[test]
+    fn tool_names_read_with_and_without_escapes() {
+        for (name, want) in [
+            (r#""plain""#, Some("plain")),
+            (r#""a\u0062\"c""#, Some("ab\"c")),
+            (r#""""#, Some("")),
+            ("1", None),
+        ] {
+            let body = format!(r#"{{"tools":[{{"name":{name},"input_schema":{{}}}}]}}"#);
+            let located = locate(body.as_bytes(), Some(Api::AnthropicMessages)).unwrap();
+            assert_eq!(located.slots[0].tool().as_deref(), want, "{name}");
+        }
     }
 
     #[test]

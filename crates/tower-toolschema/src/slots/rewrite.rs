@@ -8,7 +8,7 @@ use bytes::Bytes;
 
 use crate::cache::Cached;
 use crate::config::{Config, RequestCtx};
-use crate::locate::{self, Found, LocateError, range_in};
+use crate::locate::{self, Found, LocateError, range_of};
 use crate::plan::{SlotPlan, plan_slot};
 use crate::profile::Profile;
 use crate::report::{Outcome, SanitizeReport, SkipReason, SlotReport};
@@ -139,7 +139,7 @@ pub(crate) fn process_with(
     tools: Option<&mut Vec<OriginalTool>>,
 ) -> (Option<Spliced>, SanitizeReport) {
     let api = ctx.shape.map(|s| s.api);
-    let located = match locate::locate_with(body, api, tools.is_some() || cfg.rename_tools) {
+    let mut located = match locate::locate_with(body, api, tools.is_some() || cfg.rename_tools) {
         Ok(l) => l,
         Err(LocateError::Invalid(e)) => {
             return (
@@ -161,7 +161,7 @@ pub(crate) fn process_with(
     let mut edits = Vec::new();
     let mut slots = Vec::with_capacity(located.slots.len());
     let mut budget = StrictBudget::default();
-    for found in &located.slots {
+    for found in &mut located.slots {
         let plan = plan_slot(cfg, found, located.model.as_deref(), ctx.host.as_deref());
         slots.push(process_slot(
             cfg,
@@ -325,7 +325,7 @@ fn process_slot(
     cfg: &Config,
     plan: SlotPlan,
     body: &[u8],
-    found: &Found<'_>,
+    found: &mut Found<'_>,
     edits: &mut Vec<Edit>,
     budget: &mut StrictBudget,
 ) -> SlotReport {
@@ -337,22 +337,23 @@ fn process_slot(
     } = plan;
     let mut profile = &profile;
     let mut report = SlotReport {
-        pointer: found.pointer.clone(),
+        // The pointer is the report's from here on (nothing else reads it).
+        pointer: std::mem::take(&mut found.pointer),
         tool: found.tool(),
         role: spec.role,
         profile: profile.name().to_owned(),
-        changes: Arc::from(Vec::new()),
+        changes: empty::changes(),
         cached: false,
         strict_downgraded: false,
         strict_over_request_limits: false,
         tool_name_problem: None,
-        unfixable: Arc::from(Vec::new()),
+        unfixable: empty::unfixable(),
         error: None,
         strict_compatible: true,
         schema: None,
-        decoder: Arc::default(),
+        decoder: empty::decoder(),
     };
-    let Some(range) = range_in(body, found.raw) else {
+    let Some(range) = range_of(body, found.raw.get()) else {
         report.error = Some("slot outside the body".to_owned());
         return report;
     };
@@ -375,7 +376,7 @@ fn process_slot(
         report.strict_over_request_limits = over_limits;
         profile = &profiles.native;
         (result, cached) = sanitize_cached(cfg, profile, slot, schema);
-        if let Some(flag) = found.strict.and_then(|s| range_in(body, s)) {
+        if let Some(flag) = found.strict.and_then(|s| range_of(body, s.get())) {
             edits.push(Edit {
                 range: flag,
                 bytes: b"false".to_vec(),
@@ -420,6 +421,29 @@ fn process_slot(
         }
     }
     report
+}
+
+/// The empty lists and the identity decoder a slot report starts with, shared (a report of a
+/// cache hit gets the cached ones: these are never allocated per slot).
+mod empty {
+    use std::sync::{Arc, OnceLock};
+
+    use crate::report::Change;
+
+    pub(super) fn changes() -> Arc<[Change]> {
+        static EMPTY: OnceLock<Arc<[Change]>> = OnceLock::new();
+        Arc::clone(EMPTY.get_or_init(|| Arc::from(Vec::new())))
+    }
+
+    pub(super) fn unfixable() -> Arc<[String]> {
+        static EMPTY: OnceLock<Arc<[String]>> = OnceLock::new();
+        Arc::clone(EMPTY.get_or_init(|| Arc::from(Vec::new())))
+    }
+
+    pub(super) fn decoder() -> Arc<provider_rules::Decoder> {
+        static IDENTITY: OnceLock<Arc<provider_rules::Decoder>> = OnceLock::new();
+        Arc::clone(IDENTITY.get_or_init(Arc::default))
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use pin_project_lite::pin_project;
 
 use super::{Capture, Inspection, NotInspected, ToolCallFindings, ToolCallsBody};
 use crate::BoxError;
-use crate::config::{content_encoding, content_length, is_json};
+use crate::config::{content_encoding, is_json};
 use crate::future::{Outcome, concat, poll_frames};
 
 pin_project! {
@@ -120,12 +120,7 @@ fn precheck<B: Body>(
     if let Some(enc) = content_encoding(headers) {
         return Err(NotInspected::Compressed(enc));
     }
-    let declared = res
-        .body()
-        .size_hint()
-        .exact()
-        .or_else(|| content_length(headers));
-    if declared.is_some_and(|n| n > limit as u64) {
+    if crate::future::declared_over(&res.body().size_hint(), headers, limit) {
         return Err(NotInspected::TooLarge { limit });
     }
     Ok(())

@@ -9,7 +9,8 @@ use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::trie::Node;
-use super::{Found, Located};
+use super::trie::Object;
+use super::{Found, Located, RawText};
 use crate::shapes::{Encoding, SlotRole};
 
 /// One segment of the path being scanned (for the RFC 6901 pointer of a slot).
@@ -32,17 +33,55 @@ pub(super) struct Scan<'a> {
 impl Scan<'_> {
     /// The RFC 6901 pointer of the current path, plus `last` if given.
     fn pointer(&self, last: Option<&str>) -> String {
-        let mut p = String::new();
-        for seg in &self.path {
-            match seg {
-                PathSeg::Key(k) => schema_core::pointer::push(&mut p, k),
-                PathSeg::Index(i) => schema_core::pointer::push_index(&mut p, *i),
-            }
+        pointer_of(&self.path, last)
+    }
+}
+
+/// The RFC 6901 pointer of `path`, plus `last` if given.
+pub(super) fn pointer_of(path: &[PathSeg], last: Option<&str>) -> String {
+    let mut p = String::with_capacity(8 * path.len() + 8);
+    for seg in path {
+        match seg {
+            PathSeg::Key(k) => schema_core::pointer::push(&mut p, k),
+            PathSeg::Index(i) => schema_core::pointer::push_index(&mut p, *i),
         }
-        if let Some(last) = last {
-            schema_core::pointer::push(&mut p, last);
+    }
+    if let Some(last) = last {
+        schema_core::pointer::push(&mut p, last);
+    }
+    p
+}
+
+/// After an object of the trie at path depth `depth` was read: its `name` and `strict` go to
+/// the slots found in it (from `first` on) that the table names and flags there; with
+/// `tool_names`, the name of a tool it declares without a parameters slot is kept.
+pub(super) fn name_and_flag<'a>(
+    out: &mut Located<'a>,
+    first: usize,
+    depth: usize,
+    obj: &Object,
+    (name, strict): (Option<RawText<'a>>, Option<RawText<'a>>),
+    tool_names: bool,
+) {
+    if name.is_none() && strict.is_none() && !obj.declares_tool {
+        return;
+    }
+    let mut named_tool = false;
+    for f in out.slots.get_mut(first..).unwrap_or_default() {
+        if f.depths.0 == Some(depth) {
+            f.name = name;
+            named_tool |= f.spec.role == SlotRole::ToolParameters;
         }
-        p
+        if f.depths.1 == Some(depth) {
+            f.strict = strict;
+        }
+    }
+    if tool_names
+        && obj.declares_tool
+        && !named_tool
+        && let Some(n) = name
+    {
+        out.tools_without_schema.push(n);
     }
 }
 
@@ -70,7 +109,7 @@ impl<'de> DeserializeSeed<'de> for NodeSeed<'_, 'de> {
                 self.scan.out.slots.push(Found {
                     api: leaf.api,
                     spec: leaf.spec,
-                    raw,
+                    raw: RawText(raw.get()),
                     pointer,
                     name: None,
                     strict: None,
@@ -126,9 +165,9 @@ impl<'de> Visitor<'de> for NodeSeed<'_, 'de> {
             }
             seen |= bit;
             if i == name_i {
-                name = Some(map.next_value::<&'de RawValue>()?);
+                name = Some(RawText(map.next_value::<&'de RawValue>()?.get()));
             } else if i == strict_i {
-                strict = Some(map.next_value::<&'de RawValue>()?);
+                strict = Some(RawText(map.next_value::<&'de RawValue>()?.get()));
             } else if i == model_i {
                 let raw = map.next_value::<&'de RawValue>()?;
                 scan.out.model = serde_json::from_str::<Cow<'de, str>>(raw.get()).ok();
@@ -143,28 +182,15 @@ impl<'de> Visitor<'de> for NodeSeed<'_, 'de> {
                 scan.path.pop();
             }
         }
-        if name.is_none() && strict.is_none() && !obj.declares_tool {
-            return Ok(());
-        }
         let depth = scan.path.len();
-        let mut named_tool = false;
-        // The slots this object names and flags: those the table names here.
-        for f in &mut scan.out.slots[first..] {
-            if f.depths.0 == Some(depth) {
-                f.name = name;
-                named_tool |= f.spec.role == SlotRole::ToolParameters;
-            }
-            if f.depths.1 == Some(depth) {
-                f.strict = strict;
-            }
-        }
-        if scan.tool_names
-            && obj.declares_tool
-            && !named_tool
-            && let Some(n) = name
-        {
-            scan.out.tools_without_schema.push(n);
-        }
+        name_and_flag(
+            &mut scan.out,
+            first,
+            depth,
+            obj,
+            (name, strict),
+            scan.tool_names,
+        );
         Ok(())
     }
 

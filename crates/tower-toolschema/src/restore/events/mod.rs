@@ -11,10 +11,16 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::locate::RawText;
 use bytes::Bytes;
-use serde_json::value::RawValue;
 
-use super::json::{at, call_edits, decode_args, member, members, string};
+mod anthropic;
+mod openai_chat;
+mod responses;
+
+use responses::sequence_number;
+
+use super::json::{call_edits, string};
 use super::report::RestoredCall;
 use super::sse::{self, Splitter};
 use super::{RestorePlan, chat, json};
@@ -96,7 +102,7 @@ pub(crate) struct StreamRestorer {
     pub(crate) calls: Vec<RestoredCall>,
 }
 
-fn number(raw: Option<&RawValue>) -> u64 {
+fn number(raw: Option<RawText<'_>>) -> u64 {
     raw.and_then(|r| r.get().parse().ok()).unwrap_or(0)
 }
 
@@ -478,7 +484,7 @@ impl StreamRestorer {
             self.chat(event, data, chunk, &mut step);
             return Some(step);
         }
-        let doc = serde_json::from_str::<&RawValue>(text).ok()?;
+        let doc = serde_json::from_str::<RawText<'_>>(text).ok()?;
         match shape.stream {
             Stream::ChatDeltas => {}
             Stream::ResponsesEvents => self.responses(event, data, doc, &mut step),
@@ -505,7 +511,7 @@ impl StreamRestorer {
         key: (u64, u64),
         event: &Bytes,
         data: &Bytes,
-        raw: &RawValue,
+        raw: RawText<'_>,
         pure: bool,
         step: &mut Step,
     ) {
@@ -588,131 +594,32 @@ impl StreamRestorer {
         }
     }
 
-    fn chat(&mut self, event: &Bytes, data: &Bytes, chunk: chat::Chunk<'_>, step: &mut Step) {
-        let single = chunk.choices.len() == 1 && !chunk.usage;
-        for ch in chunk.choices.into_iter().flatten() {
-            let c = number(ch.index);
-            let finished = ch.finished;
-            let Some(delta) = ch.delta else {
-                continue;
-            };
-            let single_call = delta.calls.len() == 1;
-            for call in delta.calls.into_iter().flatten() {
-                let key = (c, number(call.index));
-                if let Some(name) = call.name
-                    && let Some(sent) = string(name)
-                {
-                    // A new call in this choice completes the one before.
-                    step.release
-                        .extend(self.held.keys().filter(|k| k.0 == c && **k != key).copied());
-                    let tool = self.rename(data, name, &sent, step);
-                    self.open_call(key, tool);
-                }
-                if self.held.contains_key(&key)
-                    && let Some(args) = call.arguments
-                {
-                    let pure = single
-                        && !finished
-                        && delta.only_calls
-                        && single_call
-                        && call.only_index_function
-                        && call.function_members == 1;
-                    self.hold(key, event, data, args, pure, step);
-                }
-            }
-            if finished {
-                step.release
-                    .extend(self.held.keys().filter(|k| k.0 == c).copied());
-                self.open.retain(|k, _| k.0 != c);
-            }
-        }
-        dedup(&mut step.release);
-    }
-
-    fn responses(&mut self, event: &Bytes, data: &Bytes, doc: &RawValue, step: &mut Step) {
-        let top = members(doc).unwrap_or_default();
-        let kind = member(&top, "type").and_then(string).unwrap_or_default();
-        let key = (number(member(&top, "output_index")), 0);
-        match kind.as_str() {
-            "response.output_item.added" => {
-                if let Some((_, name)) = at(doc, "item.name")
-                    && let Some(sent) = string(name)
-                    && at(doc, "item.type")
-                        .and_then(|(_, t)| string(t))
-                        .is_some_and(|t| t == "function_call")
-                {
-                    let tool = self.rename(data, name, &sent, step);
-                    self.open_call(key, tool);
-                }
-            }
-            "response.function_call_arguments.delta" => {
-                if let Some(d) = member(&top, "delta") {
-                    self.hold(key, event, data, d, true, step);
-                }
-            }
-            "response.function_call_arguments.done" => {
-                let tool = self
-                    .held
-                    .get(&key)
-                    .map(|h| h.tool.clone())
-                    .or_else(|| self.open.remove(&key));
-                if self.held.contains_key(&key) {
-                    step.release.push(key);
-                }
-                if let Some(name) = member(&top, "name")
-                    && let Some(sent) = string(name)
-                {
-                    self.rename(data, name, &sent, step);
-                }
-                if let Some(tool) = tool
-                    && let Some(d) = self.plan.decoder(&tool)
-                    && let Some(args) = member(&top, "arguments")
-                    && let Some(range) = range_in(data, args)
-                    && let Ok(Some(bytes)) = decode_args(d, args.get())
-                {
-                    step.edits.push(Edit { range, bytes });
-                }
-            }
-            _ => {
-                if kind == "response.output_item.done" {
-                    self.open.remove(&key);
-                }
-                self.whole_calls(data, doc, step);
-            }
-        }
-    }
-
-    fn anthropic(&mut self, event: &Bytes, data: &Bytes, doc: &RawValue, step: &mut Step) {
-        let top = members(doc).unwrap_or_default();
-        let kind = member(&top, "type").and_then(string).unwrap_or_default();
-        let key = (number(member(&top, "index")), 0);
-        match kind.as_str() {
-            "content_block_start" => {
-                if let Some((_, name)) = at(doc, "content_block.name")
-                    && let Some(sent) = string(name)
-                    && at(doc, "content_block.type")
-                        .and_then(|(_, t)| string(t))
-                        .is_some_and(|t| t == "tool_use")
-                {
-                    let tool = self.rename(data, name, &sent, step);
-                    self.open_call(key, tool);
-                }
-            }
-            "content_block_delta" => {
-                if let Some((_, d)) = at(doc, "delta.partial_json") {
-                    self.hold(key, event, data, d, true, step);
-                }
-            }
-            "content_block_stop" => {
-                step.release.push(key);
-                self.open.remove(&key);
-            }
-            _ => self.whole_calls(data, doc, step),
+    /// A call that starts in this event (Responses' `output_item.added`, Anthropic's
+    /// `content_block_start`): when the object at `holder` is of type `kind`, its `name` is
+    /// mapped back and the call opened at `key`.
+    fn start_call(
+        &mut self,
+        data: &[u8],
+        doc: RawText<'_>,
+        (holder, kind): (&str, &str),
+        key: (u64, u64),
+        step: &mut Step,
+    ) {
+        let Some((m, name)) = json::at(doc, &format!("{holder}.name")) else {
+            return;
+        };
+        if let Some(sent) = string(name)
+            && json::member(&m, "type")
+                .and_then(string)
+                .is_some_and(|t| t == kind)
+        {
+            let tool = self.rename(data, name, &sent, step);
+            self.open_call(key, tool);
         }
     }
 
     /// Whole calls inside one event (Responses' `output_item.done`, `response.completed`).
-    fn whole_calls(&mut self, data: &[u8], doc: &RawValue, step: &mut Step) {
+    fn whole_calls(&mut self, data: &[u8], doc: RawText<'_>, step: &mut Step) {
         let shape = self.plan.shape();
         call_edits(
             &self.plan,
@@ -726,7 +633,7 @@ impl StreamRestorer {
     }
 
     /// Maps a name back in this event; returns the tool's own name.
-    fn rename(&mut self, data: &[u8], raw: &RawValue, sent: &str, step: &mut Step) -> String {
+    fn rename(&mut self, data: &[u8], raw: RawText<'_>, sent: &str, step: &mut Step) -> String {
         match self.plan.original(sent) {
             Some(original) => {
                 if let (Some(range), Ok(bytes)) =
@@ -745,14 +652,6 @@ impl StreamRestorer {
             None => sent.to_owned(),
         }
     }
-}
-
-/// The top-level `sequence_number` of an event's data: where its digits are, and its value.
-fn sequence_number(data: &[u8]) -> Option<(std::ops::Range<usize>, u64)> {
-    let doc: &RawValue = serde_json::from_slice(data).ok()?;
-    let raw = member(&members(doc)?, "sequence_number")?;
-    let n = raw.get().parse().ok()?;
-    Some((range_in(data, raw)?, n))
 }
 
 fn dedup(keys: &mut Vec<(u64, u64)>) {

@@ -1,0 +1,504 @@
+//! The fast pass over a body: a validating byte scanner driven by the slot-path trie, that
+//! reads every byte once (strings eight bytes at a time), captures slots, names and flags as
+//! slices of the body (no second scan of a slot's bytes, no allocation but a slot's pointer),
+//! and skips everything else.
+//!
+//! It only answers what it is sure of: an invalid body, a duplicate or escaped key on a slot
+//! path, an escaped surrogate or nesting past [`MAX_DEPTH`] give `None`, and the caller runs
+//! serde_json's scan ([`super::scan`]) instead, whose answer (and error message) stands. For
+//! every body it accepts, it finds what that scan finds.
+
+use std::borrow::Cow;
+
+use super::scan::{PathSeg, name_and_flag};
+use super::trie::{Node, Object};
+use super::{Found, Located, RawText};
+use crate::shapes::Encoding;
+
+/// Nesting this deep or deeper is left to serde_json's scan (and its own limit of 128).
+const MAX_DEPTH: usize = 100;
+
+/// Where the first `"`, `\` or control character (below 0x20) of the eight bytes `w` (read
+/// little-endian) is, if any: the lowest flagged byte of the usual zero-byte test is exact
+/// (a borrow only runs upwards from a byte that matches).
+fn first_special(w: u64) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let quote = w ^ (LO * u64::from(b'"'));
+    let slash = w ^ (LO * u64::from(b'\\'));
+    let low = w.wrapping_sub(LO * 0x20) & !w;
+    let zero = |x: u64| x.wrapping_sub(LO) & !x;
+    let m = (zero(quote) | zero(slash) | low) & HI;
+    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
+}
+
+/// The slots of the trie `root` in `text`, or `None` when the body is not one this pass is
+/// sure of (see the module docs).
+pub(super) fn locate<'a>(text: &'a str, root: &Node, tool_names: bool) -> Option<Located<'a>> {
+    let mut s = Fast {
+        text,
+        b: text.as_bytes(),
+        i: 0,
+        path: Vec::with_capacity(8),
+        out: Located::default(),
+        tool_names,
+    };
+    s.ws();
+    s.node(root, true, 0)?;
+    s.ws();
+    (s.i == s.b.len()).then_some(s.out)
+}
+
+struct Fast<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    i: usize,
+    path: Vec<PathSeg>,
+    out: Located<'a>,
+    tool_names: bool,
+}
+
+/// A stack of up to 128 flags.
+#[derive(Default)]
+struct Open {
+    bits: u128,
+    len: usize,
+}
+
+impl Open {
+    fn push(&mut self, object: bool) {
+        self.bits = (self.bits << 1) | u128::from(object);
+        self.len += 1;
+    }
+
+    fn last(&self) -> Option<bool> {
+        (self.len > 0).then_some(self.bits & 1 == 1)
+    }
+
+    fn pop(&mut self) {
+        self.bits >>= 1;
+        self.len = self.len.saturating_sub(1);
+    }
+}
+
+impl<'a> Fast<'a> {
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// A value at `node` (whitespace before it already skipped).
+    fn node(&mut self, node: &Node, root: bool, depth: usize) -> Option<()> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        match (node, self.peek()?) {
+            (Node::Leaf(leaf), c) => {
+                let start = self.i;
+                self.skip(depth)?;
+                if leaf.spec.encoding == Encoding::JsonObject && c != b'{' {
+                    // Not a schema here (Ollama's `"format": "json"`).
+                    return Some(());
+                }
+                let raw = RawText(self.text.get(start..self.i)?);
+                let pointer = super::scan::pointer_of(&self.path, None);
+                self.out.slots.push(Found {
+                    api: leaf.api,
+                    spec: leaf.spec,
+                    raw,
+                    pointer,
+                    name: None,
+                    strict: None,
+                    depths: (leaf.name_depth, leaf.strict_depth),
+                });
+                Some(())
+            }
+            (Node::Object(obj), b'{') => self.object(obj, root, depth),
+            (Node::Array(child), b'[') => {
+                self.i += 1;
+                self.ws();
+                if self.eat(b']').is_some() {
+                    return Some(());
+                }
+                let mut n = 0;
+                loop {
+                    self.path.push(PathSeg::Index(n));
+                    self.node(child, false, depth + 1)?;
+                    self.path.pop();
+                    n += 1;
+                    self.ws();
+                    match self.peek()? {
+                        b',' => {
+                            self.i += 1;
+                            self.ws();
+                        }
+                        b']' => {
+                            self.i += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            // Not the shape the table expects here: skipped.
+            _ => self.skip(depth),
+        }
+    }
+
+    fn object(&mut self, obj: &Object, root: bool, depth: usize) -> Option<()> {
+        self.i += 1;
+        let children = &obj.children;
+        let first = self.out.slots.len();
+        let mut seen: u64 = 0;
+        let (name_i, strict_i, model_i) = (children.len(), children.len() + 1, children.len() + 2);
+        let (mut name, mut strict) = (None, None);
+        self.ws();
+        if self.eat(b'}').is_none() {
+            loop {
+                let (key, escaped) = self.string()?;
+                self.ws();
+                self.eat(b':')?;
+                self.ws();
+                let i = match children.iter().position(|(k, _)| *k == key) {
+                    Some(i) => Some(i),
+                    None if obj.names && key == "name" => Some(name_i),
+                    None if obj.strict && key == "strict" => Some(strict_i),
+                    None if root && key == "model" => Some(model_i),
+                    None => None,
+                };
+                match i {
+                    // An escaped key may spell a wanted one: serde_json's scan decides.
+                    _ if escaped => return None,
+                    None => self.skip(depth + 1)?,
+                    Some(i) => {
+                        let bit = 1u64 << (i % 64);
+                        if seen & bit != 0 {
+                            return None;
+                        }
+                        seen |= bit;
+                        if i < children.len() {
+                            let (k, child) = &children[i];
+                            self.path.push(PathSeg::Key(k));
+                            self.node(child, false, depth + 1)?;
+                            self.path.pop();
+                        } else {
+                            let start = self.i;
+                            self.skip(depth + 1)?;
+                            let raw = RawText(self.text.get(start..self.i)?);
+                            if i == name_i {
+                                name = Some(raw);
+                            } else if i == strict_i {
+                                strict = Some(raw);
+                            } else {
+                                self.out.model =
+                                    serde_json::from_str::<Cow<'a, str>>(raw.get()).ok();
+                            }
+                        }
+                    }
+                }
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.i += 1;
+                        self.ws();
+                    }
+                    b'}' => {
+                        self.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        name_and_flag(
+            &mut self.out,
+            first,
+            self.path.len(),
+            obj,
+            (name, strict),
+            self.tool_names,
+        );
+        Some(())
+    }
+
+    /// A string at the cursor (`"` included): its content when it has no escapes, and whether
+    /// it had any (then the content is the raw text between the quotes).
+    fn string(&mut self) -> Option<(&'a str, bool)> {
+        self.eat(b'"')?;
+        let start = self.i;
+        let escaped = self.rest_of_string()?;
+        let s = self.text.get(start..self.i - 1)?;
+        Some((s, escaped))
+    }
+
+    /// A string at the cursor, skipped (validated, not sliced).
+    fn skip_string(&mut self) -> Option<()> {
+        self.eat(b'"')?;
+        self.rest_of_string().map(|_| ())
+    }
+
+    /// Past the string whose opening quote was just read (validating it); whether it had
+    /// escapes.
+    #[inline]
+    fn rest_of_string(&mut self) -> Option<bool> {
+        let mut escaped = false;
+        loop {
+            while let Some(w) = self.b.get(self.i..self.i + 8) {
+                let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+                match first_special(w) {
+                    Some(k) => {
+                        self.i += k;
+                        break;
+                    }
+                    None => self.i += 8,
+                }
+            }
+            match self.peek()? {
+                b'"' => {
+                    self.i += 1;
+                    return Some(escaped);
+                }
+                b'\\' => {
+                    escaped = true;
+                    self.i += 1;
+                    match self.peek()? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 1,
+                        b'u' => {
+                            let hex = self.b.get(self.i + 1..self.i + 5)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit)
+                                // A surrogate (D800–DFFF): its pairing is serde_json's to judge.
+                                || matches!(hex[0], b'd' | b'D') && hex[1] >= b'8'
+                            {
+                                return None;
+                            }
+                            self.i += 5;
+                        }
+                        _ => return None,
+                    }
+                }
+                c if c < 0x20 => return None,
+                _ => self.i += 1,
+            }
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        self.i - start
+    }
+
+    fn number(&mut self) -> Option<()> {
+        let _ = self.eat(b'-');
+        match self.peek()? {
+            b'0' => self.i += 1,
+            b'1'..=b'9' => {
+                self.digits();
+            }
+            _ => return None,
+        }
+        if self.eat(b'.').is_some() && self.digits() == 0 {
+            return None;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            if self.digits() == 0 {
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.i + word.len();
+        (self.b.get(self.i..end)? == word).then(|| self.i = end)
+    }
+
+    /// Skips one value (validating it), iteratively: `depth` is the nesting it starts at.
+    fn skip(&mut self, depth: usize) -> Option<()> {
+        // The open containers, innermost last (`true`: an object), as bits (fewer than
+        // `MAX_DEPTH` of them).
+        let mut open = Open::default();
+        loop {
+            // A value.
+            match self.peek()? {
+                b'"' => {
+                    self.skip_string()?;
+                }
+                b'{' | b'[' => {
+                    let object = self.peek()? == b'{';
+                    self.i += 1;
+                    if depth + open.len + 1 >= MAX_DEPTH {
+                        return None;
+                    }
+                    self.ws();
+                    if self.eat(if object { b'}' } else { b']' }).is_some() {
+                        // Empty: a complete value.
+                    } else {
+                        open.push(object);
+                        if object {
+                            self.skip_string()?;
+                            self.ws();
+                            self.eat(b':')?;
+                        }
+                        self.ws();
+                        continue;
+                    }
+                }
+                b't' => self.literal(b"true")?,
+                b'f' => self.literal(b"false")?,
+                b'n' => self.literal(b"null")?,
+                _ => self.number()?,
+            }
+            // After a value: close what ends here, or go on to the next member or element.
+            loop {
+                let Some(object) = open.last() else {
+                    return Some(());
+                };
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.i += 1;
+                        self.ws();
+                        if object {
+                            self.skip_string()?;
+                            self.ws();
+                            self.eat(b':')?;
+                            self.ws();
+                        }
+                        break;
+                    }
+                    b'}' if object => {
+                        self.i += 1;
+                        open.pop();
+                    }
+                    b']' if !object => {
+                        self.i += 1;
+                        open.pop();
+                    }
+                    _ => return None,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{locate_serde, trie::compiled};
+    use super::*;
+
+    /// What either pass finds: pointers, slot texts, names, flags, model.
+    fn seen(l: &Located<'_>) -> Vec<String> {
+        let mut v: Vec<String> = l
+            .slots
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} {} {:?} {:?}",
+                    f.pointer,
+                    f.raw.get(),
+                    f.name.map(|n| n.get()),
+                    f.strict.map(|s| s.get())
+                )
+            })
+            .collect();
+        v.push(format!("{:?}", l.model));
+        v.extend(l.tools_without_schema.iter().map(|r| r.get().to_owned()));
+        v
+    }
+
+    #[test]
+    fn agrees_with_the_serde_scan_or_leaves_it_to_it() {
+        let root = &compiled().union;
+        let bodies = [
+            r#"{"model":"gpt-4o","messages":[{"role":"user","content":"x \"q\" \u00e9","parameters":{"a":[1,-2.5e+3,true,false,null,{}]}}],
+                "tools":[{"type":"function","function":{"name":"f","strict":true,"parameters":{"type":"object"}}},
+                         {"type":"function","function":{"name":"g\n","parameters": {"type":"string"} }},
+                         {"type":"function","function":{"name":"h"}}],
+                "response_format":{"type":"json_schema","json_schema":{"name":"r","schema":{"type":"object"}}}}"#,
+            r#"{"model":"m\u0041","tools":[{"name":"a","input_schema":{}}]}"#,
+            r#" { "tools" : [ ] , "x" : [ [ ] , { } , "" , 0 , -0.0e-0 ] } "#,
+            r#"{"tool\u0073":[{"input_schema":{}}]}"#,
+            r#"{"tools":[],"tools":[]}"#,
+            r#"{"a":"\ud83d\ude00","tools":[{"name":"a","input_schema":{}}]}"#,
+            r#"{"a":01}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":-}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":"\x"}"#,
+            "{\"a\":\"\u{1}\"}",
+            r#"{"a":[1,]}"#,
+            r#"{"a":{"b":1,}}"#,
+            r#"{"a":1} x"#,
+            r#"{"a":[}"#,
+            r#"{"a" 1}"#,
+            r#"{"a":1"#,
+            "[]",
+            "1",
+            r#""x""#,
+            "",
+            "{",
+            r#"{"contents":[],"tools":[{"functionDeclarations":[{"name":"get_weather","parameters_json_schema":{"type":"object"}}]}]}"#,
+            r#"{"model":"llama","format":"json","messages":[]}"#,
+            r#"{"model":"llama","format":{"type":"object"},"messages":[]}"#,
+        ];
+        for body in bodies {
+            let serde = locate_serde(body.as_bytes(), root, true);
+            match locate(body, root, true) {
+                Some(fast) => {
+                    let serde = serde.unwrap_or_else(|e| panic!("{body}: serde says {e}"));
+                    assert_eq!(seen(&fast), seen(&serde), "{body}");
+                }
+                None => assert!(
+                    serde.is_err() || body.contains('\\'),
+                    "{body}: fast gave up on a plain valid body"
+                ),
+            }
+        }
+        let deep = format!(r#"{{"messages":{}{}}}"#, "[".repeat(200), "]".repeat(200));
+        assert!(locate(&deep, root, true).is_none());
+        let fine = format!(r#"{{"messages":{}{}}}"#, "[".repeat(90), "]".repeat(90));
+        assert!(locate(&fine, root, true).is_some());
+    }
+
+    #[test]
+    fn the_word_test_finds_the_first_special_byte() {
+        let is = |c: u8| c == b'"' || c == b'\\' || c < 0x20;
+        for c in 0..=255u8 {
+            for at in 0..8 {
+                let mut w = *b"abcdefgh";
+                w[at] = c;
+                let want = is(c).then_some(at);
+                assert_eq!(first_special(u64::from_le_bytes(w)), want, "{c} at {at}");
+                // A second special byte after it does not move the first.
+                for later in at + 1..8 {
+                    for d in [0u8, b'"', b'\\', 0x1f, 0x20, 0x21, 0xff] {
+                        let mut w2 = w;
+                        w2[later] = d;
+                        let want = if is(c) {
+                            Some(at)
+                        } else {
+                            is(d).then_some(later)
+                        };
+                        assert_eq!(first_special(u64::from_le_bytes(w2)), want);
+                    }
+                }
+            }
+        }
+    }
+}
