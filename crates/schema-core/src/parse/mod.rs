@@ -18,7 +18,9 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
+mod direct;
 mod shallow;
+use direct::{DirectVisitor, reads_direct};
 use shallow::interpret;
 
 /// How to parse.
@@ -334,13 +336,16 @@ fn capture_seq_rest<'de, A: SeqAccess<'de>>(
     Ok(())
 }
 
-/// Appends the remaining entries of a map, verbatim, and the closing brace.
+/// Appends the remaining entries of a map, verbatim, and the closing brace. Returns whether a
+/// key held an escape (it is written back in serde_json's spelling, not the input's).
 fn capture_map_rest<'de, A: MapAccess<'de>>(
     map: &mut A,
     text: &mut String,
     mut comma: bool,
-) -> Result<(), A::Error> {
+) -> Result<bool, A::Error> {
+    let mut respelled = false;
     while let Some(key) = map.next_key_seed(KeyName)? {
+        respelled |= matches!(key, Cow::Owned(_));
         let raw = map.next_value::<&RawValue>()?;
         if comma {
             text.push(',');
@@ -351,7 +356,7 @@ fn capture_map_rest<'de, A: MapAccess<'de>>(
         comma = true;
     }
     text.push('}');
-    Ok(())
+    Ok(respelled)
 }
 
 struct KeywordSeed<'a, 'i> {
@@ -372,7 +377,14 @@ impl<'de> DeserializeSeed<'de> for KeywordSeed<'_, '_> {
                 keyword: self.keyword,
             });
         }
-        // Shallow shapes: borrow the raw text (captured iteratively), then interpret it.
+        if reads_direct(shape) {
+            return d.deserialize_any(DirectVisitor {
+                ctx: self.ctx,
+                keyword: self.keyword,
+            });
+        }
+        // Other shallow shapes (numbers, whose text serde_json would re-spell; booleans;
+        // instances): borrow the raw text (captured iteratively), then interpret it.
         let raw = <&RawValue as serde::Deserialize>::deserialize(d)?;
         match interpret(shape, raw) {
             Some(v) => Ok(v),
@@ -599,7 +611,7 @@ fn dependency_json(d: &Dependency) -> String {
 }
 
 /// How many values one parse copies back from its input (see [`raw_at`]).
-const MAX_RECOVERED: usize = 64;
+pub(super) const MAX_RECOVERED: usize = 64;
 
 /// The text of the value at a JSON pointer into `input` (a scan per segment).
 fn raw_at<'i>(input: &'i [u8], at: &str) -> Option<&'i str> {
