@@ -1,6 +1,6 @@
 //! The serializer: [`Schema`] → JSON text, entries in order, instances verbatim.
 
-use crate::schema::{Dependency, Entry, Schema, TypeSet, Value};
+use crate::schema::{Dependency, Entry, Key, Schema, TypeSet, Value};
 
 impl Schema {
     /// The schema as compact JSON text, keys in document order.
@@ -149,8 +149,7 @@ pub(crate) fn write_schema(out: &mut String, root: &Schema) {
                         if comma {
                             out.push(',');
                         }
-                        push_json_string(out, e.key.as_str());
-                        out.push(':');
+                        push_key(out, &e.key);
                         match &e.value {
                             Value::Schema(s) => s,
                             Value::Schemas(list) => {
@@ -301,8 +300,27 @@ fn write_strings(out: &mut String, list: &[String]) {
     out.push(']');
 }
 
+/// Appends an entry's key and its colon. A keyword's name needs no escape (a test says so), so
+/// it is copied without the escape scan every other string takes.
+fn push_key(out: &mut String, key: &Key) {
+    match key {
+        Key::Known(kw) => {
+            let name = kw.as_str();
+            out.reserve(name.len() + 3);
+            out.push('"');
+            out.push_str(name);
+            out.push_str("\":");
+        }
+        Key::Other(name) => {
+            push_json_string(out, name);
+            out.push(':');
+        }
+    }
+}
+
 /// Appends `s` as a JSON string literal, escaped exactly as serde_json escapes it.
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
     if !crate::scan_bytes::needs_json_escape(bytes) {
@@ -429,6 +447,15 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&super::pretty("[[1,2],{\"a\":[]}]")).ok(),
             serde_json::from_str::<serde_json::Value>("[[1,2],{\"a\":[]}]").ok()
         );
+    }
+
+    #[test]
+    fn keyword_names_need_no_json_escape() {
+        for kw in crate::Keyword::ALL {
+            let mut out = String::new();
+            super::push_key(&mut out, &crate::Key::Known(*kw));
+            assert_eq!(out, format!("{}:", serde_json::to_string(kw.as_str()).unwrap()));
+        }
     }
 
     #[test]
