@@ -113,12 +113,13 @@ pub fn load(file: Option<&Path>, hints: &Hints) -> Result<Document, CliError> {
 /// Recognises a document and locates its schema slots.
 pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliError> {
     let raw = parse_json(&source.name, &source.text)?;
-    let kind = if hints.as_slot.is_some() {
-        Kind::Schema
-    } else if hints.api.is_some() {
-        Kind::Body
-    } else {
-        detect(raw)
+    // Detection and the search for slots share one reading of the tools.
+    let scanned = (hints.as_slot.is_none() && hints.api.is_none()).then(|| Scanned::of(raw));
+    let kind = match &scanned {
+        _ if hints.as_slot.is_some() => Kind::Schema,
+        _ if hints.api.is_some() => Kind::Body,
+        Some(s) => detect_in(raw, s),
+        None => detect(raw),
     };
     if kind == Kind::Schema
         && let Some(warning) = provider_rules::non_schema_root(raw.get())
@@ -136,18 +137,30 @@ pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliErro
             schema: raw.get().to_owned(),
         }],
         Kind::McpList => {
-            let (base, tools) = mcp_tools(raw).ok_or_else(|| {
+            let expected = || {
                 CliError::usage(format!(
                     "{}: expected an MCP tools/list result {{\"tools\": [...]}}",
                     source.name
                 ))
-            })?;
-            tool_items(&source, &format!("{base}/tools"), tools)?
+            };
+            match scanned.as_ref().filter(|s| s.has_tools_key()) {
+                Some(s) => {
+                    let tools = s.tools.clone().ok_or_else(expected)?;
+                    tool_items(&source, "/tools", tools, Some(s.tool_objects()))?
+                }
+                None => {
+                    let (base, tools) = mcp_tools(raw).ok_or_else(expected)?;
+                    tool_items(&source, &format!("{base}/tools"), tools, None)?
+                }
+            }
         }
-        Kind::ToolArray => {
-            let tools = array(raw).unwrap_or_default();
-            tool_items(&source, "", tools)?
-        }
+        Kind::ToolArray => match &scanned {
+            Some(s) => {
+                let tools = s.tools.clone().unwrap_or_default();
+                tool_items(&source, "", tools, Some(s.tool_objects()))?
+            }
+            None => tool_items(&source, "", array(raw).unwrap_or_default(), None)?,
+        },
         Kind::Body => return super::body::document(source, hints.api),
     };
     Ok(Document {
@@ -156,6 +169,55 @@ pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliErro
         api: None,
         items,
     })
+}
+
+/// A JSON object's entries, in order, values raw.
+type Entries<'a> = Vec<(String, &'a RawValue)>;
+
+/// What recognising a document reads of it, read once: its top-level entries, its tools (the
+/// top-level `tools` array, or the document itself when it is an array) and, when asked, each
+/// tool's entries. Detection and the search for slots share it, so the tools are not scanned
+/// once for each.
+struct Scanned<'a> {
+    top: Option<Entries<'a>>,
+    tools: Option<Vec<&'a RawValue>>,
+    tool_objects: std::cell::OnceCell<Vec<Option<Entries<'a>>>>,
+}
+
+impl<'a> Scanned<'a> {
+    fn of(raw: &'a RawValue) -> Scanned<'a> {
+        let (top, tools) = if raw.get().starts_with('[') {
+            (None, array(raw))
+        } else {
+            let top = object(raw);
+            let tools = top
+                .as_ref()
+                .and_then(|t| t.iter().find(|(k, _)| k == "tools"))
+                .and_then(|(_, v)| array(v));
+            (top, tools)
+        };
+        Scanned {
+            top,
+            tools,
+            tool_objects: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Whether the top level has a `tools` key (an array or not).
+    fn has_tools_key(&self) -> bool {
+        self.top
+            .as_ref()
+            .is_some_and(|t| t.iter().any(|(k, _)| k == "tools"))
+    }
+
+    /// Each tool's entries (`None` for a tool that is not an object), read on first use.
+    fn tool_objects(&self) -> &[Option<Entries<'a>>] {
+        self.tool_objects.get_or_init(|| {
+            self.tools
+                .as_ref()
+                .map_or_else(Vec::new, |t| t.iter().map(|tool| object(tool)).collect())
+        })
+    }
 }
 
 /// Keys only a request body has at its top level.
@@ -195,28 +257,27 @@ const BODY_TOOL_KEYS: &[&str] = &[
 ];
 
 fn detect(raw: &RawValue) -> Kind {
-    let text = raw.get();
-    if text.starts_with('[') {
+    detect_in(raw, &Scanned::of(raw))
+}
+
+fn detect_in(raw: &RawValue, scanned: &Scanned<'_>) -> Kind {
+    if raw.get().starts_with('[') {
         return Kind::ToolArray;
     }
-    let Some(top) = object(raw) else {
+    let Some(top) = &scanned.top else {
         return Kind::Schema;
     };
     let has = |k: &str| top.iter().any(|(key, _)| key == k);
-    let tools = top
-        .iter()
-        .find(|(k, _)| k == "tools")
-        .and_then(|(_, v)| array(v));
     let tool_keys = |keys: &[&str]| {
-        tools.as_ref().is_some_and(|t| {
-            t.iter().any(|tool| {
-                object(tool).is_some_and(|o| o.iter().any(|(k, _)| keys.contains(&k.as_str())))
+        scanned.tools.is_some()
+            && scanned.tool_objects().iter().any(|o| {
+                o.as_ref()
+                    .is_some_and(|o| o.iter().any(|(k, _)| keys.contains(&k.as_str())))
             })
-        })
     };
     let body_like = BODY_KEYS.iter().any(|k| has(k)) || tool_keys(BODY_TOOL_KEYS);
     if !body_like
-        && let Some(t) = &tools
+        && let Some(t) = &scanned.tools
         && (t.is_empty() || tool_keys(&["inputSchema"]))
     {
         return Kind::McpList;
@@ -244,11 +305,25 @@ fn mcp_tools(raw: &RawValue) -> Option<(&'static str, Vec<&RawValue>)> {
 /// beside the tool's name in `matrix`.
 pub const NO_INPUT_SCHEMA: &str = "no input schema";
 
-fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<Item>, CliError> {
+/// The slots of `tools`; `objects`: each tool's entries, when already read.
+fn tool_items(
+    source: &Source,
+    base: &str,
+    tools: Vec<&RawValue>,
+    objects: Option<&[Option<Entries<'_>>]>,
+) -> Result<Vec<Item>, CliError> {
     let mut items = Vec::new();
     let mut any_tool = tools.is_empty();
     for (i, tool) in tools.into_iter().enumerate() {
-        let Some(entries) = object(tool) else {
+        let read;
+        let entries = match objects {
+            Some(o) => o.get(i).and_then(Option::as_ref),
+            None => {
+                read = object(tool);
+                read.as_ref()
+            }
+        };
+        let Some(entries) = entries else {
             continue;
         };
         let name = entries
@@ -384,12 +459,14 @@ pub fn splice(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
     out
 }
 
-/// A sanitized schema's text for the slot at `range` of `text`: compact where the original
-/// was on one line, otherwise pretty-printed and indented like the line the slot starts on.
-pub fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
+/// Appends a sanitized schema's text for the slot at `range` of `text` to `out`: compact where
+/// the original was on one line, otherwise pretty-printed and indented like the line the slot
+/// starts on.
+pub fn render_like_into(out: &mut String, text: &str, range: &Range<usize>, compact: &str) {
     let original = text.get(range.clone()).unwrap_or("");
     if !original.contains('\n') {
-        return compact.to_owned();
+        out.push_str(compact);
+        return;
     }
     let line_start = text[..range.start.min(text.len())]
         .rfind('\n')
@@ -399,7 +476,7 @@ pub fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
         .take_while(|c| *c == ' ' || *c == '\t')
         .collect();
     let pretty = schema_core::pretty(compact);
-    let mut out = String::with_capacity(pretty.len() + 64);
+    out.reserve(pretty.len() + 64);
     for (i, line) in pretty.lines().enumerate() {
         if i > 0 {
             out.push('\n');
@@ -407,12 +484,17 @@ pub fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
         }
         out.push_str(line);
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
+        let mut out = String::new();
+        render_like_into(&mut out, text, range, compact);
+        out
+    }
 
     #[test]
     fn splice_replaces_ranges_in_order() {

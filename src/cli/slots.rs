@@ -4,7 +4,7 @@
 
 use super::body;
 use super::error::CliError;
-use super::input::{Document, Item, Kind, render_like, splice};
+use super::input::{Document, Item, Kind, render_like_into};
 use super::profile::Choice;
 use provider_rules::{
     Change, Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice_with,
@@ -87,9 +87,26 @@ pub fn apply_with(
     }
     let rules = choice.rules();
     let text = &doc.source.text;
-    let mut edits = Vec::new();
-    let mut slots = Vec::new();
-    for (i, item) in doc.items.iter().enumerate() {
+    // Slots in document order (items are in tool order, a tool's slots in slot order): the
+    // output is written as they are sanitized, with no list of edits spliced in afterwards.
+    let mut order: Vec<usize> = (0..doc.items.len()).collect();
+    order.sort_by_key(|&i| doc.items[i].range.start);
+    let mut results: Vec<Option<SlotResult>> = vec![None; doc.items.len()];
+    let mut output = String::with_capacity(text.len() + text.len() / 8);
+    let mut at = 0;
+    let mut edited = false;
+    // Writes `text[at..range.start]` and the new text (an edit overlapping the last is dropped).
+    let mut edit = |range: std::ops::Range<usize>, write: &dyn Fn(&mut String)| {
+        if range.start < at || range.end > text.len() {
+            return;
+        }
+        output.push_str(&text[at..range.start]);
+        write(&mut output);
+        at = range.end;
+        edited = true;
+    };
+    for i in order {
+        let item = &doc.items[i];
         let mut result = SlotResult {
             item: i,
             profile: choice.name().to_owned(),
@@ -101,45 +118,44 @@ pub fn apply_with(
         };
         match sanitize_item_with(item, rules, options) {
             Err(e) => result.error = Some(e),
-            Ok((out, after)) => {
-                result.changes = out.report.changes.clone();
+            Ok((mut out, after)) => {
+                result.changes = std::mem::take(&mut out.report.changes);
                 result.strict_compatible = out.report.strict_compatible;
+                drop(out);
                 if item.range.is_empty() {
                     // A tools/list entry without an `inputSchema` (issue 19): the schema it
                     // stands for goes in before the entry's closing brace.
-                    if let Some(at) = item
+                    if let Some(before) = item
                         .range
                         .start
                         .checked_sub(1)
                         .filter(|&i| text.as_bytes().get(i) == Some(&b'}'))
                     {
                         let schema = after.unwrap_or_else(|| item.schema.clone());
-                        edits.push((at..at, format!(",\"inputSchema\":{schema}")));
+                        edit(before..before, &|o: &mut String| {
+                            o.push_str(",\"inputSchema\":");
+                            o.push_str(&schema);
+                        });
                         result.after = Some(schema);
                     }
                 } else if let Some(after) = after {
-                    edits.push((item.range.clone(), render_like(text, &item.range, &after)));
+                    edit(item.range.clone(), &|o: &mut String| {
+                        render_like_into(o, text, &item.range, &after)
+                    });
                     result.after = Some(after);
                 }
             }
         }
-        slots.push(result);
+        results[i] = Some(result);
     }
-    let output = if edits.is_empty() {
-        text.clone()
-    } else if doc.kind == Kind::Schema {
+    output.push_str(&text[at.min(text.len())..]);
+    if edited && doc.kind == Kind::Schema && text.ends_with('\n') && !output.ends_with('\n') {
         // A lone schema: the whole output is the schema (pretty if the input was).
-        let mut out = splice(text, edits);
-        if text.ends_with('\n') && !out.ends_with('\n') {
-            out.push('\n');
-        }
-        out
-    } else {
-        splice(text, edits)
-    };
+        output.push('\n');
+    }
     Ok(Applied {
         output,
-        slots,
+        slots: results.into_iter().flatten().collect(),
         renames: Vec::new(),
     })
 }
