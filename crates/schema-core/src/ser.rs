@@ -454,7 +454,10 @@ mod tests {
         for kw in crate::Keyword::ALL {
             let mut out = String::new();
             super::push_key(&mut out, &crate::Key::Known(*kw));
-            assert_eq!(out, format!("{}:", serde_json::to_string(kw.as_str()).unwrap()));
+            assert_eq!(
+                out,
+                format!("{}:", serde_json::to_string(kw.as_str()).unwrap())
+            );
         }
     }
 
