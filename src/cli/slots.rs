@@ -85,6 +85,28 @@ pub fn apply_with(
     if doc.kind == Kind::Body {
         return body::apply(doc, choice);
     }
+    let mut output = String::with_capacity(doc.source.text.len() + doc.source.text.len() / 8);
+    let slots = write_applied(doc, choice, options, true, &mut |piece| {
+        output.push_str(piece)
+    });
+    Ok(Applied {
+        output,
+        slots,
+        renames: Vec::new(),
+    })
+}
+
+/// [`apply_with`] for a document that is not a request body, its output handed to `write` in
+/// pieces as the slots are sanitized (`sanitize` without `--report` writes them straight out:
+/// the output is never held whole). `keep_after`: whether each [`SlotResult::after`] keeps the
+/// sanitized schema's text (else it stays `None`).
+pub fn write_applied(
+    doc: &Document,
+    choice: &Choice,
+    options: &provider_rules::SanitizeOptions,
+    keep_after: bool,
+    write: &mut dyn FnMut(&str),
+) -> Vec<SlotResult> {
     let rules = choice.rules();
     let text = &doc.source.text;
     // Slots in document order (items are in tool order, a tool's slots in slot order): the
@@ -92,18 +114,20 @@ pub fn apply_with(
     let mut order: Vec<usize> = (0..doc.items.len()).collect();
     order.sort_by_key(|&i| doc.items[i].range.start);
     let mut results: Vec<Option<SlotResult>> = vec![None; doc.items.len()];
-    let mut output = String::with_capacity(text.len() + text.len() / 8);
     let mut at = 0;
     let mut edited = false;
+    let mut ends_with_newline = false;
+    let mut scratch = String::new();
     // Writes `text[at..range.start]` and the new text (an edit overlapping the last is dropped).
-    let mut edit = |range: std::ops::Range<usize>, write: &dyn Fn(&mut String)| {
+    let mut edit = |range: std::ops::Range<usize>, new: &str| {
         if range.start < at || range.end > text.len() {
             return;
         }
-        output.push_str(&text[at..range.start]);
-        write(&mut output);
+        write(&text[at..range.start]);
+        write(new);
         at = range.end;
         edited = true;
+        ends_with_newline = range.end == text.len() && new.ends_with('\n');
     };
     for i in order {
         let item = &doc.items[i];
@@ -132,32 +156,34 @@ pub fn apply_with(
                         .filter(|&i| text.as_bytes().get(i) == Some(&b'}'))
                     {
                         let schema = after.unwrap_or_else(|| item.schema.clone());
-                        edit(before..before, &|o: &mut String| {
-                            o.push_str(",\"inputSchema\":");
-                            o.push_str(&schema);
-                        });
-                        result.after = Some(schema);
+                        scratch.clear();
+                        scratch.push_str(",\"inputSchema\":");
+                        scratch.push_str(&schema);
+                        edit(before..before, &scratch);
+                        result.after = keep_after.then_some(schema);
                     }
                 } else if let Some(after) = after {
-                    edit(item.range.clone(), &|o: &mut String| {
-                        render_like_into(o, text, &item.range, &after)
-                    });
-                    result.after = Some(after);
+                    scratch.clear();
+                    render_like_into(&mut scratch, text, &item.range, &after);
+                    edit(item.range.clone(), &scratch);
+                    result.after = keep_after.then_some(after);
                 }
             }
         }
         results[i] = Some(result);
     }
-    output.push_str(&text[at.min(text.len())..]);
-    if edited && doc.kind == Kind::Schema && text.ends_with('\n') && !output.ends_with('\n') {
+    let rest = &text[at.min(text.len())..];
+    write(rest);
+    let ends_with_newline = if rest.is_empty() {
+        ends_with_newline
+    } else {
+        rest.ends_with('\n')
+    };
+    if edited && doc.kind == Kind::Schema && text.ends_with('\n') && !ends_with_newline {
         // A lone schema: the whole output is the schema (pretty if the input was).
-        output.push('\n');
+        write("\n");
     }
-    Ok(Applied {
-        output,
-        slots: results.into_iter().flatten().collect(),
-        renames: Vec::new(),
-    })
+    results.into_iter().flatten().collect()
 }
 
 /// The layer configuration that applies `choice` to request bodies.
