@@ -369,48 +369,59 @@ pub const PRETTY_MAX_INDENT: usize = 40;
 ///            "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": \"x,y\"\n}");
 /// ```
 pub fn pretty(compact: &str) -> String {
+    let bytes = compact.as_bytes();
     let mut out = String::with_capacity(compact.len() * 2);
     let mut indent = 0usize;
     let mut strings = crate::scan::Strings::default();
-    let mut chars = compact.chars().peekable();
     let newline = |out: &mut String, indent: usize| {
         out.push('\n');
         for _ in 0..indent.min(PRETTY_MAX_INDENT) {
             out.push_str("  ");
         }
     };
-    while let Some(c) = chars.next() {
-        let byte = if c.is_ascii() { c as u8 } else { 0x80 };
-        if !strings.structural(byte) {
-            out.push(c);
+    // Text between structure is copied in runs (string contents, numbers, literals), not char
+    // by char; a run starts and ends at an ASCII byte, so on a char boundary.
+    let mut run = 0;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if !strings.structural(b)
+            || !matches!(
+                b,
+                b'{' | b'[' | b'}' | b']' | b',' | b':' | b' ' | b'\n' | b'\r' | b'\t'
+            )
+        {
+            i += 1;
             continue;
         }
-        match c {
-            '{' | '[' => {
-                out.push(c);
-                if matches!(chars.peek(), Some('}') | Some(']')) {
-                    if let Some(close) = chars.next() {
-                        out.push(close);
-                    }
+        out.push_str(&compact[run..i]);
+        match b {
+            b'{' | b'[' => {
+                out.push(char::from(b));
+                if let Some(&close @ (b'}' | b']')) = bytes.get(i + 1) {
+                    out.push(char::from(close));
+                    i += 1;
                 } else {
                     indent += 1;
                     newline(&mut out, indent);
                 }
             }
-            '}' | ']' => {
+            b'}' | b']' => {
                 indent = indent.saturating_sub(1);
                 newline(&mut out, indent);
-                out.push(c);
+                out.push(char::from(b));
             }
-            ',' => {
-                out.push(c);
+            b',' => {
+                out.push(',');
                 newline(&mut out, indent);
             }
-            ':' => out.push_str(": "),
-            ' ' | '\n' | '\r' | '\t' => {}
-            c => out.push(c),
+            b':' => out.push_str(": "),
+            // Whitespace outside strings is dropped.
+            _ => {}
         }
+        i += 1;
+        run = i;
     }
+    out.push_str(&compact[run..]);
     out
 }
 
@@ -447,6 +458,70 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&super::pretty("[[1,2],{\"a\":[]}]")).ok(),
             serde_json::from_str::<serde_json::Value>("[[1,2],{\"a\":[]}]").ok()
         );
+    }
+
+    /// The char-by-char version `pretty` replaced, to compare against.
+    fn pretty_by_char(compact: &str) -> String {
+        let mut out = String::new();
+        let mut indent = 0usize;
+        let mut strings = crate::scan::Strings::default();
+        let mut chars = compact.chars().peekable();
+        let newline = |out: &mut String, indent: usize| {
+            out.push('\n');
+            for _ in 0..indent.min(super::PRETTY_MAX_INDENT) {
+                out.push_str("  ");
+            }
+        };
+        while let Some(c) = chars.next() {
+            let byte = if c.is_ascii() { c as u8 } else { 0x80 };
+            if !strings.structural(byte) {
+                out.push(c);
+                continue;
+            }
+            match c {
+                '{' | '[' => {
+                    out.push(c);
+                    if matches!(chars.peek(), Some('}') | Some(']')) {
+                        if let Some(close) = chars.next() {
+                            out.push(close);
+                        }
+                    } else {
+                        indent += 1;
+                        newline(&mut out, indent);
+                    }
+                }
+                '}' | ']' => {
+                    indent = indent.saturating_sub(1);
+                    newline(&mut out, indent);
+                    out.push(c);
+                }
+                ',' => {
+                    out.push(c);
+                    newline(&mut out, indent);
+                }
+                ':' => out.push_str(": "),
+                ' ' | '\n' | '\r' | '\t' => {}
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn pretty_writes_what_the_char_by_char_version_wrote() {
+        for text in [
+            r#"{"a":[1,{}],"b":"x,y","c":{"d":[],"e":"\"{:,\\"},"f":"é😀 [ ]"}"#,
+            "{ \"a\" : [ 1 , 2 ] , \"b\" : { } }",
+            r#"["\\",{"k":"\u00e9]"},[[]],[{}],{"x":[]},true,null,-1.5e3]"#,
+            r#"{"unterminated":"abc"#,
+            "]]}}{[,,::",
+            "",
+            "\"é\\é\"x",
+        ] {
+            assert_eq!(super::pretty(text), pretty_by_char(text), "{text}");
+        }
+        let deep = format!("{}1{}", "[{\"a\":".repeat(50), "}]".repeat(50));
+        assert_eq!(super::pretty(&deep), pretty_by_char(&deep));
     }
 
     #[test]
