@@ -179,7 +179,8 @@ type Entries<'a> = Vec<(String, &'a RawValue)>;
 /// tool's entries. Detection and the search for slots share it, so the tools are not scanned
 /// once for each.
 struct Scanned<'a> {
-    top: Option<Entries<'a>>,
+    /// The top-level keys, in order (`None`: the document is not an object).
+    top: Option<Vec<String>>,
     tools: Option<Vec<&'a RawValue>>,
     tool_objects: std::cell::OnceCell<Vec<Option<Entries<'a>>>>,
 }
@@ -188,13 +189,15 @@ impl<'a> Scanned<'a> {
     fn of(raw: &'a RawValue) -> Scanned<'a> {
         let (top, tools) = if raw.get().starts_with('[') {
             (None, array(raw))
+        } else if raw.get().starts_with('{') {
+            // The top level and its (first) `tools` array in one pass.
+            let mut de = serde_json::Deserializer::from_str(raw.get());
+            match de.deserialize_map(TopVisitor) {
+                Ok((keys, tools)) => (Some(keys), tools),
+                Err(_) => (None, None),
+            }
         } else {
-            let top = object(raw);
-            let tools = top
-                .as_ref()
-                .and_then(|t| t.iter().find(|(k, _)| k == "tools"))
-                .and_then(|(_, v)| array(v));
-            (top, tools)
+            (None, None)
         };
         Scanned {
             top,
@@ -207,7 +210,7 @@ impl<'a> Scanned<'a> {
     fn has_tools_key(&self) -> bool {
         self.top
             .as_ref()
-            .is_some_and(|t| t.iter().any(|(k, _)| k == "tools"))
+            .is_some_and(|t| t.iter().any(|k| k == "tools"))
     }
 
     /// Each tool's entries (`None` for a tool that is not an object), read on first use.
@@ -267,7 +270,7 @@ fn detect_in(raw: &RawValue, scanned: &Scanned<'_>) -> Kind {
     let Some(top) = &scanned.top else {
         return Kind::Schema;
     };
-    let has = |k: &str| top.iter().any(|(key, _)| key == k);
+    let has = |k: &str| top.iter().any(|key| key == k);
     let tool_keys = |keys: &[&str]| {
         scanned.tools.is_some()
             && scanned.tool_objects().iter().any(|o| {
@@ -421,6 +424,75 @@ impl<'de> Visitor<'de> for ObjectVisitor {
             out.push((k, v));
         }
         Ok(out)
+    }
+}
+
+/// A JSON object's keys, and the elements of its first `tools` value when that is an array.
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = (Vec<String>, Option<Vec<&'de RawValue>>);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut keys = Vec::new();
+        let mut tools = None;
+        while let Some(k) = map.next_key::<String>()? {
+            if k == "tools" && !keys.iter().any(|k| k == "tools") {
+                tools = map.next_value::<MaybeArray<'de>>()?.0;
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            keys.push(k);
+        }
+        Ok((keys, tools))
+    }
+}
+
+/// A value's elements when it is an array (`None` for any other value, skipped).
+struct MaybeArray<'de>(Option<Vec<&'de RawValue>>);
+
+impl<'de> serde::Deserialize<'de> for MaybeArray<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = MaybeArray<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                ArrayVisitor.visit_seq(seq).map(|v| MaybeArray(Some(v)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(MaybeArray(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(MaybeArray(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(MaybeArray(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(MaybeArray(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(MaybeArray(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(MaybeArray(None))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(MaybeArray(None))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
