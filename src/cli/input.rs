@@ -145,21 +145,26 @@ pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliErro
             };
             match scanned.as_ref().filter(|s| s.has_tools_key()) {
                 Some(s) => {
-                    let tools = s.tools.clone().ok_or_else(expected)?;
-                    tool_items(&source, "/tools", tools, Some(s.tool_objects()))?
+                    let tools = s.tools.as_deref().ok_or_else(expected)?;
+                    tool_items(&source, "/tools", tools)?
                 }
                 None => {
                     let (base, tools) = mcp_tools(raw).ok_or_else(expected)?;
-                    tool_items(&source, &format!("{base}/tools"), tools, None)?
+                    let tools: Vec<_> = tools.into_iter().map(object).collect();
+                    tool_items(&source, &format!("{base}/tools"), &tools)?
                 }
             }
         }
         Kind::ToolArray => match &scanned {
-            Some(s) => {
-                let tools = s.tools.clone().unwrap_or_default();
-                tool_items(&source, "", tools, Some(s.tool_objects()))?
+            Some(s) => tool_items(&source, "", s.tools.as_deref().unwrap_or_default())?,
+            None => {
+                let tools: Vec<_> = array(raw)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(object)
+                    .collect();
+                tool_items(&source, "", &tools)?
             }
-            None => tool_items(&source, "", array(raw).unwrap_or_default(), None)?,
         },
         Kind::Body => return super::body::document(source, hints.api),
     };
@@ -181,17 +186,17 @@ type Entries<'a> = Vec<(String, &'a RawValue)>;
 struct Scanned<'a> {
     /// The top-level keys, in order (`None`: the document is not an object).
     top: Option<Vec<String>>,
-    tools: Option<Vec<&'a RawValue>>,
-    tool_objects: std::cell::OnceCell<Vec<Option<Entries<'a>>>>,
+    /// Each tool's entries (`None` for a tool that is not an object).
+    tools: Option<Vec<Option<Entries<'a>>>>,
 }
 
 impl<'a> Scanned<'a> {
     fn of(raw: &'a RawValue) -> Scanned<'a> {
+        let mut de = serde_json::Deserializer::from_str(raw.get());
+        // Each in one pass: the tools' entries are read where they are (not captured first).
         let (top, tools) = if raw.get().starts_with('[') {
-            (None, array(raw))
+            (None, de.deserialize_seq(ToolsVisitor).ok())
         } else if raw.get().starts_with('{') {
-            // The top level and its (first) `tools` array in one pass.
-            let mut de = serde_json::Deserializer::from_str(raw.get());
             match de.deserialize_map(TopVisitor) {
                 Ok((keys, tools)) => (Some(keys), tools),
                 Err(_) => (None, None),
@@ -199,11 +204,7 @@ impl<'a> Scanned<'a> {
         } else {
             (None, None)
         };
-        Scanned {
-            top,
-            tools,
-            tool_objects: std::cell::OnceCell::new(),
-        }
+        Scanned { top, tools }
     }
 
     /// Whether the top level has a `tools` key (an array or not).
@@ -212,15 +213,22 @@ impl<'a> Scanned<'a> {
             .as_ref()
             .is_some_and(|t| t.iter().any(|k| k == "tools"))
     }
+}
 
-    /// Each tool's entries (`None` for a tool that is not an object), read on first use.
-    fn tool_objects(&self) -> &[Option<Entries<'a>>] {
-        self.tool_objects.get_or_init(|| {
-            self.tools
-                .as_ref()
-                .map_or_else(Vec::new, |t| t.iter().map(|tool| object(tool)).collect())
-        })
-    }
+/// Where the object whose entries these are ends in `text` (after its `}`), found from its
+/// last value; `None` for no entries.
+fn object_end(text: &str, entries: &[(String, &RawValue)]) -> Option<usize> {
+    let (_, last) = entries.last()?;
+    let after = span(text, last).end;
+    let close = after
+        + text
+            .get(after..)?
+            .find(|c: char| !c.is_ascii_whitespace())?;
+    Some(if text.as_bytes().get(close) == Some(&b'}') {
+        close + 1
+    } else {
+        after
+    })
 }
 
 /// Keys only a request body has at its top level.
@@ -272,11 +280,12 @@ fn detect_in(raw: &RawValue, scanned: &Scanned<'_>) -> Kind {
     };
     let has = |k: &str| top.iter().any(|key| key == k);
     let tool_keys = |keys: &[&str]| {
-        scanned.tools.is_some()
-            && scanned.tool_objects().iter().any(|o| {
+        scanned.tools.as_ref().is_some_and(|t| {
+            t.iter().any(|o| {
                 o.as_ref()
                     .is_some_and(|o| o.iter().any(|(k, _)| keys.contains(&k.as_str())))
             })
+        })
     };
     let body_like = BODY_KEYS.iter().any(|k| has(k)) || tool_keys(BODY_TOOL_KEYS);
     if !body_like
@@ -308,24 +317,15 @@ fn mcp_tools(raw: &RawValue) -> Option<(&'static str, Vec<&RawValue>)> {
 /// beside the tool's name in `matrix`.
 pub const NO_INPUT_SCHEMA: &str = "no input schema";
 
-/// The slots of `tools`; `objects`: each tool's entries, when already read.
+/// The slots of `tools` (each tool's entries; `None` for a tool that is not an object).
 fn tool_items(
     source: &Source,
     base: &str,
-    tools: Vec<&RawValue>,
-    objects: Option<&[Option<Entries<'_>>]>,
+    tools: &[Option<Entries<'_>>],
 ) -> Result<Vec<Item>, CliError> {
     let mut items = Vec::new();
     let mut any_tool = tools.is_empty();
-    for (i, tool) in tools.into_iter().enumerate() {
-        let read;
-        let entries = match objects {
-            Some(o) => o.get(i).and_then(Option::as_ref),
-            None => {
-                read = object(tool);
-                read.as_ref()
-            }
-        };
+    for (i, entries) in tools.iter().enumerate() {
         let Some(entries) = entries else {
             continue;
         };
@@ -345,7 +345,7 @@ fn tool_items(
                 if let Some(problem) = &input.problem {
                     let tool_name = name.clone().unwrap_or_default();
                     eprintln!("warning: {}: tool {tool_name:?}: {problem}", source.name);
-                    let end = span(&source.text, tool).end;
+                    let end = object_end(&source.text, entries).unwrap_or(0);
                     items.push(Item {
                         tool: Some(tool_name),
                         tool_index: i,
@@ -427,11 +427,12 @@ impl<'de> Visitor<'de> for ObjectVisitor {
     }
 }
 
-/// A JSON object's keys, and the elements of its first `tools` value when that is an array.
+/// A JSON object's keys, and the elements of its first `tools` value (as tools) when that is
+/// an array.
 struct TopVisitor;
 
 impl<'de> Visitor<'de> for TopVisitor {
-    type Value = (Vec<String>, Option<Vec<&'de RawValue>>);
+    type Value = (Vec<String>, Option<Vec<Option<Entries<'de>>>>);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON object")
@@ -452,8 +453,8 @@ impl<'de> Visitor<'de> for TopVisitor {
     }
 }
 
-/// A value's elements when it is an array (`None` for any other value, skipped).
-struct MaybeArray<'de>(Option<Vec<&'de RawValue>>);
+/// A value's elements, as tools, when it is an array (`None` for any other value, skipped).
+struct MaybeArray<'de>(Option<Vec<Option<Entries<'de>>>>);
 
 impl<'de> serde::Deserialize<'de> for MaybeArray<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -464,7 +465,7 @@ impl<'de> serde::Deserialize<'de> for MaybeArray<'de> {
                 f.write_str("any JSON value")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                ArrayVisitor.visit_seq(seq).map(|v| MaybeArray(Some(v)))
+                ToolsVisitor.visit_seq(seq).map(|v| MaybeArray(Some(v)))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 while map
@@ -490,6 +491,66 @@ impl<'de> serde::Deserialize<'de> for MaybeArray<'de> {
             }
             fn visit_unit<E>(self) -> Result<Self::Value, E> {
                 Ok(MaybeArray(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// An array's elements as tools: each object's entries, `None` for any other element.
+struct ToolsVisitor;
+
+impl<'de> Visitor<'de> for ToolsVisitor {
+    type Value = Vec<Option<Entries<'de>>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(tool) = seq.next_element::<MaybeObject<'de>>()? {
+            out.push(tool.0);
+        }
+        Ok(out)
+    }
+}
+
+/// A value's entries when it is an object (`None` for any other value, skipped).
+struct MaybeObject<'de>(Option<Entries<'de>>);
+
+impl<'de> serde::Deserialize<'de> for MaybeObject<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = MaybeObject<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                ObjectVisitor.visit_map(map).map(|e| MaybeObject(Some(e)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(MaybeObject(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(MaybeObject(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(MaybeObject(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(MaybeObject(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(MaybeObject(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(MaybeObject(None))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(MaybeObject(None))
             }
         }
         d.deserialize_any(V)
