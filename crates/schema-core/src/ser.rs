@@ -372,24 +372,35 @@ pub fn pretty(compact: &str) -> String {
     let bytes = compact.as_bytes();
     let mut out = String::with_capacity(compact.len() * 2);
     let mut indent = 0usize;
-    let mut strings = crate::scan::Strings::default();
     let newline = |out: &mut String, indent: usize| {
         out.push('\n');
         for _ in 0..indent.min(PRETTY_MAX_INDENT) {
             out.push_str("  ");
         }
     };
-    // Text between structure is copied in runs (string contents, numbers, literals), not char
-    // by char; a run starts and ends at an ASCII byte, so on a char boundary.
+    // Text between structure is copied in runs (strings, numbers, literals), not char by char;
+    // a run starts and ends at an ASCII byte outside strings, so on a char boundary.
     let mut run = 0;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
-        if !strings.structural(b)
-            || !matches!(
-                b,
-                b'{' | b'[' | b'}' | b']' | b',' | b':' | b' ' | b'\n' | b'\r' | b'\t'
-            )
-        {
+        if b == b'"' {
+            // A string, copied as it is: on to its closing quote, over escaped bytes (as
+            // `scan::Strings` reads strings).
+            i += 1;
+            while let Some(&c) = bytes.get(i) {
+                i += 1;
+                if c == b'\\' {
+                    i += 1;
+                } else if c == b'"' {
+                    break;
+                }
+            }
+            continue;
+        }
+        if !matches!(
+            b,
+            b'{' | b'[' | b'}' | b']' | b',' | b':' | b' ' | b'\n' | b'\r' | b'\t'
+        ) {
             i += 1;
             continue;
         }
@@ -515,6 +526,9 @@ mod tests {
             r#"["\\",{"k":"\u00e9]"},[[]],[{}],{"x":[]},true,null,-1.5e3]"#,
             r#"{"unterminated":"abc"#,
             "]]}}{[,,::",
+            "[\"ab\\\\\",1]",
+            "{\"x\":\"ab\\\\",
+            "{\"x\":\"ab\\",
             "",
             "\"é\\é\"x",
         ] {
