@@ -427,6 +427,30 @@ impl<'de> Visitor<'de> for ObjectVisitor {
     }
 }
 
+/// A visitor's methods for every scalar, each returning `$none`.
+macro_rules! none_for_scalars {
+    ($none:expr) => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+    };
+}
+
 /// A JSON object's keys, and the elements of its first `tools` value (as tools) when that is
 /// an array.
 struct TopVisitor;
@@ -474,24 +498,7 @@ impl<'de> serde::Deserialize<'de> for MaybeArray<'de> {
                 {}
                 Ok(MaybeArray(None))
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(MaybeArray(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(MaybeArray(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(MaybeArray(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(MaybeArray(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(MaybeArray(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(MaybeArray(None))
-            }
+            none_for_scalars!(MaybeArray(None));
         }
         d.deserialize_any(V)
     }
@@ -534,24 +541,7 @@ impl<'de> serde::Deserialize<'de> for MaybeObject<'de> {
                 while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
                 Ok(MaybeObject(None))
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(MaybeObject(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(MaybeObject(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(MaybeObject(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(MaybeObject(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(MaybeObject(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(MaybeObject(None))
-            }
+            none_for_scalars!(MaybeObject(None));
         }
         d.deserialize_any(V)
     }

@@ -8,7 +8,7 @@
 //! and what serde_json re-spells (a float, a string or a key with escapes) is copied back from
 //! the input.
 
-use super::{Ctx, MAX_RECOVERED, capture_map_rest, capture_seq_rest, push_keyword, raw_at};
+use super::{Ctx, capture_map_rest, capture_seq_rest, push_keyword};
 use crate::instance::Instance;
 use crate::keyword::{Keyword, Shape};
 use crate::schema::{InstanceType, TypeSet, Value};
@@ -36,16 +36,9 @@ impl DirectVisitor<'_, '_> {
     /// The value kept as data, reported. `respelled`: `text` is not the input's own spelling
     /// (copied back from the input instead, within the parse's bound on such copies).
     fn raw(self, text: String, respelled: bool) -> Value {
-        let mut text = text;
         let mark = self.ctx.pointer.len();
         push_keyword(&mut self.ctx.pointer, self.keyword);
-        if respelled && self.ctx.recovered < MAX_RECOVERED {
-            self.ctx.recovered += 1;
-            if let Some(t) = raw_at(self.ctx.input, &self.ctx.pointer) {
-                text = crate::instance::minify(t);
-            }
-        }
-        let raw = Instance::from_trusted(text);
+        let raw = Instance::from_trusted(self.ctx.verbatim(text, respelled));
         self.ctx
             .wrong_type(self.keyword.as_str(), self.keyword.shape(), &raw);
         self.ctx.pointer.truncate(mark);

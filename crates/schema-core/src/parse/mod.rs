@@ -173,6 +173,19 @@ struct Ctx<'i> {
 }
 
 impl Ctx<'_> {
+    /// `text`, the value at [`Ctx::pointer`] as serde_json handed it over; when that is not
+    /// the input's own spelling (`respelled`), the value's text copied back from the input
+    /// instead (a scan per pointer segment: at most [`MAX_RECOVERED`] per parse).
+    fn verbatim(&mut self, text: String, respelled: bool) -> String {
+        if respelled && self.recovered < MAX_RECOVERED {
+            self.recovered += 1;
+            if let Some(t) = raw_at(self.input, &self.pointer) {
+                return crate::instance::minify(t);
+            }
+        }
+        text
+    }
+
     fn wrong_type(&mut self, keyword: &str, shape: Shape, raw: &Instance) {
         self.diagnostics.push(Diagnostic {
             pointer: self.pointer.clone(),
@@ -442,14 +455,8 @@ impl<'i> SubschemaVisitor<'_, 'i> {
     fn raw(self, text: String) -> Value {
         // serde_json hands floats over as `f64` only (`1.5e3` → `1500.0`): when one is in the
         // value, copy the value's text back from the input, so it stays verbatim.
-        let mut text = text;
-        if std::mem::take(&mut self.ctx.float_seen) && self.ctx.recovered < MAX_RECOVERED {
-            self.ctx.recovered += 1;
-            if let Some(t) = raw_at(self.ctx.input, &self.ctx.pointer) {
-                text = crate::instance::minify(t);
-            }
-        }
-        let raw = Instance::from_trusted(text);
+        let respelled = std::mem::take(&mut self.ctx.float_seen);
+        let raw = Instance::from_trusted(self.ctx.verbatim(text, respelled));
         self.ctx
             .wrong_type(self.keyword.as_str(), self.keyword.shape(), &raw);
         Value::Raw(raw)
