@@ -113,12 +113,13 @@ pub fn load(file: Option<&Path>, hints: &Hints) -> Result<Document, CliError> {
 /// Recognises a document and locates its schema slots.
 pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliError> {
     let raw = parse_json(&source.name, &source.text)?;
-    let kind = if hints.as_slot.is_some() {
-        Kind::Schema
-    } else if hints.api.is_some() {
-        Kind::Body
-    } else {
-        detect(raw)
+    // Detection and the search for slots share one reading of the tools.
+    let scanned = (hints.as_slot.is_none() && hints.api.is_none()).then(|| Scanned::of(raw));
+    let kind = match &scanned {
+        _ if hints.as_slot.is_some() => Kind::Schema,
+        _ if hints.api.is_some() => Kind::Body,
+        Some(s) => detect_in(raw, s),
+        None => detect(raw),
     };
     if kind == Kind::Schema
         && let Some(warning) = provider_rules::non_schema_root(raw.get())
@@ -136,18 +137,35 @@ pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliErro
             schema: raw.get().to_owned(),
         }],
         Kind::McpList => {
-            let (base, tools) = mcp_tools(raw).ok_or_else(|| {
+            let expected = || {
                 CliError::usage(format!(
                     "{}: expected an MCP tools/list result {{\"tools\": [...]}}",
                     source.name
                 ))
-            })?;
-            tool_items(&source, &format!("{base}/tools"), tools)?
+            };
+            match scanned.as_ref().filter(|s| s.has_tools_key()) {
+                Some(s) => {
+                    let tools = s.tools.as_deref().ok_or_else(expected)?;
+                    tool_items(&source, "/tools", tools)?
+                }
+                None => {
+                    let (base, tools) = mcp_tools(raw).ok_or_else(expected)?;
+                    let tools: Vec<_> = tools.into_iter().map(object).collect();
+                    tool_items(&source, &format!("{base}/tools"), &tools)?
+                }
+            }
         }
-        Kind::ToolArray => {
-            let tools = array(raw).unwrap_or_default();
-            tool_items(&source, "", tools)?
-        }
+        Kind::ToolArray => match &scanned {
+            Some(s) => tool_items(&source, "", s.tools.as_deref().unwrap_or_default())?,
+            None => {
+                let tools: Vec<_> = array(raw)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(object)
+                    .collect();
+                tool_items(&source, "", &tools)?
+            }
+        },
         Kind::Body => return super::body::document(source, hints.api),
     };
     Ok(Document {
@@ -155,6 +173,61 @@ pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliErro
         kind,
         api: None,
         items,
+    })
+}
+
+/// A JSON object's entries, in order, values raw.
+type Entries<'a> = Vec<(String, &'a RawValue)>;
+
+/// What recognising a document reads of it, read once: its top-level entries, its tools (the
+/// top-level `tools` array, or the document itself when it is an array) and, when asked, each
+/// tool's entries. Detection and the search for slots share it, so the tools are not scanned
+/// once for each.
+struct Scanned<'a> {
+    /// The top-level keys, in order (`None`: the document is not an object).
+    top: Option<Vec<String>>,
+    /// Each tool's entries (`None` for a tool that is not an object).
+    tools: Option<Vec<Option<Entries<'a>>>>,
+}
+
+impl<'a> Scanned<'a> {
+    fn of(raw: &'a RawValue) -> Scanned<'a> {
+        let mut de = serde_json::Deserializer::from_str(raw.get());
+        // Each in one pass: the tools' entries are read where they are (not captured first).
+        let (top, tools) = if raw.get().starts_with('[') {
+            (None, de.deserialize_seq(ToolsVisitor).ok())
+        } else if raw.get().starts_with('{') {
+            match de.deserialize_map(TopVisitor) {
+                Ok((keys, tools)) => (Some(keys), tools),
+                Err(_) => (None, None),
+            }
+        } else {
+            (None, None)
+        };
+        Scanned { top, tools }
+    }
+
+    /// Whether the top level has a `tools` key (an array or not).
+    fn has_tools_key(&self) -> bool {
+        self.top
+            .as_ref()
+            .is_some_and(|t| t.iter().any(|k| k == "tools"))
+    }
+}
+
+/// Where the object whose entries these are ends in `text` (after its `}`), found from its
+/// last value; `None` for no entries.
+fn object_end(text: &str, entries: &[(String, &RawValue)]) -> Option<usize> {
+    let (_, last) = entries.last()?;
+    let after = span(text, last).end;
+    let close = after
+        + text
+            .get(after..)?
+            .find(|c: char| !c.is_ascii_whitespace())?;
+    Some(if text.as_bytes().get(close) == Some(&b'}') {
+        close + 1
+    } else {
+        after
     })
 }
 
@@ -195,28 +268,28 @@ const BODY_TOOL_KEYS: &[&str] = &[
 ];
 
 fn detect(raw: &RawValue) -> Kind {
-    let text = raw.get();
-    if text.starts_with('[') {
+    detect_in(raw, &Scanned::of(raw))
+}
+
+fn detect_in(raw: &RawValue, scanned: &Scanned<'_>) -> Kind {
+    if raw.get().starts_with('[') {
         return Kind::ToolArray;
     }
-    let Some(top) = object(raw) else {
+    let Some(top) = &scanned.top else {
         return Kind::Schema;
     };
-    let has = |k: &str| top.iter().any(|(key, _)| key == k);
-    let tools = top
-        .iter()
-        .find(|(k, _)| k == "tools")
-        .and_then(|(_, v)| array(v));
+    let has = |k: &str| top.iter().any(|key| key == k);
     let tool_keys = |keys: &[&str]| {
-        tools.as_ref().is_some_and(|t| {
-            t.iter().any(|tool| {
-                object(tool).is_some_and(|o| o.iter().any(|(k, _)| keys.contains(&k.as_str())))
+        scanned.tools.as_ref().is_some_and(|t| {
+            t.iter().any(|o| {
+                o.as_ref()
+                    .is_some_and(|o| o.iter().any(|(k, _)| keys.contains(&k.as_str())))
             })
         })
     };
     let body_like = BODY_KEYS.iter().any(|k| has(k)) || tool_keys(BODY_TOOL_KEYS);
     if !body_like
-        && let Some(t) = &tools
+        && let Some(t) = &scanned.tools
         && (t.is_empty() || tool_keys(&["inputSchema"]))
     {
         return Kind::McpList;
@@ -244,11 +317,16 @@ fn mcp_tools(raw: &RawValue) -> Option<(&'static str, Vec<&RawValue>)> {
 /// beside the tool's name in `matrix`.
 pub const NO_INPUT_SCHEMA: &str = "no input schema";
 
-fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<Item>, CliError> {
+/// The slots of `tools` (each tool's entries; `None` for a tool that is not an object).
+fn tool_items(
+    source: &Source,
+    base: &str,
+    tools: &[Option<Entries<'_>>],
+) -> Result<Vec<Item>, CliError> {
     let mut items = Vec::new();
     let mut any_tool = tools.is_empty();
-    for (i, tool) in tools.into_iter().enumerate() {
-        let Some(entries) = object(tool) else {
+    for (i, entries) in tools.iter().enumerate() {
+        let Some(entries) = entries else {
             continue;
         };
         let name = entries
@@ -267,7 +345,7 @@ fn tool_items(source: &Source, base: &str, tools: Vec<&RawValue>) -> Result<Vec<
                 if let Some(problem) = &input.problem {
                     let tool_name = name.clone().unwrap_or_default();
                     eprintln!("warning: {}: tool {tool_name:?}: {problem}", source.name);
-                    let end = span(&source.text, tool).end;
+                    let end = object_end(&source.text, entries).unwrap_or(0);
                     items.push(Item {
                         tool: Some(tool_name),
                         tool_index: i,
@@ -349,6 +427,126 @@ impl<'de> Visitor<'de> for ObjectVisitor {
     }
 }
 
+/// A visitor's methods for every scalar, each returning `$none`.
+macro_rules! none_for_scalars {
+    ($none:expr) => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+    };
+}
+
+/// A JSON object's keys, and the elements of its first `tools` value (as tools) when that is
+/// an array.
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = (Vec<String>, Option<Vec<Option<Entries<'de>>>>);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut keys = Vec::new();
+        let mut tools = None;
+        while let Some(k) = map.next_key::<String>()? {
+            if k == "tools" && !keys.iter().any(|k| k == "tools") {
+                tools = map.next_value::<MaybeArray<'de>>()?.0;
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            keys.push(k);
+        }
+        Ok((keys, tools))
+    }
+}
+
+/// A value's elements, as tools, when it is an array (`None` for any other value, skipped).
+struct MaybeArray<'de>(Option<Vec<Option<Entries<'de>>>>);
+
+impl<'de> serde::Deserialize<'de> for MaybeArray<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = MaybeArray<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                ToolsVisitor.visit_seq(seq).map(|v| MaybeArray(Some(v)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(MaybeArray(None))
+            }
+            none_for_scalars!(MaybeArray(None));
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// An array's elements as tools: each object's entries, `None` for any other element.
+struct ToolsVisitor;
+
+impl<'de> Visitor<'de> for ToolsVisitor {
+    type Value = Vec<Option<Entries<'de>>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(tool) = seq.next_element::<MaybeObject<'de>>()? {
+            out.push(tool.0);
+        }
+        Ok(out)
+    }
+}
+
+/// A value's entries when it is an object (`None` for any other value, skipped).
+struct MaybeObject<'de>(Option<Entries<'de>>);
+
+impl<'de> serde::Deserialize<'de> for MaybeObject<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = MaybeObject<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                ObjectVisitor.visit_map(map).map(|e| MaybeObject(Some(e)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(MaybeObject(None))
+            }
+            none_for_scalars!(MaybeObject(None));
+        }
+        d.deserialize_any(V)
+    }
+}
+
 struct ArrayVisitor;
 
 impl<'de> Visitor<'de> for ArrayVisitor {
@@ -384,12 +582,14 @@ pub fn splice(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
     out
 }
 
-/// A sanitized schema's text for the slot at `range` of `text`: compact where the original
-/// was on one line, otherwise pretty-printed and indented like the line the slot starts on.
-pub fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
+/// Appends a sanitized schema's text for the slot at `range` of `text` to `out`: compact where
+/// the original was on one line, otherwise pretty-printed and indented like the line the slot
+/// starts on.
+pub fn render_like_into(out: &mut String, text: &str, range: &Range<usize>, compact: &str) {
     let original = text.get(range.clone()).unwrap_or("");
     if !original.contains('\n') {
-        return compact.to_owned();
+        out.push_str(compact);
+        return;
     }
     let line_start = text[..range.start.min(text.len())]
         .rfind('\n')
@@ -399,7 +599,7 @@ pub fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
         .take_while(|c| *c == ' ' || *c == '\t')
         .collect();
     let pretty = schema_core::pretty(compact);
-    let mut out = String::with_capacity(pretty.len() + 64);
+    out.reserve(pretty.len() + 64);
     for (i, line) in pretty.lines().enumerate() {
         if i > 0 {
             out.push('\n');
@@ -407,12 +607,17 @@ pub fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
         }
         out.push_str(line);
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
+        let mut out = String::new();
+        render_like_into(&mut out, text, range, compact);
+        out
+    }
 
     #[test]
     fn splice_replaces_ranges_in_order() {

@@ -6,7 +6,7 @@ use super::input::Document;
 use super::output::emit;
 use super::output::emit_bytes;
 use super::profile::Choice;
-use super::slots::{Applied, apply_with, body_config_with};
+use super::slots::{Applied, SlotResult, apply_with, body_config_with, write_applied};
 
 use super::read::read_bytes;
 use super::{InputArgs, ProfileArgs};
@@ -14,6 +14,7 @@ use bytes::Bytes;
 use clap::Args;
 use provider_rules::Change;
 use serde::Serialize;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use tower_toolschema::report::Outcome;
 use tower_toolschema::shapes::Api;
@@ -70,6 +71,21 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
     let options = provider_rules::SanitizeOptions {
         encode: args.encode,
     };
+    if args.report.is_none() && doc.kind != super::input::Kind::Body {
+        // Written as it is sanitized: the output is never held whole.
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let mut failed = false;
+        let slots = write_applied(&doc, &choice, &options, false, &mut |piece| {
+            // A closed pipe (`... | head`): the rest is dropped quietly, as `emit` does.
+            if !failed && out.write_all(piece.as_bytes()).is_err() {
+                failed = true;
+            }
+        });
+        let _ = out.flush();
+        drop(out);
+        warn_left_unchanged(&doc, &slots);
+        return Ok(EXIT_OK);
+    }
     let applied = apply_with(&doc, &choice, &options)?;
     if let Some(path) = &args.report {
         let text = serde_json::to_string_pretty(&report_json(&doc, &applied, choice.name()))
@@ -86,7 +102,13 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
         }
     }
     emit(&applied.output);
-    for slot in &applied.slots {
+    warn_left_unchanged(&doc, &applied.slots);
+    Ok(EXIT_OK)
+}
+
+/// A warning on standard error for each slot that could not be sanitized.
+fn warn_left_unchanged(doc: &Document, slots: &[SlotResult]) {
+    for slot in slots {
         if let Some(e) = &slot.error {
             let item = &doc.items[slot.item];
             eprintln!(
@@ -97,7 +119,6 @@ pub fn run(args: &SanitizeArgs) -> CliResult {
             );
         }
     }
-    Ok(EXIT_OK)
 }
 
 /// A request body of a known API, with no report asked for: the layer's own pass, which reads

@@ -4,7 +4,7 @@
 
 use super::body;
 use super::error::CliError;
-use super::input::{Document, Item, Kind, render_like, splice};
+use super::input::{Document, Item, Kind, render_like_into};
 use super::profile::Choice;
 use provider_rules::{
     Change, Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice_with,
@@ -85,11 +85,52 @@ pub fn apply_with(
     if doc.kind == Kind::Body {
         return body::apply(doc, choice, options.encode);
     }
+    let mut output = String::with_capacity(doc.source.text.len() + doc.source.text.len() / 8);
+    let slots = write_applied(doc, choice, options, true, &mut |piece| {
+        output.push_str(piece)
+    });
+    Ok(Applied {
+        output,
+        slots,
+        renames: Vec::new(),
+    })
+}
+
+/// [`apply_with`] for a document that is not a request body, its output handed to `write` in
+/// pieces as the slots are sanitized (`sanitize` without `--report` writes them straight out:
+/// the output is never held whole). `keep_after`: whether each [`SlotResult::after`] keeps the
+/// sanitized schema's text (else it stays `None`).
+pub fn write_applied(
+    doc: &Document,
+    choice: &Choice,
+    options: &provider_rules::SanitizeOptions,
+    keep_after: bool,
+    write: &mut dyn FnMut(&str),
+) -> Vec<SlotResult> {
     let rules = choice.rules();
     let text = &doc.source.text;
-    let mut edits = Vec::new();
-    let mut slots = Vec::new();
-    for (i, item) in doc.items.iter().enumerate() {
+    // Slots in document order (items are in tool order, a tool's slots in slot order): the
+    // output is written as they are sanitized, with no list of edits spliced in afterwards.
+    let mut order: Vec<usize> = (0..doc.items.len()).collect();
+    order.sort_by_key(|&i| doc.items[i].range.start);
+    let mut results: Vec<Option<SlotResult>> = vec![None; doc.items.len()];
+    let mut at = 0;
+    let mut edited = false;
+    let mut ends_with_newline = false;
+    let mut scratch = String::new();
+    // Writes `text[at..range.start]` and the new text (an edit overlapping the last is dropped).
+    let mut edit = |range: std::ops::Range<usize>, new: &str| {
+        if range.start < at || range.end > text.len() {
+            return;
+        }
+        write(&text[at..range.start]);
+        write(new);
+        at = range.end;
+        edited = true;
+        ends_with_newline = range.end == text.len() && new.ends_with('\n');
+    };
+    for i in order {
+        let item = &doc.items[i];
         let mut result = SlotResult {
             item: i,
             profile: choice.name().to_owned(),
@@ -101,47 +142,48 @@ pub fn apply_with(
         };
         match sanitize_item_with(item, rules, options) {
             Err(e) => result.error = Some(e),
-            Ok((out, after)) => {
-                result.changes = out.report.changes.clone();
+            Ok((mut out, after)) => {
+                result.changes = std::mem::take(&mut out.report.changes);
                 result.strict_compatible = out.report.strict_compatible;
+                drop(out);
                 if item.range.is_empty() {
                     // A tools/list entry without an `inputSchema` (issue 19): the schema it
                     // stands for goes in before the entry's closing brace.
-                    if let Some(at) = item
+                    if let Some(before) = item
                         .range
                         .start
                         .checked_sub(1)
                         .filter(|&i| text.as_bytes().get(i) == Some(&b'}'))
                     {
                         let schema = after.unwrap_or_else(|| item.schema.clone());
-                        edits.push((at..at, format!(",\"inputSchema\":{schema}")));
-                        result.after = Some(schema);
+                        scratch.clear();
+                        scratch.push_str(",\"inputSchema\":");
+                        scratch.push_str(&schema);
+                        edit(before..before, &scratch);
+                        result.after = keep_after.then_some(schema);
                     }
                 } else if let Some(after) = after {
-                    edits.push((item.range.clone(), render_like(text, &item.range, &after)));
-                    result.after = Some(after);
+                    scratch.clear();
+                    render_like_into(&mut scratch, text, &item.range, &after);
+                    edit(item.range.clone(), &scratch);
+                    result.after = keep_after.then_some(after);
                 }
             }
         }
-        slots.push(result);
+        results[i] = Some(result);
     }
-    let output = if edits.is_empty() {
-        text.clone()
-    } else if doc.kind == Kind::Schema {
-        // A lone schema: the whole output is the schema (pretty if the input was).
-        let mut out = splice(text, edits);
-        if text.ends_with('\n') && !out.ends_with('\n') {
-            out.push('\n');
-        }
-        out
+    let rest = &text[at.min(text.len())..];
+    write(rest);
+    let ends_with_newline = if rest.is_empty() {
+        ends_with_newline
     } else {
-        splice(text, edits)
+        rest.ends_with('\n')
     };
-    Ok(Applied {
-        output,
-        slots,
-        renames: Vec::new(),
-    })
+    if edited && doc.kind == Kind::Schema && text.ends_with('\n') && !ends_with_newline {
+        // A lone schema: the whole output is the schema (pretty if the input was).
+        write("\n");
+    }
+    results.into_iter().flatten().collect()
 }
 
 /// The layer configuration that applies `choice` to request bodies.

@@ -1,6 +1,7 @@
 //! Parse + serialize of the whole corpus (every MCP `inputSchema`/`outputSchema` and every
 //! JSON-Schema-Test-Suite `schema`) with schema-core, against a bare serde_json round trip
-//! (`from_slice::<Value>` + `to_vec`) of the same bytes.
+//! (`from_slice::<Value>` + `to_writer`) of the same bytes, each serializing into one buffer
+//! reused across schemas.
 //!
 //! `cargo bench -p schema-core --bench parse` runs divan's measurements, then times both in one
 //! interleaved loop and prints `RATIO schema_core_parse_serialize_vs_serde_value <x>`
@@ -22,21 +23,30 @@ static CORPUS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Parse (with diagnostics), then serialize into one buffer reused across schemas (as the
+/// engine's batch entry and `--ndjson` do).
 fn schema_core_round_trip(corpus: &[Vec<u8>]) -> usize {
     let opts = ParseOptions::default();
     let mut n = 0;
+    let mut out = String::new();
     for bytes in corpus {
         let parsed = Schema::parse(bytes, &opts).expect("corpus is valid JSON");
-        n += black_box(parsed.schema.to_vec()).len();
+        out.clear();
+        parsed.schema.write_json(&mut out);
+        n += black_box(&out).len();
     }
     n
 }
 
+/// The same with a `Value`: `from_slice` + `to_writer` into one reused buffer.
 fn serde_value_round_trip(corpus: &[Vec<u8>]) -> usize {
     let mut n = 0;
+    let mut out = Vec::new();
     for bytes in corpus {
         let v: serde_json::Value = serde_json::from_slice(bytes).expect("corpus is valid JSON");
-        n += black_box(serde_json::to_vec(&v).expect("a Value serializes")).len();
+        out.clear();
+        serde_json::to_writer(&mut out, &v).expect("a Value serializes");
+        n += black_box(&out).len();
     }
     n
 }
@@ -121,6 +131,19 @@ fn ratio() -> f64 {
 }
 
 fn main() {
+    // `TS_BENCH_PROFILE=core` / `=value`: one pass of one side only, for a profiler
+    // (`valgrind --tool=callgrind --toggle-collect='parse::schema_core_round_trip'`).
+    match std::env::var("TS_BENCH_PROFILE").as_deref() {
+        Ok("core") => {
+            black_box(schema_core_round_trip(&CORPUS));
+            return;
+        }
+        Ok("value") => {
+            black_box(serde_value_round_trip(&CORPUS));
+            return;
+        }
+        _ => {}
+    }
     // `TS_BENCH_RATIOS_ONLY=1` (as in the other crates' benches): only the `RATIO` line.
     if std::env::var_os("TS_BENCH_RATIOS_ONLY").is_none() {
         divan::main();

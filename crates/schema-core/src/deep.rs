@@ -4,10 +4,25 @@
 
 use crate::schema::{Dependency, Entry, Schema, SchemaObject, Value};
 
+std::thread_local! {
+    /// How many `SchemaObject::drop` calls are under way on this thread (see `Drop` below).
+    static DROP_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl Drop for SchemaObject {
-    /// Drops deep trees without recursion: children are moved onto a heap stack first.
+    /// Drops deep trees without unbounded recursion: the first
+    /// [`SchemaObject::RECURSION_LIMIT`] levels drop their children in place (as any tree
+    /// does, no allocation), deeper subtrees move their children onto a heap stack first.
     fn drop(&mut self) {
         if !self.entries.iter().any(|e| e.key_has_children()) {
+            return;
+        }
+        let depth = DROP_DEPTH.get();
+        if depth < SchemaObject::RECURSION_LIMIT {
+            DROP_DEPTH.set(depth + 1);
+            // Each child object's own `drop` runs inside, one level deeper.
+            drop(std::mem::take(&mut self.entries));
+            DROP_DEPTH.set(depth);
             return;
         }
         let mut stack: Vec<Schema> = Vec::new();

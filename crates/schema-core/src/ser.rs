@@ -1,6 +1,6 @@
 //! The serializer: [`Schema`] → JSON text, entries in order, instances verbatim.
 
-use crate::schema::{Dependency, Entry, Schema, TypeSet, Value};
+use crate::schema::{Dependency, Entry, Key, Schema, TypeSet, Value};
 
 impl Schema {
     /// The schema as compact JSON text, keys in document order.
@@ -149,8 +149,7 @@ pub(crate) fn write_schema(out: &mut String, root: &Schema) {
                         if comma {
                             out.push(',');
                         }
-                        push_json_string(out, e.key.as_str());
-                        out.push(':');
+                        push_key(out, &e.key);
                         match &e.value {
                             Value::Schema(s) => s,
                             Value::Schemas(list) => {
@@ -301,8 +300,27 @@ fn write_strings(out: &mut String, list: &[String]) {
     out.push(']');
 }
 
+/// Appends an entry's key and its colon. A keyword's name needs no escape (a test says so), so
+/// it is copied without the escape scan every other string takes.
+fn push_key(out: &mut String, key: &Key) {
+    match key {
+        Key::Known(kw) => {
+            let name = kw.as_str();
+            out.reserve(name.len() + 3);
+            out.push('"');
+            out.push_str(name);
+            out.push_str("\":");
+        }
+        Key::Other(name) => {
+            push_json_string(out, name);
+            out.push(':');
+        }
+    }
+}
+
 /// Appends `s` as a JSON string literal, escaped exactly as serde_json escapes it.
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
     if !crate::scan_bytes::needs_json_escape(bytes) {
@@ -351,48 +369,70 @@ pub const PRETTY_MAX_INDENT: usize = 40;
 ///            "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": \"x,y\"\n}");
 /// ```
 pub fn pretty(compact: &str) -> String {
+    let bytes = compact.as_bytes();
     let mut out = String::with_capacity(compact.len() * 2);
     let mut indent = 0usize;
-    let mut strings = crate::scan::Strings::default();
-    let mut chars = compact.chars().peekable();
     let newline = |out: &mut String, indent: usize| {
         out.push('\n');
         for _ in 0..indent.min(PRETTY_MAX_INDENT) {
             out.push_str("  ");
         }
     };
-    while let Some(c) = chars.next() {
-        let byte = if c.is_ascii() { c as u8 } else { 0x80 };
-        if !strings.structural(byte) {
-            out.push(c);
+    // Text between structure is copied in runs (strings, numbers, literals), not char by char;
+    // a run starts and ends at an ASCII byte outside strings, so on a char boundary.
+    let mut run = 0;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'"' {
+            // A string, copied as it is: on to its closing quote, over escaped bytes (as
+            // `scan::Strings` reads strings).
+            i += 1;
+            while let Some(&c) = bytes.get(i) {
+                i += 1;
+                if c == b'\\' {
+                    i += 1;
+                } else if c == b'"' {
+                    break;
+                }
+            }
             continue;
         }
-        match c {
-            '{' | '[' => {
-                out.push(c);
-                if matches!(chars.peek(), Some('}') | Some(']')) {
-                    if let Some(close) = chars.next() {
-                        out.push(close);
-                    }
+        if !matches!(
+            b,
+            b'{' | b'[' | b'}' | b']' | b',' | b':' | b' ' | b'\n' | b'\r' | b'\t'
+        ) {
+            i += 1;
+            continue;
+        }
+        out.push_str(&compact[run..i]);
+        match b {
+            b'{' | b'[' => {
+                out.push(char::from(b));
+                if let Some(&close @ (b'}' | b']')) = bytes.get(i + 1) {
+                    out.push(char::from(close));
+                    i += 1;
                 } else {
                     indent += 1;
                     newline(&mut out, indent);
                 }
             }
-            '}' | ']' => {
+            b'}' | b']' => {
                 indent = indent.saturating_sub(1);
                 newline(&mut out, indent);
-                out.push(c);
+                out.push(char::from(b));
             }
-            ',' => {
-                out.push(c);
+            b',' => {
+                out.push(',');
                 newline(&mut out, indent);
             }
-            ':' => out.push_str(": "),
-            ' ' | '\n' | '\r' | '\t' => {}
-            c => out.push(c),
+            b':' => out.push_str(": "),
+            // Whitespace outside strings is dropped.
+            _ => {}
         }
+        i += 1;
+        run = i;
     }
+    out.push_str(&compact[run..]);
     out
 }
 
@@ -429,6 +469,85 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&super::pretty("[[1,2],{\"a\":[]}]")).ok(),
             serde_json::from_str::<serde_json::Value>("[[1,2],{\"a\":[]}]").ok()
         );
+    }
+
+    /// The char-by-char version `pretty` replaced, to compare against.
+    fn pretty_by_char(compact: &str) -> String {
+        let mut out = String::new();
+        let mut indent = 0usize;
+        let mut strings = crate::scan::Strings::default();
+        let mut chars = compact.chars().peekable();
+        let newline = |out: &mut String, indent: usize| {
+            out.push('\n');
+            for _ in 0..indent.min(super::PRETTY_MAX_INDENT) {
+                out.push_str("  ");
+            }
+        };
+        while let Some(c) = chars.next() {
+            let byte = if c.is_ascii() { c as u8 } else { 0x80 };
+            if !strings.structural(byte) {
+                out.push(c);
+                continue;
+            }
+            match c {
+                '{' | '[' => {
+                    out.push(c);
+                    if matches!(chars.peek(), Some('}') | Some(']')) {
+                        if let Some(close) = chars.next() {
+                            out.push(close);
+                        }
+                    } else {
+                        indent += 1;
+                        newline(&mut out, indent);
+                    }
+                }
+                '}' | ']' => {
+                    indent = indent.saturating_sub(1);
+                    newline(&mut out, indent);
+                    out.push(c);
+                }
+                ',' => {
+                    out.push(c);
+                    newline(&mut out, indent);
+                }
+                ':' => out.push_str(": "),
+                ' ' | '\n' | '\r' | '\t' => {}
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn pretty_writes_what_the_char_by_char_version_wrote() {
+        for text in [
+            r#"{"a":[1,{}],"b":"x,y","c":{"d":[],"e":"\"{:,\\"},"f":"é😀 [ ]"}"#,
+            "{ \"a\" : [ 1 , 2 ] , \"b\" : { } }",
+            r#"["\\",{"k":"\u00e9]"},[[]],[{}],{"x":[]},true,null,-1.5e3]"#,
+            r#"{"unterminated":"abc"#,
+            "]]}}{[,,::",
+            "[\"ab\\\\\",1]",
+            "{\"x\":\"ab\\\\",
+            "{\"x\":\"ab\\",
+            "",
+            "\"é\\é\"x",
+        ] {
+            assert_eq!(super::pretty(text), pretty_by_char(text), "{text}");
+        }
+        let deep = format!("{}1{}", "[{\"a\":".repeat(50), "}]".repeat(50));
+        assert_eq!(super::pretty(&deep), pretty_by_char(&deep));
+    }
+
+    #[test]
+    fn keyword_names_need_no_json_escape() {
+        for kw in crate::Keyword::ALL {
+            let mut out = String::new();
+            super::push_key(&mut out, &crate::Key::Known(*kw));
+            assert_eq!(
+                out,
+                format!("{}:", serde_json::to_string(kw.as_str()).unwrap())
+            );
+        }
     }
 
     #[test]

@@ -18,7 +18,9 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
+mod direct;
 mod shallow;
+use direct::{DirectVisitor, reads_direct};
 use shallow::interpret;
 
 /// How to parse.
@@ -171,6 +173,19 @@ struct Ctx<'i> {
 }
 
 impl Ctx<'_> {
+    /// `text`, the value at [`Ctx::pointer`] as serde_json handed it over; when that is not
+    /// the input's own spelling (`respelled`), the value's text copied back from the input
+    /// instead (a scan per pointer segment: at most [`MAX_RECOVERED`] per parse).
+    fn verbatim(&mut self, text: String, respelled: bool) -> String {
+        if respelled && self.recovered < MAX_RECOVERED {
+            self.recovered += 1;
+            if let Some(t) = raw_at(self.input, &self.pointer) {
+                return crate::instance::minify(t);
+            }
+        }
+        text
+    }
+
     fn wrong_type(&mut self, keyword: &str, shape: Shape, raw: &Instance) {
         self.diagnostics.push(Diagnostic {
             pointer: self.pointer.clone(),
@@ -334,13 +349,16 @@ fn capture_seq_rest<'de, A: SeqAccess<'de>>(
     Ok(())
 }
 
-/// Appends the remaining entries of a map, verbatim, and the closing brace.
+/// Appends the remaining entries of a map, verbatim, and the closing brace. Returns whether a
+/// key held an escape (it is written back in serde_json's spelling, not the input's).
 fn capture_map_rest<'de, A: MapAccess<'de>>(
     map: &mut A,
     text: &mut String,
     mut comma: bool,
-) -> Result<(), A::Error> {
+) -> Result<bool, A::Error> {
+    let mut respelled = false;
     while let Some(key) = map.next_key_seed(KeyName)? {
+        respelled |= matches!(key, Cow::Owned(_));
         let raw = map.next_value::<&RawValue>()?;
         if comma {
             text.push(',');
@@ -351,7 +369,7 @@ fn capture_map_rest<'de, A: MapAccess<'de>>(
         comma = true;
     }
     text.push('}');
-    Ok(())
+    Ok(respelled)
 }
 
 struct KeywordSeed<'a, 'i> {
@@ -372,7 +390,14 @@ impl<'de> DeserializeSeed<'de> for KeywordSeed<'_, '_> {
                 keyword: self.keyword,
             });
         }
-        // Shallow shapes: borrow the raw text (captured iteratively), then interpret it.
+        if reads_direct(shape) {
+            return d.deserialize_any(DirectVisitor {
+                ctx: self.ctx,
+                keyword: self.keyword,
+            });
+        }
+        // Other shallow shapes (numbers, whose text serde_json would re-spell; booleans;
+        // instances): borrow the raw text (captured iteratively), then interpret it.
         let raw = <&RawValue as serde::Deserialize>::deserialize(d)?;
         match interpret(shape, raw) {
             Some(v) => Ok(v),
@@ -430,14 +455,8 @@ impl<'i> SubschemaVisitor<'_, 'i> {
     fn raw(self, text: String) -> Value {
         // serde_json hands floats over as `f64` only (`1.5e3` → `1500.0`): when one is in the
         // value, copy the value's text back from the input, so it stays verbatim.
-        let mut text = text;
-        if std::mem::take(&mut self.ctx.float_seen) && self.ctx.recovered < MAX_RECOVERED {
-            self.ctx.recovered += 1;
-            if let Some(t) = raw_at(self.ctx.input, &self.ctx.pointer) {
-                text = crate::instance::minify(t);
-            }
-        }
-        let raw = Instance::from_trusted(text);
+        let respelled = std::mem::take(&mut self.ctx.float_seen);
+        let raw = Instance::from_trusted(self.ctx.verbatim(text, respelled));
         self.ctx
             .wrong_type(self.keyword.as_str(), self.keyword.shape(), &raw);
         Value::Raw(raw)
@@ -599,7 +618,7 @@ fn dependency_json(d: &Dependency) -> String {
 }
 
 /// How many values one parse copies back from its input (see [`raw_at`]).
-const MAX_RECOVERED: usize = 64;
+pub(super) const MAX_RECOVERED: usize = 64;
 
 /// The text of the value at a JSON pointer into `input` (a scan per segment).
 fn raw_at<'i>(input: &'i [u8], at: &str) -> Option<&'i str> {
