@@ -320,6 +320,29 @@ fn duplicate_keys_keep_the_last_value_at_the_first_position() {
     assert_eq!(schema.to_json_string(), r#"{"type":"number","title":"t"}"#);
 }
 
+/// The members of a map of subschemas are gathered first and the map made once: a name
+/// given twice still keeps the last value at the first place, nested maps keep their own
+/// members, and a map that turns out not to be one of schemas is kept as it was written.
+#[test]
+fn duplicate_property_names_keep_the_last_value_at_the_first_position() {
+    let (schema, diags) = parse(
+        r#"{"properties":{"a":{"type":"string"},"b":{"properties":{"x":{},"y":true,"x":{"type":"null"}}},"a":{"type":"integer"}},"$defs":{"d":{}}}"#,
+    );
+    assert!(diags.is_empty());
+    assert_eq!(
+        schema.to_json_string(),
+        r#"{"properties":{"a":{"type":"integer"},"b":{"properties":{"x":{"type":"null"},"y":true}}},"$defs":{"d":{}}}"#
+    );
+    let (schema, diags) = parse(
+        r#"{"properties":{"a":{},"b":{"properties":{"x":{}}},"a":{"type":"string"},"c":3,"d":{}},"title":"t"}"#,
+    );
+    assert_eq!(diags.len(), 1);
+    assert_eq!(
+        schema.to_json_string(),
+        r#"{"properties":{"a":{"type":"string"},"b":{"properties":{"x":{}}},"c":3,"d":{}},"title":"t"}"#
+    );
+}
+
 #[test]
 fn strings_with_escapes_round_trip() {
     let text = r#"{"description":"a \"quoted\" \\ line\nbreak \u0001 \u00e9 é 😀","properties":{"k\"ey":{},"tab\t":{}},"pattern":"^\\d+$"}"#;

@@ -35,6 +35,7 @@ mod one_of;
 mod one_of_exclusive;
 mod passes;
 mod patterns;
+mod plans;
 mod presence;
 mod property_maps;
 mod proto_walk;
@@ -139,13 +140,14 @@ const PRE_ROUNDS: usize = 4;
 /// The walk: the plan's PRE steps on each node before its children, its POST steps after.
 struct Pipeline<'a, 'r> {
     cx: &'a mut Cx<'r>,
-    plan: Plan,
+    plan: std::borrow::Cow<'static, Plan>,
 }
 
 impl<'a, 'r> Pipeline<'a, 'r> {
-    /// The walk for `cx`'s profile and slot (their gates read here, once).
+    /// The walk for `cx`'s profile and slot (their gates read once: per process for a
+    /// built-in profile, here for any other).
     fn new(cx: &'a mut Cx<'r>) -> Pipeline<'a, 'r> {
-        let plan = Plan::new(cx.rules, cx.slot);
+        let plan = plans::plan(cx.rules, cx.slot);
         Pipeline { cx, plan }
     }
 }

@@ -218,7 +218,9 @@ impl Run {
 const MAX_STEPS: usize = super::ORDER.len();
 
 /// The declared order for one profile in one slot: the steps whose gate is on, each pass in
-/// its order, the gates read once (not on every node).
+/// its order, the gates read once (not on every node; for a built-in profile, once per
+/// process: [`super::plans`]).
+#[derive(Clone)]
 pub(crate) struct Plan {
     pre: [Step; MAX_STEPS],
     pre_len: usize,

@@ -127,8 +127,16 @@ pub const PROFILES: &[&Rules] = &ALL_PROFILES;
 /// assert!(provider_rules::profile("nope").is_none());
 /// ```
 pub fn profile(name: &str) -> Option<&'static Rules> {
-    PROFILES.iter().copied().find(|r| r.name == name)
+    BUILT_IN.iter().copied().find(|r| r.name == name)
 }
+
+/// [`PROFILES`] as a `static`: a `const`'s references may point at another copy of a profile
+/// in each place it is used, a `static`'s at one. A profile from [`profile`] or [`provider`]
+/// is found by its address (the engine's plans made once per built-in profile).
+pub(crate) static BUILT_IN: &[&Rules] = PROFILES;
+
+/// [`PROVIDERS`] as a `static` (see [`BUILT_IN`]).
+pub(crate) static BUILT_IN_PROVIDERS: &[&Provider] = PROVIDERS;
 
 /// The names of the built-in profiles.
 ///
@@ -147,7 +155,7 @@ pub fn profile_names() -> impl Iterator<Item = &'static str> {
 /// assert!(provider_rules::provider("nope").is_none());
 /// ```
 pub fn provider(name: &str) -> Option<&'static Provider> {
-    PROVIDERS.iter().copied().find(|p| p.name == name)
+    BUILT_IN_PROVIDERS.iter().copied().find(|p| p.name == name)
 }
 
 /// The names of the providers.

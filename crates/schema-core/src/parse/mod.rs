@@ -116,6 +116,7 @@ impl Schema {
             input: bytes,
             float_seen: false,
             recovered: 0,
+            members: Vec::new(),
         };
         // UTF-8 is checked once, over the whole input: serde_json's reader of `&str` then
         // neither re-checks each string nor each value captured as raw text (its reader of
@@ -170,6 +171,10 @@ struct Ctx<'i> {
     float_seen: bool,
     /// How many values were copied back from the input (bounded: each costs a scan).
     recovered: usize,
+    /// The members of the maps of subschemas being read, innermost last: each map's are
+    /// moved into a map sized for them once it ends (grown entry by entry, a map allocates
+    /// and rehashes several times on the way).
+    members: Vec<(String, Schema)>,
 }
 
 impl Ctx<'_> {
@@ -550,17 +555,23 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_, '_> {
                 }
             }
             Shape::SchemaMap => {
-                let mut out = SchemaMap::new();
+                let start = self.ctx.members.len();
+                if start == 0 {
+                    // Room for the members of most schemas' maps, nested ones included.
+                    self.ctx.members.reserve(16);
+                }
+                // (An error ends the whole parse: what it leaves here is dropped with it.)
                 while let Some(name) = map.next_key_seed(KeyName)? {
                     let mark = self.ctx.pointer.len();
                     pointer::push(&mut self.ctx.pointer, &name);
                     let node = map.next_value_seed(self.child())?;
                     self.ctx.pointer.truncate(mark);
                     match node {
-                        Node::Schema(s) => {
-                            out.insert(name.into_owned(), s);
-                        }
+                        Node::Schema(s) => self.ctx.members.push((name.into_owned(), s)),
                         Node::Other(i) => {
+                            // Duplicate names as the map reads them (the last value at the
+                            // first place).
+                            let out: SchemaMap = self.ctx.members.drain(start..).collect();
                             let text = resume_map(
                                 &mut map,
                                 out.iter().map(|(k, s)| (k.as_str(), s.to_json_string())),
@@ -571,6 +582,9 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_, '_> {
                         }
                     }
                 }
+                // Sized once for every member (duplicate names: the last value at the first
+                // place, as inserting one by one does).
+                let out: SchemaMap = self.ctx.members.drain(start..).collect();
                 Ok(Value::SchemaMap(out))
             }
             Shape::Dependencies => {

@@ -171,6 +171,37 @@ impl Schema {
         d.0
     }
 
+    /// Whether the schema holds a reference of any kind anywhere (`$ref`, `$dynamicRef`,
+    /// `$recursiveRef`; definitions included): [`Schema::has_refs`] or
+    /// [`Schema::has_dynamic_refs`], in one walk.
+    ///
+    /// ```
+    /// use schema_core::Schema;
+    /// assert!(Schema::from_str(r##"{"items": {"$recursiveRef": "#"}}"##)?.has_any_refs());
+    /// assert!(Schema::from_str(r##"{"$defs": {"a": {"$ref": "#"}}}"##)?.has_any_refs());
+    /// assert!(!Schema::from_str(r#"{"properties": {"$ref": {}}}"#)?.has_any_refs());
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn has_any_refs(&self) -> bool {
+        struct Any(bool);
+        impl Visit for Any {
+            fn pointers(&self) -> bool {
+                false
+            }
+            fn enter(&mut self, _: &str, s: &Schema) -> bool {
+                if let Some(o) = s.as_object() {
+                    self.0 |= o.contains(Keyword::Ref)
+                        || o.contains(Keyword::DynamicRef)
+                        || o.contains(Keyword::RecursiveRef);
+                }
+                !self.0
+            }
+        }
+        let mut a = Any(false);
+        self.walk(&mut a);
+        a.0
+    }
+
     /// Whether the schema holds a `$ref` anywhere (definitions included).
     pub fn has_refs(&self) -> bool {
         struct Any(bool);

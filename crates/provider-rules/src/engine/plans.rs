@@ -1,0 +1,97 @@
+//! The [`Plan`]s of the built-in profiles, made once per process: reading every rule's gate
+//! costs about a thousand instructions, which a call on a small schema otherwise pays each
+//! time. A built-in profile is recognised by its address (it is immutable, so the address
+//! says the content); any other profile's plan is made per call.
+
+use super::Plan;
+use crate::providers::{BUILT_IN, BUILT_IN_PROVIDERS};
+use crate::{Rules, Slot};
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+/// One built-in profile's plans, by slot.
+struct Plans {
+    rules: &'static Rules,
+    parameters: Plan,
+    schema: Plan,
+}
+
+/// Every built-in profile reachable by [`crate::profile`] and [`crate::provider`], each
+/// address once.
+fn table() -> &'static [Plans] {
+    static TABLE: OnceLock<Vec<Plans>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut out: Vec<Plans> = Vec::new();
+        let roles = BUILT_IN_PROVIDERS
+            .iter()
+            .flat_map(|p| [Some(p.native), p.json_schema, p.strict])
+            .flatten();
+        for rules in BUILT_IN.iter().copied().chain(roles) {
+            if !out.iter().any(|p| std::ptr::eq(p.rules, rules)) {
+                out.push(Plans {
+                    rules,
+                    parameters: Plan::new(rules, Slot::Parameters),
+                    schema: Plan::new(rules, Slot::Schema),
+                });
+            }
+        }
+        out
+    })
+}
+
+/// The plan for `rules` in `slot`: the one made for a built-in profile, or a new one.
+pub(super) fn plan(rules: &Rules, slot: Slot) -> Cow<'static, Plan> {
+    match table().iter().find(|p| std::ptr::eq(p.rules, rules)) {
+        Some(p) => Cow::Borrowed(match slot {
+            Slot::Parameters => &p.parameters,
+            Slot::Schema => &p.schema,
+        }),
+        None => Cow::Owned(Plan::new(rules, slot)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rule::Step;
+
+    fn same(a: &Plan, b: &Plan) -> bool {
+        let eq = |x: &[Step], y: &[Step]| {
+            x.len() == y.len() && x.iter().zip(y).all(|(s, t)| std::ptr::fn_addr_eq(*s, *t))
+        };
+        eq(a.pre(), b.pre()) && eq(a.post(), b.post())
+    }
+
+    /// A profile found by name gets the plan made once, equal to the one made now.
+    #[test]
+    fn built_in_profiles_get_their_plan_made_once() {
+        for name in crate::profile_names() {
+            let rules = crate::profile(name).expect("built-in");
+            for slot in [Slot::Parameters, Slot::Schema] {
+                let plan = plan(rules, slot);
+                assert!(matches!(plan, Cow::Borrowed(_)), "{name}");
+                assert!(same(&plan, &Plan::new(rules, slot)), "{name}");
+            }
+        }
+        let gemini = crate::provider("gemini").expect("built-in");
+        assert!(matches!(
+            plan(gemini.native, Slot::Schema),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    /// A profile that is not one of the built-in values (a copy changed, a custom one) gets
+    /// its own plan, read from its own gates.
+    #[test]
+    fn other_profiles_get_their_own_plan() {
+        let mut copy = crate::profile("openai").expect("built-in").clone();
+        copy.unions = match copy.unions {
+            crate::Unions::Keep => crate::Unions::Alone,
+            crate::Unions::Alone => crate::Unions::Keep,
+        };
+        let plan = plan(&copy, Slot::Parameters);
+        assert!(matches!(plan, Cow::Owned(_)));
+        assert!(same(&plan, &Plan::new(&copy, Slot::Parameters)));
+        assert!(!same(&plan, &Plan::new(&Rules::OPENAI, Slot::Parameters)));
+    }
+}
