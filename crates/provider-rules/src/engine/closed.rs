@@ -17,13 +17,14 @@ use schema_core::{Keyword, Schema, SchemaObject, Value};
 /// widened (issue 16).
 pub(crate) fn closed_bound(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
     let keywords = &cx.rules.keywords;
+    // The node's own keywords first (one test of its presence mask each); its types last.
     if keywords.contains(Keyword::AdditionalProperties)
         || !keywords.contains(Keyword::MaxProperties)
-        || !is_object(o)
         || !matches!(
             o.schema(Keyword::AdditionalProperties),
             Some(Schema::Bool(false))
         )
+        || !is_object(o)
         || o.schema_map(Keyword::PatternProperties)
             .is_some_and(|m| !m.is_empty())
     {

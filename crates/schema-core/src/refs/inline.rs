@@ -171,6 +171,35 @@ impl Schema {
         d.0
     }
 
+    /// Whether the schema holds a reference of any kind anywhere: a `$ref`, a `$dynamicRef` or
+    /// a `$recursiveRef` ([`Schema::has_refs`] or [`Schema::has_dynamic_refs`], in one walk).
+    ///
+    /// ```
+    /// let s = |t: &str| schema_core::Schema::from_str(t).unwrap();
+    /// assert!(s(r##"{"items": {"$recursiveRef": "#"}}"##).has_any_refs());
+    /// assert!(s(r##"{"anyOf": [{"$ref": "#/$defs/a"}]}"##).has_any_refs());
+    /// assert!(!s(r#"{"properties": {"$ref": {"type": "string"}}}"#).has_any_refs());
+    /// ```
+    pub fn has_any_refs(&self) -> bool {
+        struct Any(bool);
+        impl Visit for Any {
+            fn pointers(&self) -> bool {
+                false
+            }
+            fn enter(&mut self, _: &str, s: &Schema) -> bool {
+                if let Some(o) = s.as_object() {
+                    self.0 |= o.contains(Keyword::Ref)
+                        || o.contains(Keyword::DynamicRef)
+                        || o.contains(Keyword::RecursiveRef);
+                }
+                !self.0
+            }
+        }
+        let mut a = Any(false);
+        self.walk(&mut a);
+        a.0
+    }
+
     /// Whether the schema holds a `$ref` anywhere (definitions included).
     pub fn has_refs(&self) -> bool {
         struct Any(bool);

@@ -32,7 +32,7 @@ pub(crate) static REFS: Rule = Rule::new(RuleId::Ref)
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     // Where references are rewritten, every branch below leaves a schema without any as it
     // is: asked once here (the branches ask again only for a schema that has some).
-    if cx.rules.refs != Refs::Keep && !schema.has_refs() && !schema.has_dynamic_refs() {
+    if cx.rules.refs != Refs::Keep && !schema.has_any_refs() {
         return;
     }
     if cx.rules.refs != Refs::Keep || cx.rules.draft_2020 {
