@@ -59,7 +59,8 @@ pub use refs::{
     resolve_uri,
 };
 pub use schema::{
-    Dependency, Entry, InstanceType, Key, Schema, SchemaMap, SchemaObject, TypeSet, Value,
+    Dependency, Entry, InstanceType, Key, KeywordMask, Schema, SchemaMap, SchemaObject, TypeSet,
+    Value,
 };
 pub use ser::{MAX_VALUE_DEPTH, PRETTY_MAX_INDENT, nesting, pretty};
 pub use walk::{Location, MAX_WALK_DEPTH, Transform, Visit};

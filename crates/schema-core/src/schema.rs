@@ -196,6 +196,74 @@ pub(crate) const fn maybe_bit(kw: Keyword) -> u64 {
     1 << (kw.index() % 64)
 }
 
+/// A set of keywords in the form [`SchemaObject::may_contain_any`] tests against an object's
+/// presence mask (two keywords may share a bit: a set may say "maybe" for a keyword it does
+/// not hold, never "no" for one it holds).
+///
+/// ```
+/// use schema_core::{Keyword, KeywordMask, Schema};
+/// const UNIONS: KeywordMask = KeywordMask::of(&[Keyword::AnyOf, Keyword::OneOf]);
+/// let s = Schema::from_str(r#"{"type": "string", "description": "A name."}"#)?;
+/// assert!(!s.as_object().unwrap().may_contain_any(UNIONS));
+/// let u = Schema::from_str(r#"{"anyOf": [{"type": "string"}, {"type": "null"}]}"#)?;
+/// assert!(u.as_object().unwrap().may_contain_any(UNIONS));
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeywordMask(u64);
+
+impl KeywordMask {
+    /// Every keyword (an object that holds any known keyword may hold one of these).
+    ///
+    /// ```
+    /// use schema_core::{KeywordMask, Schema};
+    /// let s = Schema::from_str(r#"{"title": "T"}"#)?;
+    /// assert!(s.as_object().unwrap().may_contain_any(KeywordMask::ALL));
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub const ALL: KeywordMask = KeywordMask(u64::MAX);
+
+    /// The set of `keywords`.
+    ///
+    /// ```
+    /// use schema_core::{Keyword, KeywordMask};
+    /// assert_ne!(KeywordMask::of(&[Keyword::Type]), KeywordMask::of(&[]));
+    /// ```
+    pub const fn of(keywords: &[Keyword]) -> KeywordMask {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < keywords.len() {
+            bits |= maybe_bit(keywords[i]);
+            i += 1;
+        }
+        KeywordMask(bits)
+    }
+
+    /// The keywords whose value can hold subschemas ([`Keyword::has_subschemas`]: those
+    /// [`Schema::for_each_child`] reads a child from).
+    ///
+    /// ```
+    /// use schema_core::{KeywordMask, Schema};
+    /// let leaf = Schema::from_str(r#"{"type": "string", "enum": ["a"]}"#)?;
+    /// assert!(!leaf.as_object().unwrap().may_contain_any(KeywordMask::subschemas()));
+    /// let object = Schema::from_str(r#"{"properties": {"a": true}}"#)?;
+    /// assert!(object.as_object().unwrap().may_contain_any(KeywordMask::subschemas()));
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub const fn subschemas() -> KeywordMask {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < Keyword::ALL.len() {
+            let kw = Keyword::ALL[i];
+            if kw.has_subschemas() {
+                bits |= maybe_bit(kw);
+            }
+            i += 1;
+        }
+        KeywordMask(bits)
+    }
+}
+
 impl SchemaObject {
     /// An empty schema object (`{}`).
     pub fn new() -> SchemaObject {
@@ -249,6 +317,21 @@ impl SchemaObject {
     pub fn get_mut(&mut self, kw: Keyword) -> Option<&mut Value> {
         let i = self.position_kw(kw)?;
         Some(&mut self.entries[i].value)
+    }
+
+    /// Whether the object may hold one of the keywords of `mask`: `false` means none is here
+    /// (one test, no scan); `true` only that one may be (see [`KeywordMask`]).
+    ///
+    /// ```
+    /// use schema_core::{Keyword, KeywordMask, Schema};
+    /// let s = Schema::from_str(r#"{"const": 1}"#)?;
+    /// let o = s.as_object().unwrap();
+    /// assert!(o.may_contain_any(KeywordMask::of(&[Keyword::Const, Keyword::Enum])));
+    /// assert!(!o.may_contain_any(KeywordMask::of(&[Keyword::Enum])));
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn may_contain_any(&self, mask: KeywordMask) -> bool {
+        self.maybe & mask.0 != 0
     }
 
     /// Whether the keyword is present (with any value).

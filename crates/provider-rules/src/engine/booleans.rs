@@ -7,6 +7,7 @@ use schema_core::{Keyword, Location, Schema, SchemaObject, Value};
 
 /// Boolean subschemas where the provider accepts none.
 pub(crate) static BOOLEAN_SCHEMA: Rule = Rule::new(RuleId::BooleanSchema)
+    .reads_subschemas()
     .gate(|r, _| !r.boolean_schemas)
     .pre(children)
     .check(Check::Node(check::children))

@@ -8,7 +8,7 @@ use super::Cx;
 use super::objects::is_object;
 use super::passes::At;
 use crate::RuleId;
-use schema_core::{Keyword, Schema, SchemaObject, Value};
+use schema_core::{Keyword, KeywordMask, Schema, SchemaObject, Value};
 
 /// A closed object (`additionalProperties: false` without `patternProperties`) has no more
 /// members than it declares. Where the dialect cannot close an object but has
@@ -17,13 +17,14 @@ use schema_core::{Keyword, Schema, SchemaObject, Value};
 /// widened (issue 16).
 pub(crate) fn closed_bound(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
     let keywords = &cx.rules.keywords;
+    // The node's own keywords first (one test of its presence mask each); its types last.
     if keywords.contains(Keyword::AdditionalProperties)
         || !keywords.contains(Keyword::MaxProperties)
-        || !is_object(o)
         || !matches!(
             o.schema(Keyword::AdditionalProperties),
             Some(Schema::Bool(false))
         )
+        || !is_object(o)
         || o.schema_map(Keyword::PatternProperties)
             .is_some_and(|m| !m.is_empty())
     {
@@ -137,11 +138,23 @@ pub(crate) fn closed_unevaluated_on(cx: &Cx<'_>) -> bool {
     !k.contains(Keyword::UnevaluatedProperties) && k.contains(Keyword::MaxProperties)
 }
 
+/// The keywords [`closed_unevaluated`] reads: a node without any is left as it is.
+const CLOSED_READ: KeywordMask = KeywordMask::of(&[
+    Keyword::UnevaluatedProperties,
+    Keyword::UnevaluatedItems,
+    Keyword::PropertyNames,
+    Keyword::Items,
+]);
+
 /// Its step on one node ([`super::passes`] walks the tree).
 pub(crate) fn closed_unevaluated(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = s.as_object_mut() else {
         return;
     };
+    // Each rewrite below starts from one of these (one test for a node without any).
+    if !o.may_contain_any(CLOSED_READ) {
+        return;
+    }
     // A part the engine merges into another node (an `allOf` member, `then`/`else`,
     // a dependent schema, a definition inlined beside siblings) would carry its
     // closedness into a node that declares more.

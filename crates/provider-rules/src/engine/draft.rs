@@ -9,6 +9,14 @@ use schema_core::{Dependency, Keyword, Schema, Value};
 /// Older drafts' spellings read as 2020-12 (the step tests each spelling against the
 /// profile).
 pub(crate) static DRAFT_2020: Rule = Rule::new(RuleId::Draft2020)
+    .reads(&[
+        Keyword::ExclusiveMinimum,
+        Keyword::ExclusiveMaximum,
+        Keyword::Id,
+        Keyword::Items,
+        Keyword::AdditionalItems,
+        Keyword::Dependencies,
+    ])
     .pre(to_2020)
     .check(Check::Object(check::draft_2020));
 

@@ -7,6 +7,7 @@ use schema_core::{Keyword, Schema};
 
 /// A union with no branch, removed.
 pub(crate) static EMPTY: Rule = Rule::new(RuleId::EmptyUnion)
+    .reads(&[Keyword::AnyOf, Keyword::OneOf, Keyword::AllOf])
     .pre(empty)
     .post(empty)
     .check(Check::Object(check::empty))

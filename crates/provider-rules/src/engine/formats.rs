@@ -7,6 +7,7 @@ use schema_core::{Keyword, Schema};
 
 /// A `format` the provider does not accept, removed.
 pub(crate) static FORMAT: Rule = Rule::new(RuleId::Format)
+    .reads(&[Keyword::Format])
     .gate(|r, _| r.formats.is_some())
     .post(formats)
     .check(Check::Object(check::formats));

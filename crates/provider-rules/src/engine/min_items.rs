@@ -7,6 +7,7 @@ use schema_core::{Keyword, Schema};
 
 /// `minItems` above the provider's limit, lowered.
 pub(crate) static MIN_ITEMS: Rule = Rule::new(RuleId::MinItems)
+    .reads(&[Keyword::MinItems])
     .gate(|r, _| r.limits.max_min_items.is_some())
     .post(min_items)
     .check(Check::Object(check::min_items));

@@ -159,11 +159,14 @@ impl Transform for Pipeline<'_, '_> {
         // draft-07 tuple...): the steps run again while they change something (bounded).
         for _ in 0..PRE_ROUNDS {
             let before = self.cx.change_count();
-            for step in self.plan.pre() {
+            for (step, reads) in self.plan.pre_reads() {
                 // Boolean subschemas left by the boolean step are where the profile accepts
                 // them (`additionalProperties: false`...): only the root is shaped.
                 if matches!(schema, Schema::Bool(_)) && !pointer.is_empty() {
                     break;
+                }
+                if skips(schema, reads) {
+                    continue;
                 }
                 step(schema, pointer, self.cx);
             }
@@ -175,12 +178,23 @@ impl Transform for Pipeline<'_, '_> {
 
     fn post(&mut self, pointer: &str, schema: &mut Schema) {
         if !matches!(schema, Schema::Bool(_)) {
-            for step in self.plan.post() {
+            for (step, reads) in self.plan.post_reads() {
+                if skips(schema, reads) {
+                    continue;
+                }
                 step(schema, pointer, self.cx);
             }
         }
         self.cx.leave();
     }
+}
+
+/// Whether a step that reads only `reads` ([`Rule::reads`]) would leave `schema` as it is: an
+/// object node that holds none of them (tested on the node as the earlier steps left it). A
+/// step that reads every keyword (the default) always runs: it may act on what is absent.
+fn skips(schema: &Schema, reads: schema_core::KeywordMask) -> bool {
+    reads != schema_core::KeywordMask::ALL
+        && matches!(schema, Schema::Object(o) if !o.may_contain_any(reads))
 }
 
 /// [`crate::sanitize`]: [`run`]'s steps, and last the depth cap on what they made too deep

@@ -7,7 +7,7 @@
 use super::Cx;
 use crate::RuleId;
 use schema_core::{
-    InstanceType as T, Key, Keyword, Schema, SchemaObject, Transform, TypeSet, Value,
+    InstanceType as T, Key, Keyword, KeywordMask, Schema, SchemaObject, Transform, TypeSet, Value,
 };
 
 /// Keywords of a `not` schema that say nothing of the value.
@@ -315,11 +315,26 @@ fn negate(s: &mut Schema, what: &Negated) -> String {
 pub(super) struct Types<'a, 'r> {
     pub(super) cx: &'a mut Cx<'r>,
 }
+/// The keywords [`Types`] reads: it leaves a node that holds none of them as it is (an empty
+/// enum, an `allOf`/`oneOf` that accepts nothing, `false` members, a `not`).
+const TYPES_READ: KeywordMask = KeywordMask::of(&[
+    Keyword::Enum,
+    Keyword::AllOf,
+    Keyword::OneOf,
+    Keyword::Properties,
+    Keyword::DependentSchemas,
+    Keyword::Dependencies,
+    Keyword::Not,
+]);
+
 impl Transform for Types<'_, '_> {
     fn pre(&mut self, p: &str, s: &mut Schema) {
         let Some(o) = s.as_object_mut() else {
             return;
         };
+        if !o.may_contain_any(TYPES_READ) {
+            return;
+        }
         if let Some(why) = accepts_nothing(o) {
             nothing(s);
             self.cx.change(p, RuleId::Not, why.to_owned());

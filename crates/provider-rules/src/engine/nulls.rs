@@ -42,6 +42,12 @@ fn null_schema() -> Schema {
 /// Nullability in the profile's spelling, and null-only nodes where there is no null type
 /// (the step tests the profile's spelling on each node it rewrites).
 pub(crate) static NULLS: Rule = Rule::new(RuleId::Nullable)
+    .reads(&[
+        Keyword::AnyOf,
+        Keyword::OneOf,
+        Keyword::Nullable,
+        Keyword::Type,
+    ])
     .pre(normalize)
     .post(normalize)
     .check(Check::Object(check::null_type))

@@ -7,6 +7,7 @@ use schema_core::{Key, Keyword, Schema, Value};
 
 /// `oneOf` said as `anyOf` where `oneOf` is not accepted.
 pub(crate) static ONE_OF: Rule = Rule::new(RuleId::OneOf)
+    .reads(&[Keyword::OneOf])
     .gate(|r, _| !r.keywords.contains(Keyword::OneOf))
     .pre(one_of)
     .post(one_of)
@@ -64,6 +65,7 @@ fn rename_to_any_of(o: &mut schema_core::SchemaObject) -> bool {
 
 /// A kept `oneOf` or `not` whose subschemas lost a constraint, loosened.
 pub(crate) static LOOSENED: Rule = Rule::new(RuleId::Not)
+    .reads(&[Keyword::OneOf, Keyword::Not])
     .post(loosened)
     .reports(&[RuleId::OneOf])
     .unchecked("repairs what other rules' losses made untrue, not what a provider refuses");

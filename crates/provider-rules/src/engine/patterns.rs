@@ -7,6 +7,7 @@ use schema_core::{Keyword, Schema};
 
 /// A `pattern` with syntax the provider refuses, moved to the description.
 pub(crate) static PATTERN_SYNTAX: Rule = Rule::new(RuleId::PatternSyntax)
+    .reads(&[Keyword::Pattern])
     .gate(|r, _| r.forbidden_pattern_syntax.is_some())
     .post(patterns)
     .check(Check::Object(check::patterns));

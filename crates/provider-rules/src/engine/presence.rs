@@ -13,7 +13,9 @@
 use super::Cx;
 use super::passes::At;
 use crate::RuleId;
-use schema_core::{Dependency, InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Value};
+use schema_core::{
+    Dependency, InstanceType as T, Keyword, KeywordMask, Schema, SchemaObject, TypeSet, Value,
+};
 
 /// The one dependency of `o`: its key and the names it requires.
 fn one_dependency(o: &SchemaObject) -> Option<(Keyword, String, Vec<String>)> {
@@ -66,6 +68,11 @@ pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = s.as_object_mut() else {
         return;
     };
+    // What is rewritten is one dependency (one test for a node without any).
+    const READ: KeywordMask = KeywordMask::of(&[Keyword::DependentRequired, Keyword::Dependencies]);
+    if !o.may_contain_any(READ) {
+        return;
+    }
     let objects_only = o.types().is_none_or(|t| t.as_slice() == [T::Object]);
     if !objects_only || o.contains(Keyword::AnyOf) || o.contains(Keyword::OneOf) {
         return;

@@ -7,7 +7,7 @@
 use super::Cx;
 use crate::check::Checker;
 use crate::{RuleId, Rules, Slot};
-use schema_core::{Schema, SchemaObject};
+use schema_core::{Keyword, KeywordMask, Schema, SchemaObject};
 
 /// A step: one node, its pointer, the context. It does not test its rule's gate: the
 /// [`Plan`] holds only the steps whose gate is on.
@@ -52,6 +52,9 @@ pub(crate) struct Rule {
     pub(crate) reports: &'static [RuleId],
     /// The sentences its losses leave in a description (its steps write them from here).
     pub(crate) hints: &'static [Hint],
+    /// The keywords without which its steps leave an object node as it is (the walk skips
+    /// them on an object that holds none: [`Rule::reads`]); all by default.
+    pub(crate) reads: KeywordMask,
 }
 
 /// A rule's wording in a description: the sentence one of its losses leaves there, each `{}`
@@ -112,7 +115,21 @@ impl Rule {
             unchecked: None,
             reports: &[],
             hints: &[],
+            reads: KeywordMask::ALL,
         }
+    }
+
+    /// Its steps change an object node only where it holds one of `keywords` (the walk skips
+    /// them on the others, without a call: [`Plan`]).
+    pub(crate) const fn reads(mut self, keywords: &[Keyword]) -> Rule {
+        self.reads = KeywordMask::of(keywords);
+        self
+    }
+
+    /// Its steps change an object node only where it holds a subschema.
+    pub(crate) const fn reads_subschemas(mut self) -> Rule {
+        self.reads = KeywordMask::subschemas();
+        self
     }
 
     /// Also reports `ids` (beside its own id).
@@ -226,6 +243,9 @@ pub(crate) struct Plan {
     pre_len: usize,
     post: [Step; MAX_STEPS],
     post_len: usize,
+    /// Each step's [`Rule::reads`], at the step's place.
+    pre_reads: [KeywordMask; MAX_STEPS],
+    post_reads: [KeywordMask; MAX_STEPS],
 }
 
 /// A step that does nothing (the plan's unused places).
@@ -239,6 +259,8 @@ impl Plan {
             pre_len: 0,
             post: [idle; MAX_STEPS],
             post_len: 0,
+            pre_reads: [KeywordMask::ALL; MAX_STEPS],
+            post_reads: [KeywordMask::ALL; MAX_STEPS],
         };
         for run in super::ORDER {
             let (step, pre) = match *run {
@@ -251,11 +273,14 @@ impl Plan {
             let Some(step) = step.filter(|_| on) else {
                 continue;
             };
+            let reads = run.rule().map_or(KeywordMask::ALL, |r| r.reads);
             if pre {
                 plan.pre[plan.pre_len] = step;
+                plan.pre_reads[plan.pre_len] = reads;
                 plan.pre_len += 1;
             } else {
                 plan.post[plan.post_len] = step;
+                plan.post_reads[plan.post_len] = reads;
                 plan.post_len += 1;
             }
         }
@@ -270,6 +295,16 @@ impl Plan {
     /// The POST pass's steps, in order.
     pub(crate) fn post(&self) -> &[Step] {
         &self.post[..self.post_len]
+    }
+
+    /// The PRE pass's steps with what each reads ([`Rule::reads`]), in order.
+    pub(crate) fn pre_reads(&self) -> impl Iterator<Item = (Step, KeywordMask)> + '_ {
+        self.pre().iter().copied().zip(self.pre_reads)
+    }
+
+    /// The POST pass's steps with what each reads, in order.
+    pub(crate) fn post_reads(&self) -> impl Iterator<Item = (Step, KeywordMask)> + '_ {
+        self.post().iter().copied().zip(self.post_reads)
     }
 }
 
@@ -349,5 +384,93 @@ mod tests {
                 p.name
             );
         }
+    }
+
+    /// A rule that says what its steps read ([`Rule::reads`]) leaves every object node that
+    /// holds none of those keywords as it is (the walk skips its steps there): each such node
+    /// below, made from schemas rich in keywords and the corpus's by removing the keywords
+    /// read, for every profile, at the root and below it.
+    #[test]
+    fn a_step_skipped_for_what_it_reads_would_change_nothing() {
+        use schema_core::{Key, KeywordMask, Transform};
+        let mut texts: Vec<String> = [
+            r##"{"type":["string","null"],"nullable":true,"anyOf":[{"type":"null"},{"const":1}],"oneOf":[],"allOf":[{"minimum":1}],"if":{"required":["a"]},"then":{"maxLength":2},"else":{},"dependentSchemas":{"a":{"required":["b"]}},"const":"x","prefixItems":[{"type":"string"}],"items":[{"type":"integer"}],"additionalItems":false,"exclusiveMinimum":true,"exclusiveMaximum":false,"minimum":0,"maximum":9,"$id":"#n","dependencies":{"a":["b"],"c":{"type":"object"}},"properties":{"properties":{"type":"object"},"b":false,"c":true},"additionalProperties":false,"format":"uuid","not":{"type":"string"},"default":1,"enum":[1,null],"required":["b",1],"title":"T","description":"D","examples":[1],"x-a":1,"patternProperties":{"^x":{}},"unevaluatedProperties":false}"##,
+            r#"{"type":"object","properties":{},"required":[],"additionalProperties":{"type":"string","format":"date"}}"#,
+            r#"{"type":"null","description":"n"}"#,
+            r#"{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"integer"}],"default":"a"}}"#,
+        ]
+        .iter()
+        .map(|t| (*t).to_owned())
+        .collect();
+        let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/mcp");
+        let mut files: Vec<_> = std::fs::read_dir(corpus)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        for f in files.iter().take(8) {
+            let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&std::fs::read(f).unwrap())
+            else {
+                continue;
+            };
+            for t in doc["tools"].as_array().into_iter().flatten() {
+                texts.extend(t.get("inputSchema").map(|s| s.to_string()));
+            }
+        }
+        // Every object node of the samples, as it stands on its own.
+        struct Nodes(Vec<Schema>);
+        impl Transform for Nodes {
+            fn pre(&mut self, _: &str, s: &mut Schema) {
+                if s.as_object().is_some() {
+                    self.0.push(s.clone());
+                }
+            }
+        }
+        let mut nodes = Nodes(Vec::new());
+        for t in &texts {
+            if let Ok(mut s) = Schema::from_str(t) {
+                s.transform(&mut nodes);
+            }
+        }
+        let mut checked = 0;
+        for rule in ORDER.iter().filter_map(|r| r.rule()) {
+            if rule.reads == KeywordMask::ALL {
+                continue;
+            }
+            for node in &nodes.0 {
+                let mut without = node.clone();
+                if let Some(o) = without.as_object_mut() {
+                    o.retain(|e| match e.key {
+                        Key::Known(k) => {
+                            let mut one = schema_core::SchemaObject::new();
+                            one.insert(k, schema_core::Value::Bool(true));
+                            !one.may_contain_any(rule.reads)
+                        }
+                        Key::Other(_) => true,
+                    });
+                }
+                let mut fresh = schema_core::SchemaObject::new();
+                for e in without.as_object().map(|o| o.entries()).unwrap_or(&[]) {
+                    fresh.insert_key(e.key.clone(), e.value.clone());
+                }
+                assert!(!fresh.may_contain_any(rule.reads), "{}", rule.id);
+                let fresh = Schema::Object(fresh);
+                for rules in crate::PROFILES {
+                    for p in ["", "/properties/x"] {
+                        for step in rule.pre.iter().chain(&rule.post) {
+                            let mut s = fresh.clone();
+                            let mut cx = Cx::new(rules, Slot::Parameters);
+                            step(&mut s, p, &mut cx);
+                            assert_eq!(s, fresh, "{} on {}", rule.id, fresh.to_json_string());
+                            assert_eq!(cx.change_count(), 0, "{}", rule.id);
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }

@@ -16,6 +16,7 @@ const MAX_ROUNDS: usize = 64;
 
 /// A union collapsed to its best branch where no union is accepted.
 pub(crate) static COLLAPSE: Rule = Rule::new(RuleId::UnionCollapse)
+    .reads(&[Keyword::AnyOf])
     .gate(|r, _| r.collapses_unions())
     .pre(collapse)
     .post(collapse)
@@ -306,6 +307,7 @@ pub(crate) fn refuses_default_beside_any_of(rules: &crate::Rules) -> bool {
 
 /// `default` beside `anyOf`, moved where the profile refuses the pair.
 pub(crate) static DEFAULT_BESIDE_ANY_OF: Rule = Rule::new(RuleId::DefaultBesideAnyOf)
+    .reads(&[Keyword::AnyOf])
     .gate(|r, _| refuses_default_beside_any_of(r))
     .post(default_beside_any_of)
     .check(Check::Object(check::default_beside_any_of));

@@ -11,6 +11,7 @@ use schema_core::{InstanceType as T, Keyword, Schema, SchemaObject, TypeSet, Val
 
 /// A tuple folded into one `items` where the provider has no tuple.
 pub(crate) static TUPLE_FOLD: Rule = Rule::new(RuleId::TupleFold)
+    .reads(&[Keyword::PrefixItems])
     .gate(|r, _| r.tuples == Tuples::Fold)
     .pre(fold_tuples)
     .check(Check::Object(check::tuples))

@@ -10,6 +10,7 @@ use schema_core::{InstanceType as T, Keyword, Schema, TypeSet, Value};
 
 /// `const` said as a one-value `enum` where `const` is not accepted.
 pub(crate) static CONST: Rule = Rule::new(RuleId::Const)
+    .reads(&[Keyword::Const])
     .gate(|r, _| !r.keywords.contains(Keyword::Const))
     .pre(const_to_enum)
     .found_by(

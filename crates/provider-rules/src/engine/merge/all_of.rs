@@ -10,6 +10,7 @@ const MAX_ROUNDS: usize = 64;
 
 /// `allOf` merged into its node where `allOf` is not accepted.
 pub(crate) static ALL_OF: Rule = Rule::new(RuleId::AllOf)
+    .reads(&[Keyword::AllOf])
     .gate(|r, _| r.merges_all_of())
     .pre(all_of)
     .post(all_of)

@@ -10,6 +10,7 @@ use schema_core::{Keyword, Schema, SchemaObject, Value};
 
 /// `if`/`then`/`else` folded where `if` is not accepted.
 pub(crate) static CONDITIONALS: Rule = Rule::new(RuleId::Conditional)
+    .reads(&[Keyword::If, Keyword::Then, Keyword::Else])
     .gate(|r, _| !r.keywords.contains(Keyword::If))
     .pre(conditionals)
     .found_by(

@@ -10,6 +10,7 @@ use schema_core::{Keyword, Schema, Value};
 
 /// `dependentSchemas` folded where it is not accepted.
 pub(crate) static DEPENDENT_SCHEMAS: Rule = Rule::new(RuleId::DependentSchemas)
+    .reads(&[Keyword::DependentSchemas])
     .gate(|r, _| !r.keywords.contains(Keyword::DependentSchemas))
     .pre(dependent_schemas)
     .found_by(

@@ -7,6 +7,7 @@ use schema_core::{Keyword, Schema};
 /// An empty `properties` map removed where the provider wants none (but at a root that
 /// must have one).
 pub(crate) static EMPTY_PROPERTIES: Rule = Rule::new(RuleId::PropertiesEmpty)
+    .reads(&[Keyword::Properties])
     .gate(|r, _| !r.empty_properties)
     .post(empty_properties)
     .check(Check::Object(check::empty_properties));

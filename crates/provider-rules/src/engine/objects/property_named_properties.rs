@@ -9,6 +9,7 @@ use schema_core::{Keyword, Schema, SchemaObject, Value};
 
 /// An object property named `properties` collapsed where the provider misreads it.
 pub(crate) static PROPERTY_NAMED_PROPERTIES: Rule = Rule::new(RuleId::PropertyNamedProperties)
+    .reads(&[Keyword::Properties])
     .gate(|r, _| !r.property_named_properties)
     .pre(property_named_properties)
     .post(property_named_properties)

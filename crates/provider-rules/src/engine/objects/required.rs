@@ -7,6 +7,7 @@ use schema_core::{Keyword, Schema, Value};
 
 /// `required` made a list of the node's own property names, once each.
 pub(crate) static REQUIRED: Rule = Rule::new(RuleId::RequiredUndefined)
+    .reads(&[Keyword::Required])
     .post(required)
     .check(Check::Object(check::required))
     .reports(&[RuleId::RequiredMalformed, RuleId::RequiredDuplicates]);

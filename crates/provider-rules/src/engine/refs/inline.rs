@@ -12,7 +12,7 @@ use schema_core::{
 };
 
 pub(super) fn inline_all(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !schema.has_refs() && !schema.has_dynamic_refs() {
+    if !schema.has_any_refs() {
         return;
     }
     crate::engine::root_refs::run(schema, cx);

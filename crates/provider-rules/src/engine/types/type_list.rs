@@ -9,6 +9,7 @@ use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet
 
 /// A `type` list split into one type per node where the provider wants one.
 pub(crate) static TYPE_LIST: Rule = Rule::new(RuleId::TypeList)
+    .reads(&[Keyword::Type])
     .gate(|r, _| r.type_lists == TypeLists::Split)
     .pre(split_type_list)
     .post(split_type_list)
