@@ -2,7 +2,7 @@
 //!
 //! What each LLM provider accepts in a tool's JSON Schema, as data ([`Rules`], one `const`
 //! per profile), and the engine that rewrites a schema into it ([`sanitize`]), with a report
-//! of every change and a linter that predicts the provider's 400 ([`check`]).
+//! of every change and a linter that predicts the provider's 400 ([`check`](fn@check)).
 //!
 //! ```
 //! use provider_rules::{check, sanitize, Rules, Slot};
@@ -236,7 +236,7 @@ pub fn sanitize_slice_with(
 /// place says so in its description (`"Nested deeper than 64 levels; not described."`, when the
 /// profile has [`hints`](Rules::hints)). Where the profile's rewriting of the cut place would
 /// itself go past the limit (Gemini's any-value alternatives take 6 levels), the cut is made
-/// higher up and reported there instead. The output passes [`check`], and sanitizing it again
+/// higher up and reported there instead. The output passes [`check`](fn@check), and sanitizing it again
 /// changes nothing.
 ///
 /// The error is the parser's: the bytes are not JSON.

@@ -179,8 +179,9 @@ impl Rule {
     /// The error texts of `rules`' provider for what this rule finds, by id, from the
     /// provider registry (the one table of providers' texts: [`crate::Provider::errors`]).
     pub(crate) fn provider_errors(&self, rules: &Rules) -> Vec<(RuleId, &'static str)> {
+        let errors = crate::providers::ErrorTexts::new(rules);
         self.ids()
-            .filter_map(|id| crate::providers::provider_error(rules, id).map(|e| (id, e)))
+            .filter_map(|id| errors.get(id).map(|e| (id, e)))
             .collect()
     }
 
