@@ -235,51 +235,83 @@ pub(crate) fn run_with(
     let mut cx = Cx::new(rules, slot);
     let mut out = schema;
     let mut encoded = None;
-    let mut walked = false;
-    let mut order = ORDER.iter();
-    let mut on_result = None;
-    for run in order.by_ref() {
-        match *run {
-            Tree(t) => match t.pass {
-                Pass::Walk(steps) => passes::run(&mut out, &mut cx, steps),
-                Pass::Whole(pass) => pass(&mut out, &mut cx),
+    let (walk_start, walk_end) = WALK;
+    // The tree passes before and after the walk, then the walk's entries read once by the
+    // plan (the spans are found at compile time: no entry of the walk is read here).
+    let mut tree = |runs: &[Run], out: &mut Schema, cx: &mut Cx<'_>| {
+        for run in runs {
+            let Tree(t) = *run else { continue };
+            match t.pass {
+                Pass::Walk(steps) => passes::run(out, cx, steps),
+                Pass::Whole(pass) => pass(out, cx),
                 Pass::Encode => {
                     encoded = options
                         .encode
-                        .then(|| crate::encode::run(&mut out, rules, slot))
+                        .then(|| crate::encode::run(out, rules, slot))
                         .flatten();
                     if let Some(e) = &encoded {
                         cx.record(&e.changes);
                     }
                 }
-                Pass::Result(pass) => {
-                    on_result = Some(pass);
-                    break;
-                }
-            },
-            Pre(_) | Post(_) | FoldHints if !walked => {
-                walked = true;
-                out.transform(&mut Pipeline::new(&mut cx));
+                Pass::Result(_) => {}
             }
-            Pre(_) | Post(_) | FoldHints | Around(_) => {}
         }
-    }
+    };
+    tree(&ORDER[..walk_start], &mut out, &mut cx);
+    out.transform(&mut Pipeline::new(&mut cx));
+    tree(&ORDER[walk_end..ON_RESULT], &mut out, &mut cx);
     let then = encoded.map(|e| e.decoder).filter(|d| !d.is_identity());
     let mut done = finish(out, cx, then, rules, slot);
     if cap == Cap::On {
-        // Only the order's last entries are passes on the result (a test holds it).
-        let rest = order.filter_map(|run| match *run {
-            Tree(t) => match t.pass {
-                Pass::Result(pass) => Some(pass),
-                _ => None,
-            },
-            _ => None,
-        });
-        for pass in on_result.into_iter().chain(rest) {
-            pass(&mut done, rules, slot);
+        for run in &ORDER[ON_RESULT..] {
+            if let Tree(t) = *run
+                && let Pass::Result(pass) = t.pass
+            {
+                pass(&mut done, rules, slot);
+            }
         }
     }
     done
+}
+
+/// Where the walk's entries (`Pre`, `Post`, `FoldHints`) begin and end in [`ORDER`]: the
+/// tree passes before them run before the walk, those after them after it (a test holds that
+/// no tree pass lies between).
+pub(crate) const WALK: (usize, usize) = walk_span(ORDER);
+
+/// Where the passes on the finished result begin in [`ORDER`]: its last entries.
+const ON_RESULT: usize = on_result(ORDER);
+
+/// [`WALK`] of `order`.
+const fn walk_span(order: &[Run]) -> (usize, usize) {
+    let (mut i, mut first, mut end) = (0, order.len(), 0);
+    while i < order.len() {
+        if matches!(order[i], Pre(_) | Post(_) | FoldHints) {
+            if first == order.len() {
+                first = i;
+            }
+            end = i + 1;
+        }
+        i += 1;
+    }
+    if first > end {
+        first = end;
+    }
+    (first, end)
+}
+
+/// [`ON_RESULT`] of `order`.
+const fn on_result(order: &[Run]) -> usize {
+    let mut i = 0;
+    while i < order.len() {
+        if let Tree(t) = order[i]
+            && matches!(t.pass, Pass::Result(_))
+        {
+            return i;
+        }
+        i += 1;
+    }
+    order.len()
 }
 
 /// The result of the passes and the walk: the report, the decoder (`then`: the encodings').
@@ -405,6 +437,7 @@ mod tests {
             .map(|(i, _)| i)
             .collect();
         assert_eq!(on_result, [ORDER.len() - 1]);
+        assert_eq!(ON_RESULT, ORDER.len() - 1);
         assert!(matches!(trees::DEPTH.pass, Pass::Result(p)
             if std::ptr::fn_addr_eq(p, crate::depth::cap as fn(&mut Sanitized, &Rules, Slot))));
     }
@@ -452,6 +485,10 @@ mod tests {
             .map(|(i, _)| i)
             .collect();
         let (first, last) = (steps[0], steps[steps.len() - 1]);
+        // The driver runs the walk once, for its entries' whole span: no tree pass within it.
+        assert_eq!(WALK, (first, last + 1));
+        assert!(trees().all(|(i, _)| i < first || i > last));
+        assert!(WALK.1 <= ON_RESULT);
         assert_eq!(place(&trees::TYPE_NAMES), Some(0));
         for t in [&trees::REFS, &trees::ENCODE] {
             assert!(place(t) < Some(first), "{:?}", t.ids);

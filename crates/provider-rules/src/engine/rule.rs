@@ -250,8 +250,8 @@ pub(crate) enum Pass {
     Result(fn(&mut Sanitized, &Rules, Slot)),
 }
 
-/// The most steps one pass holds.
-const MAX_STEPS: usize = super::ORDER.len();
+/// The most steps one pass holds: the walk's entries of the order.
+const MAX_STEPS: usize = super::WALK.1 - super::WALK.0;
 
 /// The declared order for one profile in one slot: the steps whose gate is on, each pass in
 /// its order, the gates read once (not on every node).
@@ -274,7 +274,7 @@ impl Plan {
             post: [idle; MAX_STEPS],
             post_len: 0,
         };
-        for run in super::ORDER {
+        for run in &super::ORDER[super::WALK.0..super::WALK.1] {
             let (step, pre) = match *run {
                 Run::Pre(r) => (r.pre, true),
                 Run::Post(r) => (r.post, false),
