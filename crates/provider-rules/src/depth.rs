@@ -2,7 +2,7 @@
 //!
 //! The parser keeps [`ParseOptions::max_depth`] schema levels (64 by default; the root is level
 //! 0) and replaces each deeper subtree by `{}`, with a [`DiagnosticKind::DepthLimit`];
-//! [`check`](crate::check) reports an object subschema past that level as rule `depth`. Two
+//! [`check`](fn@crate::check) reports an object subschema past that level as rule `depth`. Two
 //! passes keep the cut visible and the output within the limit:
 //!
 //! - [`Cuts`], read by [`sanitize_slice`](crate::sanitize_slice): each subtree the parser cut
@@ -84,7 +84,7 @@ impl Cuts {
         (schema, Cuts { cuts, not_a_schema })
     }
 
-    /// Adds the cuts to `out`, the result of sanitizing [`Cuts::schema`].
+    /// Adds the cuts to `out`, the result of sanitizing the schema [`Cuts::read`] returned.
     pub(crate) fn report(self, mut out: Sanitized) -> Sanitized {
         let Cuts { cuts, not_a_schema } = self;
         if let Some(c) = not_a_schema {

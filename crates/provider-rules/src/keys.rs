@@ -3,7 +3,6 @@
 //! must map them back).
 
 use crate::RuleId;
-use crate::providers::provider_error;
 use crate::report::Violation;
 use crate::rules::Rules;
 use schema_core::{Schema, SchemaObject};
@@ -17,6 +16,7 @@ pub(crate) fn property_keys(schema: &Schema, rules: &Rules) -> Vec<Violation> {
     let Some(props) = schema.as_object().and_then(SchemaObject::properties) else {
         return Vec::new();
     };
+    let errors = crate::providers::ErrorTexts::new(rules);
     props
         .keys()
         .filter(|k| !rule.accepts(k))
@@ -31,7 +31,7 @@ pub(crate) fn property_keys(schema: &Schema, rules: &Rules) -> Vec<Violation> {
                     rule.max_len,
                     rule.extra.as_ref()
                 ),
-                provider_error: provider_error(rules, RuleId::PropertyKey),
+                provider_error: errors.get(RuleId::PropertyKey),
             }
         })
         .collect()

@@ -2,7 +2,7 @@
 //!
 //! What each LLM provider accepts in a tool's JSON Schema, as data ([`Rules`], one `const`
 //! per profile), and the engine that rewrites a schema into it ([`sanitize`]), with a report
-//! of every change and a linter that predicts the provider's 400 ([`check`]).
+//! of every change and a linter that predicts the provider's 400 ([`check`](fn@check)).
 //!
 //! ```
 //! use provider_rules::{check, sanitize, Rules, Slot};
@@ -99,8 +99,9 @@
 //! 2. One line in the order: `Post(&acme::ACME),` (or `Pre(..)`, or both) in `ORDER`, and
 //!    `mod acme;` beside it; its id, `Acme = "acme",`, in `src/rule_id.rs` ([`RuleId`], the name
 //!    reports and the CLI show). Where the line goes is where the step runs and where the
-//!    checker reports it. The depth cap stays the last step ([`sanitize`] runs it after the
-//!    walk). A test fails for a rule that fixes without a check or a reason, or a step with no
+//!    checker reports it. A pass over the whole tree that no step of a node can be is a
+//!    `Tree` entry of the same order (declared in `src/engine/trees.rs`, with the reason),
+//!    run before or after the walk at its place; the depth cap stays the last entry. A test fails for a rule that fixes without a check or a reason, or a step with no
 //!    place in the order.
 //! 3. Its error text in the provider's file: an [`ErrorText`] `{ rules: &["acme"], text }` in
 //!    `src/providers/<provider>.rs`, quoted from a public 400 (a test checks that every id
@@ -235,7 +236,7 @@ pub fn sanitize_slice_with(
 /// place says so in its description (`"Nested deeper than 64 levels; not described."`, when the
 /// profile has [`hints`](Rules::hints)). Where the profile's rewriting of the cut place would
 /// itself go past the limit (Gemini's any-value alternatives take 6 levels), the cut is made
-/// higher up and reported there instead. The output passes [`check`], and sanitizing it again
+/// higher up and reported there instead. The output passes [`check`](fn@check), and sanitizing it again
 /// changes nothing.
 ///
 /// The error is the parser's: the bytes are not JSON.

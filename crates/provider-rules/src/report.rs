@@ -49,7 +49,7 @@ impl Report {
         self.changes.is_empty()
     }
 
-    /// Whether `v` (found by [`check`](crate::check) on the result, possibly for another
+    /// Whether `v` (found by [`check`](fn@crate::check) on the result, possibly for another
     /// profile) is one of the [`unfixable`](Report::unfixable) problems already reported.
     pub fn is_unfixable(&self, v: &Violation) -> bool {
         self.unfixable

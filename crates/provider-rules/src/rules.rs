@@ -400,7 +400,7 @@ impl PropertyKeyRule {
 }
 
 /// One provider profile: everything the engine needs to rewrite a schema for it and
-/// everything [`check`](crate::check) needs to predict a rejection. Plain data: a `const`,
+/// everything [`check`](fn@crate::check) needs to predict a rejection. Plain data: a `const`,
 /// derivable with struct update syntax, loadable from TOML or JSON.
 ///
 /// ```

@@ -27,7 +27,21 @@ use provider_rules::SanitizeOptions;
 
 /// The default sanitizer with the profiles' encodings on (the layer decodes the responses).
 ///
-/// See the [module docs](crate::encoding) for an example.
+/// ```
+/// use tower_toolschema::Profile;
+/// use tower_toolschema::encoding::EncodingSanitizer;
+/// use tower_toolschema::sanitizer::{RulesSanitizer, SchemaSlot, SlotSanitizer};
+/// let strict = Profile::builtin("openai-strict").unwrap();
+/// let map = br#"{"type":"object","properties":{"env":{"type":"object","additionalProperties":{"type":"string"}}}}"#;
+/// let encoded = EncodingSanitizer.sanitize(map, &strict, SchemaSlot::Parameters)?;
+/// // The map is sent as key/value entries, and the decoder turns them back into a map.
+/// assert!(encoded.changes.iter().any(|c| c.rule.as_str() == "encode-map"));
+/// assert!(!encoded.decoder.is_identity());
+/// let plain = RulesSanitizer.sanitize(map, &strict, SchemaSlot::Parameters)?;
+/// assert!(plain.changes.iter().all(|c| c.rule.as_str() != "encode-map"));
+/// assert_ne!(plain.json, encoded.json);
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EncodingSanitizer;
 

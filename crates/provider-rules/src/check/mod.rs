@@ -5,7 +5,7 @@ use crate::RuleId;
 use crate::Slot;
 use crate::engine::Check;
 use crate::keys::property_keys;
-use crate::providers::provider_error;
+use crate::providers::{ErrorTexts, provider_error};
 use crate::report::Violation;
 use crate::rules::*;
 use schema_core::{
@@ -65,6 +65,7 @@ pub fn check_slice(bytes: &[u8], rules: &Rules, slot: Slot) -> Result<Vec<Violat
 fn check_parsed(parsed: &Parsed, rules: &Rules, slot: Slot) -> Vec<Violation> {
     let mut out = Vec::new();
     let mut cuts = std::collections::HashSet::new();
+    let errors = ErrorTexts::new(rules);
     for d in &parsed.diagnostics {
         let (rule, message) = match d.kind {
             DiagnosticKind::WrongType { .. } => continue, // reported by the walk, per keyword
@@ -84,7 +85,7 @@ fn check_parsed(parsed: &Parsed, rules: &Rules, slot: Slot) -> Vec<Violation> {
             pointer: d.pointer.clone(),
             rule,
             message,
-            provider_error: provider_error(rules, rule),
+            provider_error: errors.get(rule),
         });
     }
     // The `{}` the parser left where it cut is not the input's: nothing to say about it.
@@ -107,11 +108,12 @@ pub fn check_schema(schema: &Schema, rules: &Rules, slot: Slot) -> Vec<Violation
     let upper = read.read_type_names_any_case();
     let mut out: Vec<Violation> = Vec::new();
     if !rules.type_names_any_case {
+        let provider_error = provider_error(rules, RuleId::TypeCase);
         out.extend(upper.iter().map(|p| Violation {
             pointer: p.clone(),
             rule: RuleId::TypeCase,
             message: "type names must be lower-case (\"string\", not \"STRING\")".to_owned(),
-            provider_error: provider_error(rules, RuleId::TypeCase),
+            provider_error,
         }));
     }
     out.extend(check_read(&read, rules, slot));
@@ -161,6 +163,8 @@ pub(crate) struct Checker<'r> {
     /// The schema checked, and its references' index (under [`Refs::NonCircular`]).
     root_schema: &'r Schema,
     index: Option<schema_core::RefIndex>,
+    /// The provider's error texts, its family found once.
+    errors: ErrorTexts<'r>,
 }
 
 impl<'r> Checker<'r> {
@@ -174,6 +178,7 @@ impl<'r> Checker<'r> {
             circular: Default::default(),
             root_schema: schema,
             index: None,
+            errors: ErrorTexts::new(rules),
         };
         if rules.refs.checks_targets() && schema.has_refs() {
             c.circular = schema.circular_refs().into_iter().collect();
@@ -206,7 +211,7 @@ impl<'r> Checker<'r> {
             pointer: pointer.to_owned(),
             rule,
             message,
-            provider_error: provider_error(self.rules, rule),
+            provider_error: self.errors.get(rule),
         });
     }
 }

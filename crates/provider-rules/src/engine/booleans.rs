@@ -82,7 +82,7 @@ pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 }
 
 /// What the provider would reject that this file's step fixes
-/// ([`children`](super::children)).
+/// ([`children`]).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;

@@ -44,6 +44,7 @@ pub(crate) mod root;
 mod root_refs;
 mod rule;
 mod strict;
+mod trees;
 mod types;
 mod unevaluated_alone;
 mod unions;
@@ -56,8 +57,8 @@ use crate::report::{Change, Sanitized};
 use crate::rules::Rules;
 use schema_core::{Schema, Transform};
 
-use Run::{Around, FoldHints, Post, Pre};
-pub(crate) use rule::{Check, Plan, Rule, Run, checks};
+use Run::{Around, FoldHints, Post, Pre, Tree};
+pub(crate) use rule::{Check, Pass, Plan, Rule, Run, checks};
 
 /// Every rule in one declared order, which both the engine and the checker iterate: the
 /// engine's PRE pass runs the `Pre` steps on each node before its children (structural
@@ -65,32 +66,24 @@ pub(crate) use rule::{Check, Plan, Rule, Run, checks};
 /// its POST pass the `Post` steps after them (typing, keyword filtering, hints), each step
 /// only where its rule's gate is on ([`Plan`]); the checker runs each rule's check once, at
 /// the rule's first place here, so its report follows this order. A rule may run in both
-/// passes, or twice in one. The depth cap is the last step of all ([`sanitize`]).
+/// passes, or twice in one.
 ///
-/// Around the walk, fixed tree passes run in this order ([`run_with`]); none can be a step of
-/// a node, each for the reason given:
-///
-/// - before it:
-///   1. type names in another case read (`type-case`): every later pass and step reads `type`;
-///   2. a bare property map wrapped (`bare-properties`, checked from here): the root is not
-///      yet a schema, and the walk would read the map's names as keywords;
-///   3. property maps repaired (`property-map-repaired`): the walk reads a map that is not a
-///      map of schemas as data, and its properties would be lost;
-///   4. draft-03 boolean `required` promoted (`boolean-required`): each flag must reach the
-///      object it was written in before merges and inlining move the property elsewhere;
-///   5. `unevaluated*: false` closed, `not` of types, a single `dependentRequired` (issue 16):
-///      they read a node's keywords before merges and inlining change what evaluates;
-///   6. `$ref`s kept or inlined (`ref`, checked from here): a reference resolves against
-///      the whole schema, and the steps must see the targets inlined;
-///   7. the encodings (`encode-*`, when asked for): on the tree with its references resolved;
-/// - after it:
-///   1. 2020-12 declared (`draft-2020`): only the whole result says whether it needs `$schema`;
-///   2. strict size limits (`strict-incompatible`): counts over the whole result;
-///   3. the depth cap (`depth`): on what every step made.
+/// The `Tree` entries are passes over the whole tree ([`trees`], each with the reason no step
+/// of a node can do it), which the driver ([`run_with`]) runs at their places: before the walk
+/// of the PRE and POST steps, after it, and last of all, on the finished result, the depth
+/// cap. `Around` entries are the checks of rules fixed by a tree pass.
 pub(crate) const ORDER: &[Run] = &[
-    // Fixed by tree passes before the walk (the driver runs them).
+    // Before the walk. Type names first: every later pass and step reads `type`.
+    Tree(&trees::TYPE_NAMES),
+    Tree(&trees::BARE_PROPERTIES),
     Around(&root::BARE_PROPERTIES),
+    Tree(&trees::MAPS_AND_FLAGS),
+    Tree(&trees::CLOSED),
+    Tree(&trees::PROTO),
+    Tree(&trees::PRESENCE),
+    Tree(&trees::REFS),
     Around(&refs::REFS),
+    Tree(&trees::ENCODE),
     // Before a node's children.
     Pre(&empty_unions::EMPTY),
     Pre(&root::SHAPE),
@@ -132,6 +125,11 @@ pub(crate) const ORDER: &[Run] = &[
     Post(&unions::DEFAULT_BESIDE_ANY_OF),
     FoldHints,
     Post(&unions::ALONE),
+    // After the walk.
+    Tree(&trees::DECLARE_2020),
+    Tree(&trees::STRICT_LIMITS),
+    // On the finished result, last of all.
+    Tree(&trees::DEPTH),
 ];
 
 /// How many times the PRE steps run on one node at most.
@@ -197,8 +195,7 @@ fn skips(schema: &Schema, reads: schema_core::KeywordMask) -> bool {
         && matches!(schema, Schema::Object(o) if !o.may_contain_any(reads))
 }
 
-/// [`crate::sanitize`]: [`run`]'s steps, and last the depth cap on what they made too deep
-/// ([`crate::depth::cap`]).
+/// [`crate::sanitize`]: [`ORDER`], the depth cap last.
 pub(crate) fn sanitize(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
     sanitize_with(schema, rules, slot, &crate::SanitizeOptions::default())
 }
@@ -210,11 +207,7 @@ pub(crate) fn sanitize_with(
     slot: Slot,
     options: &crate::SanitizeOptions,
 ) -> Sanitized {
-    let once = |s: Schema| {
-        let mut out = run_with(s, rules, slot, options);
-        crate::depth::cap(&mut out, rules, slot);
-        out
-    };
+    let once = |s: Schema| run_with(s, rules, slot, options, Cap::On);
     let out = once(schema);
     if options.encode {
         return crate::encode::settle(out, |s| once(s.clone()));
@@ -225,61 +218,131 @@ pub(crate) fn sanitize_with(
 /// Rewrites `schema` into what `rules` accepts, without the depth cap (what the cap's own
 /// stand-ins are made with). See [`crate::sanitize`].
 pub(crate) fn run(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    run_with(schema, rules, slot, &crate::SanitizeOptions::default())
+    run_with(
+        schema,
+        rules,
+        slot,
+        &crate::SanitizeOptions::default(),
+        Cap::Off,
+    )
 }
 
-/// [`run`] with options ([`crate::sanitize_with`]): the tree is rewritten in place, and
-/// whether anything changed is what the steps recorded (every step that rewrites a node
-/// records a change: no copy of the input is kept to compare the output with).
+/// Whether [`run_with`] runs the passes on the finished result (the depth cap).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cap {
+    /// It does ([`sanitize`]).
+    On,
+    /// It does not ([`run`]: the cap's own stand-ins).
+    Off,
+}
+
+/// [`ORDER`] on `schema` ([`sanitize`] and [`run`]): its tree passes at their places, the walk
+/// of its PRE and POST steps at the first of them, and, where `cap` is on, the passes on the
+/// finished result. The tree is rewritten in place, and whether anything changed is what the
+/// steps recorded (every step that rewrites a node records a change: no copy of the input is
+/// kept to compare the output with).
 pub(crate) fn run_with(
     schema: Schema,
     rules: &Rules,
     slot: Slot,
     options: &crate::SanitizeOptions,
+    cap: Cap,
 ) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
     let mut out = schema;
-    passes::run(&mut out, &mut cx, &[(true, types::read_type_names)]);
-    root::wrap_bare_properties(&mut out, &mut cx);
-    // The tree passes, in sequence (`passes` walks per-node steps). One walk for the first
-    // two: a property map's repair rewrites only the node's own maps; the boolean-`required`
-    // promotion reads the node's maps and its properties' `required`, which no repair changes.
-    let first = [
-        (
-            cx.rules.repair_property_maps,
-            property_maps::repair as passes::NodeStep,
-        ),
-        (cx.rules.promote_boolean_required, objects::boolean_required),
-    ];
-    passes::run(&mut out, &mut cx, &first);
-    // The closed-object rewrite reads where a node sits (`then`/`else`, `allOf` members are
-    // merged into another node), which the Schema-proto rewrites after it change (a
-    // conditional becomes a union): it walks the whole tree before them.
-    let closed = [(
-        closed::closed_unevaluated_on(&cx),
-        closed::closed_unevaluated as passes::NodeStep,
-    )];
-    passes::run(&mut out, &mut cx, &closed);
-    proto_walk::run(&mut out, &mut cx);
-    let presence = [(presence::run_on(&cx), presence::run as passes::NodeStep)];
-    passes::run(&mut out, &mut cx, &presence);
-    refs::run(&mut out, &mut cx);
-    // The encodings (issue 16): one call, on the tree with its references resolved.
-    let encoded = options
-        .encode
-        .then(|| crate::encode::run(&mut out, rules, slot))
-        .flatten();
-    if let Some(e) = &encoded {
-        cx.record(&e.changes);
-    }
+    let mut encoded = None;
+    let (walk_start, walk_end) = WALK;
+    // The tree passes before and after the walk, then the walk's entries read once by the
+    // plan (the spans are found at compile time: no entry of the walk is read here).
+    let mut tree = |runs: &[Run], out: &mut Schema, cx: &mut Cx<'_>| {
+        for run in runs {
+            let Tree(t) = *run else { continue };
+            match t.pass {
+                Pass::Walk(steps) => passes::run(out, cx, steps),
+                Pass::Whole(pass) => pass(out, cx),
+                Pass::Encode => {
+                    encoded = options
+                        .encode
+                        .then(|| crate::encode::run(out, rules, slot))
+                        .flatten();
+                    if let Some(e) = &encoded {
+                        cx.record(&e.changes);
+                    }
+                }
+                Pass::Result(_) => {}
+            }
+        }
+    };
+    tree(&ORDER[..walk_start], &mut out, &mut cx);
     out.transform(&mut Pipeline::new(&mut cx));
-    draft::declare_2020(&mut out, &mut cx);
-    strict::limits(&out, &mut cx);
+    tree(&ORDER[walk_end..ON_RESULT], &mut out, &mut cx);
+    let then = encoded.map(|e| e.decoder).filter(|d| !d.is_identity());
+    let mut done = finish(out, cx, then, rules, slot);
+    if cap == Cap::On {
+        for run in &ORDER[ON_RESULT..] {
+            if let Tree(t) = *run
+                && let Pass::Result(pass) = t.pass
+            {
+                pass(&mut done, rules, slot);
+            }
+        }
+    }
+    done
+}
+
+/// Where the walk's entries (`Pre`, `Post`, `FoldHints`) begin and end in [`ORDER`]: the
+/// tree passes before them run before the walk, those after them after it (a test holds that
+/// no tree pass lies between).
+pub(crate) const WALK: (usize, usize) = walk_span(ORDER);
+
+/// Where the passes on the finished result begin in [`ORDER`]: its last entries.
+const ON_RESULT: usize = on_result(ORDER);
+
+/// [`WALK`] of `order`.
+const fn walk_span(order: &[Run]) -> (usize, usize) {
+    let (mut i, mut first, mut end) = (0, order.len(), 0);
+    while i < order.len() {
+        if matches!(order[i], Pre(_) | Post(_) | FoldHints) {
+            if first == order.len() {
+                first = i;
+            }
+            end = i + 1;
+        }
+        i += 1;
+    }
+    if first > end {
+        first = end;
+    }
+    (first, end)
+}
+
+/// [`ON_RESULT`] of `order`.
+const fn on_result(order: &[Run]) -> usize {
+    let mut i = 0;
+    while i < order.len() {
+        if let Tree(t) = order[i]
+            && matches!(t.pass, Pass::Result(_))
+        {
+            return i;
+        }
+        i += 1;
+    }
+    order.len()
+}
+
+/// The result of the passes and the walk: the report, the decoder (`then`: the encodings').
+fn finish(
+    out: Schema,
+    mut cx: Cx<'_>,
+    then: Option<crate::decode::Decoder>,
+    rules: &Rules,
+    slot: Slot,
+) -> Sanitized {
     let strict_nulls = std::mem::take(&mut cx.strict_nulls);
     let mut report = cx.into_report();
     let (mut decoder, unreachable) = crate::decode::build(&out, &strict_nulls);
-    if let Some(e) = encoded.filter(|e| !e.decoder.is_identity()) {
-        decoder.then = Some(Box::new(e.decoder));
+    if let Some(d) = then {
+        decoder.then = Some(Box::new(d));
     }
     for at in unreachable {
         report.changes.push(Change {
@@ -354,7 +417,7 @@ mod tests {
                 Pre(r) => assert!(r.pre.is_some(), "{}: no PRE step", r.id),
                 Post(r) => assert!(r.post.is_some(), "{}: no POST step", r.id),
                 Around(r) => assert!(!r.fixes() && r.check.is_some(), "{}", r.id),
-                FoldHints => {}
+                FoldHints | Tree(_) => {}
             }
         }
         let placed = |rule: &Rule, pre: bool| {
@@ -368,7 +431,102 @@ mod tests {
             assert!(rule.pre.is_none() || placed(rule, true), "{}", rule.id);
             assert!(rule.post.is_none() || placed(rule, false), "{}", rule.id);
         }
-        assert!(matches!(ORDER.last(), Some(Post(r)) if std::ptr::eq(*r, &unions::ALONE)));
+        let last = ORDER.iter().rposition(|r| matches!(r, Pre(_) | Post(_)));
+        assert!(matches!(last.map(|i| ORDER[i]), Some(Post(r)) if std::ptr::eq(r, &unions::ALONE)));
+    }
+
+    /// The tree passes.
+    fn trees() -> impl Iterator<Item = (usize, &'static rule::Tree)> {
+        ORDER.iter().enumerate().filter_map(|(i, r)| match *r {
+            Tree(t) => Some((i, t)),
+            _ => None,
+        })
+    }
+
+    /// The depth cap is the last entry of the order, and the only pass on the finished result
+    /// (the driver runs those after everything else: nothing may follow them).
+    #[test]
+    fn the_order_ends_with_the_depth_cap() {
+        assert!(matches!(ORDER.last(), Some(Tree(t)) if std::ptr::eq(*t, &trees::DEPTH)));
+        let on_result: Vec<usize> = trees()
+            .filter(|(_, t)| matches!(t.pass, Pass::Result(_)))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(on_result, [ORDER.len() - 1]);
+        assert_eq!(ON_RESULT, ORDER.len() - 1);
+        assert!(matches!(trees::DEPTH.pass, Pass::Result(p)
+            if std::ptr::fn_addr_eq(p, crate::depth::cap as fn(&mut Sanitized, &Rules, Slot))));
+    }
+
+    /// Each tree pass has one place in the order, and the id that names it names no other.
+    #[test]
+    fn each_tree_pass_is_in_the_order_once() {
+        let all: Vec<&rule::Tree> = trees().map(|(_, t)| t).collect();
+        for (i, t) in all.iter().enumerate() {
+            let first = t.ids.first().copied();
+            assert!(first.is_some(), "a tree pass names no id");
+            for u in &all[i + 1..] {
+                assert!(!std::ptr::eq(*t, *u), "{first:?}: twice in the order");
+                assert_ne!(u.ids.first().copied(), first);
+            }
+        }
+        for t in [
+            &trees::TYPE_NAMES,
+            &trees::BARE_PROPERTIES,
+            &trees::MAPS_AND_FLAGS,
+            &trees::CLOSED,
+            &trees::PROTO,
+            &trees::PRESENCE,
+            &trees::REFS,
+            &trees::ENCODE,
+            &trees::DECLARE_2020,
+            &trees::STRICT_LIMITS,
+            &trees::DEPTH,
+        ] {
+            assert!(all.iter().any(|u| std::ptr::eq(*u, t)), "{:?}", t.ids);
+        }
+        assert_eq!(all.len(), 11);
+    }
+
+    /// The passes before the walk come before every step of a node, those after it after
+    /// every step: type names are read first, `$ref`s resolved and the encodings made before
+    /// the walk; 2020-12 declared and the strict limits counted after it.
+    #[test]
+    fn the_tree_passes_frame_the_walk() {
+        let place = |t: &rule::Tree| trees().find(|(_, u)| std::ptr::eq(*u, t)).map(|(i, _)| i);
+        let steps: Vec<usize> = ORDER
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| matches!(r, Pre(_) | Post(_) | FoldHints))
+            .map(|(i, _)| i)
+            .collect();
+        let (first, last) = (steps[0], steps[steps.len() - 1]);
+        // The driver runs the walk once, for its entries' whole span: no tree pass within it.
+        assert_eq!(WALK, (first, last + 1));
+        assert!(trees().all(|(i, _)| i < first || i > last));
+        assert!(WALK.1 <= ON_RESULT);
+        assert_eq!(place(&trees::TYPE_NAMES), Some(0));
+        for t in [&trees::REFS, &trees::ENCODE] {
+            assert!(place(t) < Some(first), "{:?}", t.ids);
+        }
+        assert!(place(&trees::REFS) < place(&trees::ENCODE));
+        for t in [&trees::DECLARE_2020, &trees::STRICT_LIMITS] {
+            assert!(place(t) > Some(last), "{:?}", t.ids);
+        }
+    }
+
+    /// The order's driver runs the depth cap only where it is on: [`run`] (what the cap's
+    /// stand-ins are made with) leaves a schema too deep, [`sanitize`] does not.
+    #[test]
+    fn the_cap_runs_last_and_only_where_it_is_on() {
+        let mut text = String::from("{}");
+        for _ in 0..crate::depth::limit() + 1 {
+            text = format!(r#"{{"type":"array","items":{text}}}"#);
+        }
+        let schema = Schema::from_str(&text).unwrap();
+        let depth = |s: &Sanitized| s.report.changes.iter().any(|c| c.rule == RuleId::Depth);
+        assert!(!depth(&run(schema.clone(), &Rules::OPENAI, Slot::Schema)));
+        assert!(depth(&sanitize(schema, &Rules::OPENAI, Slot::Schema)));
     }
 
     /// The plan holds exactly the steps whose gate is on, in the order's order.

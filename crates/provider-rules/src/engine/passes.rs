@@ -5,12 +5,13 @@
 //!
 //! Walking them together gives what running them one after another gives only where no
 //! pass's step on a node reads what an earlier pass of the group changes below that node
-//! (each group in [`super::run_with`] says why that holds). It saves a walk of the tree per
+//! (each group in [`super::trees`] says why that holds). It saves a walk of the tree per
 //! pass; and the walk builds a node's JSON pointer only when a step reads it ([`At`]): these
 //! passes change almost nothing, so they read almost none (`cargo bench -p provider-rules
 //! --bench per_schema`, callgrind).
 
 use super::Cx;
+use super::rule::TreeGate;
 use crate::report::Change;
 use schema_core::{Location, MAX_WALK_DEPTH, Schema};
 use std::cell::OnceCell;
@@ -81,12 +82,34 @@ impl Deref for At<'_> {
 /// The most passes one walk runs.
 const MAX_PASSES: usize = 4;
 
-/// Runs the `passes` that are on (`(on, step)`), each a pre-order tree pass, in one walk of
-/// `schema`. More than [`MAX_PASSES`] passes are walked in groups of that many.
-pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>, passes: &[(bool, NodeStep)]) {
+/// Whether a pass is on: as given, or read from the context ([`TreeGate`]).
+pub(crate) trait On {
+    /// Whether it is on for `cx`.
+    fn on(&self, cx: &Cx<'_>) -> bool;
+}
+
+impl On for bool {
+    fn on(&self, _: &Cx<'_>) -> bool {
+        *self
+    }
+}
+
+impl On for TreeGate {
+    fn on(&self, cx: &Cx<'_>) -> bool {
+        self(cx)
+    }
+}
+
+/// Runs the `passes` that are on (`(on, step)`, each `on` read once, before its walk), each a
+/// pre-order tree pass, in one walk of `schema`. More than [`MAX_PASSES`] passes are walked
+/// in groups of that many.
+pub(crate) fn run<G: On>(schema: &mut Schema, cx: &mut Cx<'_>, passes: &[(G, NodeStep)]) {
     let mut on = [None; MAX_PASSES];
     let mut n = 0;
-    for (_, step) in passes.iter().filter(|(on, _)| *on) {
+    for (gate, step) in passes {
+        if !gate.on(cx) {
+            continue;
+        }
         if n == MAX_PASSES {
             walk_group(schema, cx, &on[..n]);
             n = 0;

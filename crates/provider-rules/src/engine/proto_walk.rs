@@ -45,3 +45,18 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
     schema.transform(&mut Walk { cx, on });
 }
+
+/// What the Schema-proto rewrites' tests share.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::{Rules, Slot, sanitize};
+    use schema_core::Schema;
+
+    /// Whether what sanitizing `schema` for Gemini makes takes `v` (a validator's answer).
+    pub(crate) fn accepts(schema: serde_json::Value, v: serde_json::Value) -> bool {
+        let out = sanitize(&Schema::from_value(&schema), &Rules::GEMINI, Slot::Schema)
+            .schema
+            .to_value();
+        jsonschema::validator_for(&out).is_ok_and(|x| x.is_valid(&v))
+    }
+}

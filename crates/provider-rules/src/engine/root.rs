@@ -295,7 +295,7 @@ pub(crate) static BARE_PROPERTIES: Rule = Rule::new(RuleId::BareProperties)
     .reports(&[RuleId::BooleanRequired, RuleId::Depth]);
 
 /// What the provider would reject that this file's steps fix: the root's shape
-/// ([`shape`](super::shape)) and a bare property map ([`wrap_bare_properties`](super::wrap_bare_properties)).
+/// ([`shape`]) and a bare property map ([`wrap_bare_properties`]).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;

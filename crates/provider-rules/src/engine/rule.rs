@@ -1,11 +1,13 @@
 //! [`Rule`]: one rule as one value — its id, its gate, its steps, its check, its hints, the
 //! ids it reports and through them its providers' error texts — declared in the file of its
 //! fix; [`Hint`]: a rule's wording in a description; [`Run`]: where a rule runs in the one
-//! declared order ([`ORDER`](super::ORDER)); [`Plan`]: that order with the gates read once
-//! for a profile.
+//! declared order ([`ORDER`](super::ORDER)); [`Tree`]: a pass over the whole tree at its place
+//! in that order; [`Plan`]: that order with the gates read once for a profile.
 
 use super::Cx;
+use super::passes::NodeStep;
 use crate::check::Checker;
+use crate::report::Sanitized;
 use crate::{RuleId, Rules, Slot};
 use schema_core::{Keyword, KeywordMask, Schema, SchemaObject};
 
@@ -194,8 +196,9 @@ impl Rule {
     /// The error texts of `rules`' provider for what this rule finds, by id, from the
     /// provider registry (the one table of providers' texts: [`crate::Provider::errors`]).
     pub(crate) fn provider_errors(&self, rules: &Rules) -> Vec<(RuleId, &'static str)> {
+        let errors = crate::providers::ErrorTexts::new(rules);
         self.ids()
-            .filter_map(|id| crate::providers::provider_error(rules, id).map(|e| (id, e)))
+            .filter_map(|id| errors.get(id).map(|e| (id, e)))
             .collect()
     }
 
@@ -219,6 +222,10 @@ pub(crate) enum Run {
     /// The engine's own POST step: a node's pending hints folded into its description (no
     /// rule: it changes only what other rules' losses said).
     FoldHints,
+    /// A pass over the whole tree, which no step of a node can be (each says why): the driver
+    /// runs it at its place, before or after the walk of the PRE and POST steps (no rule: the
+    /// checker skips it; what it fixes is found by the rules its changes name).
+    Tree(&'static Tree),
 }
 
 impl Run {
@@ -226,13 +233,42 @@ impl Run {
     pub(crate) fn rule(self) -> Option<&'static Rule> {
         match self {
             Run::Pre(r) | Run::Post(r) | Run::Around(r) => Some(r),
-            Run::FoldHints => None,
+            Run::FoldHints | Run::Tree(_) => None,
         }
     }
 }
 
-/// The most steps one pass holds.
-const MAX_STEPS: usize = super::ORDER.len();
+/// Whether a tree pass's node step is on, read from the context once before the walk.
+pub(crate) type TreeGate = fn(&Cx<'_>) -> bool;
+
+/// A pass over the whole tree, at its place in [`ORDER`](super::ORDER).
+pub(crate) struct Tree {
+    /// The ids its changes name, the first naming the pass (no two passes share it; the
+    /// order's tests read them).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) ids: &'static [RuleId],
+    /// What runs.
+    pub(crate) pass: Pass,
+}
+
+/// What a tree pass runs.
+#[derive(Clone, Copy)]
+pub(crate) enum Pass {
+    /// Node steps before each node's children, each where its gate is on, walked together in
+    /// one walk ([`super::passes`]): the report is what running them one after another writes.
+    Walk(&'static [(TreeGate, NodeStep)]),
+    /// A pass on the tree and the context (it reads its own capabilities of the profile).
+    Whole(fn(&mut Schema, &mut Cx<'_>)),
+    /// The encodings, when [`crate::SanitizeOptions::encode`] asks for them: on the tree, with
+    /// their own changes and decoder.
+    Encode,
+    /// On the finished result (its report and decoder made), where the cap is on: the depth
+    /// cap, after every other pass. Only the order's last entries are such passes.
+    Result(fn(&mut Sanitized, &Rules, Slot)),
+}
+
+/// The most steps one pass holds: the walk's entries of the order.
+const MAX_STEPS: usize = super::WALK.1 - super::WALK.0;
 
 /// The declared order for one profile in one slot: the steps whose gate is on, each pass in
 /// its order, the gates read once (not on every node; for a built-in profile, once per
@@ -262,11 +298,11 @@ impl Plan {
             pre_reads: [KeywordMask::ALL; MAX_STEPS],
             post_reads: [KeywordMask::ALL; MAX_STEPS],
         };
-        for run in super::ORDER {
+        for run in &super::ORDER[super::WALK.0..super::WALK.1] {
             let (step, pre) = match *run {
                 Run::Pre(r) => (r.pre, true),
                 Run::Post(r) => (r.post, false),
-                Run::Around(_) => continue,
+                Run::Around(_) | Run::Tree(_) => continue,
                 Run::FoldHints => (Some(super::cx::fold_hints as Step), false),
             };
             let on = run.rule().is_none_or(|r| (r.gate)(rules, slot));

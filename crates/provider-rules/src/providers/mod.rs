@@ -187,7 +187,33 @@ pub fn family(rules: &Rules) -> Option<(&'static Provider, Role)> {
         .find_map(|p| p.role_of(base).map(|role| (*p, role)))
 }
 
-/// The provider's own error text for a check rule, by the profile's [`family`].
+/// The provider's own error text for a check rule, by the profile's [`family`] (where many
+/// rules are asked about, [`ErrorTexts`] finds the family once).
 pub(crate) fn provider_error(rules: &Rules, rule: crate::RuleId) -> Option<&'static str> {
     family(rules)?.0.error_text(rule.as_str())
+}
+
+/// The error texts of one profile's provider: [`provider_error`] with the profile's
+/// [`family`] found once, the first time a text is asked for.
+pub(crate) struct ErrorTexts<'r> {
+    rules: &'r Rules,
+    provider: std::cell::OnceCell<Option<&'static Provider>>,
+}
+
+impl<'r> ErrorTexts<'r> {
+    /// The texts of `rules`' provider (not yet looked up).
+    pub(crate) fn new(rules: &'r Rules) -> ErrorTexts<'r> {
+        ErrorTexts {
+            rules,
+            provider: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The provider's text for `rule`.
+    pub(crate) fn get(&self, rule: crate::RuleId) -> Option<&'static str> {
+        (*self
+            .provider
+            .get_or_init(|| family(self.rules).map(|(p, _)| p)))?
+        .error_text(rule.as_str())
+    }
 }

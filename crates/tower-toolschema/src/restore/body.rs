@@ -61,7 +61,14 @@ impl<B: Body> std::fmt::Debug for RestoreBody<B> {
 impl<B: Body> RestoreBody<B> {
     /// The body untouched.
     ///
-    /// See the [type docs](RestoreBody) for an example.
+    /// ```
+    /// use http_body::Body;
+    /// use http_body_util::Full;
+    /// use tower_toolschema::restore::RestoreBody;
+    /// let body = RestoreBody::pass(Full::new(bytes::Bytes::from_static(b"{\"a\":1}")));
+    /// // Every frame passes as it comes: the inner body's size is known as it was.
+    /// assert_eq!(body.size_hint().exact(), Some(7));
+    /// ```
     pub fn pass(inner: B) -> Self {
         Self::with(inner, Mode::Pass, None)
     }

@@ -80,7 +80,16 @@ use crate::shapes_response::{ResponseShape, Stream, response_shape};
 /// What one request's response needs restored: the renamed tool names and the tools' argument
 /// decoders.
 ///
-/// See the [module docs](crate::restore) for an example.
+/// ```
+/// use provider_rules::{Decoder, NameMap, Rules};
+/// use tower_toolschema::{restore::RestorePlan, shapes::Api};
+/// let names = NameMap::new(&Rules::GEMINI.tool_names, ["read file"]);
+/// let strict = Decoder { drop_null: vec!["limit".into()], ..Decoder::default() };
+/// let plan = RestorePlan::new(Api::Gemini, names, [("read file".to_owned(), strict)]);
+/// assert!(!plan.is_empty());
+/// assert_eq!(plan.original(plan.names().sent("read file")), Some("read file"));
+/// assert!(plan.decoder("read file").is_some());
+/// ```
 #[derive(Debug, Clone)]
 pub struct RestorePlan {
     api: Api,
@@ -91,7 +100,13 @@ pub struct RestorePlan {
 impl RestorePlan {
     /// A plan for a response of `api`; identity decoders are dropped.
     ///
-    /// See the [module docs](crate::restore) for an example.
+    /// ```
+    /// use provider_rules::{Decoder, NameMap};
+    /// use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// // A decoder that changes nothing is not kept: nothing is left to restore.
+    /// let plan = RestorePlan::new(Api::OpenAiChat, NameMap::default(), [("f".to_owned(), Decoder::default())]);
+    /// assert!(plan.is_empty() && plan.decoder("f").is_none());
+    /// ```
     pub fn new(
         api: Api,
         names: NameMap,
@@ -169,7 +184,14 @@ impl RestorePlan {
 
     /// The decoder of a tool (by its own name), when it changes something.
     ///
-    /// See the [module docs](crate::restore) for an example.
+    /// ```
+    /// use provider_rules::{Decoder, NameMap};
+    /// use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// let strict = Decoder { drop_null: vec!["line".into()], ..Decoder::default() };
+    /// let plan = RestorePlan::new(Api::AnthropicMessages, NameMap::default(), [("comment".to_owned(), strict)]);
+    /// assert_eq!(plan.decoder("comment").map(|d| d.drop_null.clone()), Some(vec!["line".to_owned()]));
+    /// assert!(plan.decoder("other").is_none());
+    /// ```
     pub fn decoder(&self, tool: &str) -> Option<&Arc<Decoder>> {
         self.decoders
             .iter()
@@ -184,7 +206,21 @@ impl RestorePlan {
     /// Restores a JSON response body: the new body (`None`: nothing changed, send the same
     /// bytes) and the calls restored.
     ///
-    /// See the [module docs](crate::restore) for an example.
+    /// ```
+    /// use provider_rules::{NameMap, Rules};
+    /// use tower_toolschema::restore::{NotRestored, RestorePlan};
+    /// use tower_toolschema::shapes::Api;
+    /// let plan = RestorePlan::new(Api::Gemini, NameMap::new(&Rules::GEMINI.tool_names, ["read file"]), []);
+    /// let sent = plan.names().sent("read file").to_owned();
+    /// let body = format!(r#"{{"candidates":[{{"content":{{"parts":[{{"functionCall":{{"name":"{sent}","args":{{}}}}}}]}}}}]}}"#);
+    /// let (out, calls) = plan.restore_json(body.as_bytes())?;
+    /// assert_eq!(out.map(String::from_utf8).transpose()?, Some(body.replace(&sent, "read file")));
+    /// assert_eq!((calls[0].sent.as_str(), calls[0].tool.as_str()), (sent.as_str(), "read file"));
+    /// // A body without a call to restore stays as it is; one that is not JSON is refused.
+    /// assert_eq!(plan.restore_json(br#"{"candidates":[]}"#)?.0, None);
+    /// assert!(matches!(plan.restore_json(b"{"), Err(NotRestored::InvalidJson(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn restore_json(
         &self,
         body: &[u8],
@@ -213,27 +249,69 @@ impl RestorePlan {
 
 /// Restores one SSE stream, chunk by chunk (any chunking gives the same output): built by
 /// [`RestorePlan::stream`].
+///
+/// ```
+/// # use provider_rules::{NameMap, Rules};
+/// # use tower_toolschema::{restore::RestorePlan, shapes::Api};
+/// # let plan = RestorePlan::new(Api::AnthropicMessages, NameMap::new(&Rules::ANTHROPIC.tool_names, ["a b"]), []);
+/// # let start = b"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"a_b\",\"input\":{}}}\n\n";
+/// let mut stream = plan.stream();
+/// let mut out = stream.push(start).concat();
+/// out.extend(stream.finish(false).concat());
+/// assert!(String::from_utf8(out)?.contains(r#""name":"a b""#));
+/// assert_eq!(stream.take_calls()[0].tool, "a b");
+/// # Ok::<(), std::string::FromUtf8Error>(())
+/// ```
 #[derive(Debug)]
 pub struct SseRestorer(events::StreamRestorer);
 
 impl SseRestorer {
     /// Reads the next chunk; returns the bytes to send now (complete events).
     ///
-    /// See [`RestorePlan::stream`] for an example.
+    /// ```
+    /// # use provider_rules::{NameMap, Rules};
+    /// # use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// # let plan = RestorePlan::new(Api::AnthropicMessages, NameMap::new(&Rules::ANTHROPIC.tool_names, ["a b"]), []);
+    /// # let start = b"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"a_b\",\"input\":{}}}\n\n";
+    /// let mut stream = plan.stream();
+    /// // An event is sent once it is complete, whatever the chunks.
+    /// let (head, tail) = start.split_at(40);
+    /// assert!(stream.push(head).is_empty());
+    /// assert!(String::from_utf8_lossy(&stream.push(tail).concat()).contains(r#""name":"a b""#));
+    /// ```
     pub fn push(&mut self, chunk: &[u8]) -> Vec<Bytes> {
         self.0.push(chunk)
     }
 
     /// The stream ended (`cut`: by an error): what is left to send.
     ///
-    /// See [`RestorePlan::stream`] for an example.
+    /// ```
+    /// # use provider_rules::{NameMap, Rules};
+    /// # use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// # let plan = RestorePlan::new(Api::AnthropicMessages, NameMap::new(&Rules::ANTHROPIC.tool_names, ["a b"]), []);
+    /// # let start = b"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"a_b\",\"input\":{}}}\n\n";
+    /// let mut stream = plan.stream();
+    /// assert!(stream.push(&start[..start.len() - 2]).is_empty());
+    /// // The last event had no blank line after it: it is sent at the end, restored.
+    /// assert!(String::from_utf8_lossy(&stream.finish(false).concat()).contains(r#""name":"a b""#));
+    /// ```
     pub fn finish(&mut self, cut: bool) -> Vec<Bytes> {
         self.0.finish(cut)
     }
 
     /// The calls restored so far (taken).
     ///
-    /// See [`RestorePlan::stream`] for an example.
+    /// ```
+    /// # use provider_rules::{NameMap, Rules};
+    /// # use tower_toolschema::{restore::RestorePlan, shapes::Api};
+    /// # let plan = RestorePlan::new(Api::AnthropicMessages, NameMap::new(&Rules::ANTHROPIC.tool_names, ["a b"]), []);
+    /// # let start = b"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"a_b\",\"input\":{}}}\n\n";
+    /// let mut stream = plan.stream();
+    /// stream.push(start);
+    /// let calls = stream.take_calls();
+    /// assert!(calls.len() == 1 && calls[0].renamed() && calls[0].sent == "a_b");
+    /// assert!(stream.take_calls().is_empty(), "taken");
+    /// ```
     pub fn take_calls(&mut self) -> Vec<RestoredCall> {
         std::mem::take(&mut self.0.calls)
     }

@@ -5,7 +5,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 /// One tool call of a response that was restored (or could not be).
 ///
-/// See the [module docs](crate::restore) for an example.
+/// ```
+/// use provider_rules::{Decoder, NameMap};
+/// use tower_toolschema::{restore::RestorePlan, shapes::Api};
+/// let strict = Decoder { drop_null: vec!["line".into()], ..Decoder::default() };
+/// let plan = RestorePlan::new(Api::AnthropicMessages, NameMap::default(), [("comment".to_owned(), strict)]);
+/// let body = br#"{"content":[{"type":"tool_use","id":"t","name":"comment","input":{"line":null}}]}"#;
+/// let (_, calls) = plan.restore_json(body)?;
+/// let call = &calls[0];
+/// assert_eq!((call.sent.as_str(), call.tool.as_str()), ("comment", "comment"));
+/// assert!(call.decoded && !call.renamed() && call.error.is_none());
+/// # Ok::<(), tower_toolschema::restore::NotRestored>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RestoredCall {
@@ -87,7 +98,13 @@ impl std::error::Error for NotRestored {}
 
 /// What was restored so far.
 ///
-/// See the [module docs](crate::restore) for an example.
+/// ```
+/// use tower_toolschema::restore::{RestoreReport, RestoreSummary};
+/// // Before the body is read: nothing renamed, no call, not complete.
+/// let s: RestoreSummary = RestoreReport::default().summary();
+/// assert!(s.renamed.is_empty() && s.calls.is_empty() && s.not_restored.is_none());
+/// assert!(!s.complete);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RestoreSummary {
@@ -104,7 +121,17 @@ pub struct RestoreSummary {
 /// The way back's report, in the response's extensions when the request had something to
 /// restore. A stream's calls are added as they pass: read it once the body has ended.
 ///
-/// See the [module docs](crate::restore) for an example.
+/// ```
+/// use tower_toolschema::restore::RestoreReport;
+/// fn restored_calls<B>(response: &http::Response<B>) -> usize {
+///     response.extensions().get::<RestoreReport>().map_or(0, |r| r.summary().calls.len())
+/// }
+/// // A response whose request had nothing to restore carries no report.
+/// assert_eq!(restored_calls(&http::Response::new(())), 0);
+/// let mut res = http::Response::new(());
+/// res.extensions_mut().insert(RestoreReport::default());
+/// assert!(res.extensions().get::<RestoreReport>().is_some());
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct RestoreReport(Arc<Mutex<RestoreSummary>>);
 
@@ -122,7 +149,14 @@ impl RestoreReport {
 
     /// A copy of what was restored so far.
     ///
-    /// See the [module docs](crate::restore) for an example.
+    /// ```
+    /// use tower_toolschema::restore::RestoreReport;
+    /// let report = RestoreReport::default();
+    /// let shared = report.clone();
+    /// // A clone reads the same report (the layer keeps one, the response the other).
+    /// assert_eq!(shared.summary(), report.summary());
+    /// assert!(!report.summary().complete);
+    /// ```
     pub fn summary(&self) -> RestoreSummary {
         self.0
             .lock()
