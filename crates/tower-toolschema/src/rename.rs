@@ -13,7 +13,7 @@ use provider_rules::{NameMap, ToolNameRule};
 use crate::ToolSchemaLayer;
 use crate::locate::range_in;
 use crate::report::Rename;
-use crate::restore::json::{each_at_many, holds, string};
+use crate::restore::json::{call_walk_path, each_at_many, holds, read_call, string};
 use crate::rewrite::{Edit, splice};
 use crate::shapes_response::{NamePath, ResponseShape};
 
@@ -33,7 +33,8 @@ impl<P> ToolSchemaLayer<P> {
 }
 
 /// What renaming reads of a body, in one walk: the declared names (path by path, each in body
-/// order), the names in the history, each with its place, and the body's `model`.
+/// order), the names in the history (its name paths and its earlier calls), each with its
+/// place, and the body's `model`.
 struct Names<'a> {
     declared: Vec<(String, RawText<'a>)>,
     history: Vec<(String, RawText<'a>)>,
@@ -42,9 +43,11 @@ struct Names<'a> {
 
 fn read_names<'a>(doc: RawText<'a>, shape: &ResponseShape) -> Names<'a> {
     let paths: Vec<&NamePath> = shape.declarations.iter().chain(shape.history).collect();
+    let calls = shape.history_calls;
     let mut full: Vec<String> = paths
         .iter()
         .map(|p| format!("{}{}", shape.request_prefix, p.path))
+        .chain(calls.iter().map(|c| call_walk_path(shape.request_prefix, c)))
         .collect();
     // The body's own `model`, at its top level (also under an envelope).
     full.push("model".to_owned());
@@ -59,7 +62,14 @@ fn read_names<'a>(doc: RawText<'a>, shape: &ResponseShape) -> Names<'a> {
                 found.push((i, name, raw));
             }
         }
-        None => model = string(raw),
+        None => match calls.get(i - paths.len()) {
+            Some(c) => {
+                if let Some((name_raw, name, _)) = read_call(c, holder, raw) {
+                    found.push((i, name, name_raw));
+                }
+            }
+            None => model = string(raw),
+        },
     });
     // Stable: each path's names stay in body order.
     found.sort_by_key(|(i, _, _)| *i);
@@ -141,12 +151,6 @@ pub(crate) fn rename(
             edit(raw, sent);
         }
     }
-    crate::encoding::history::each_call(doc, shape, &mut |raw, name, _| {
-        let sent = map.sent(&name);
-        if sent != name {
-            edit(raw, sent);
-        }
-    });
     let out = splice(body, edits)?.into_vec(body);
     Some(Renamed {
         body: out,
