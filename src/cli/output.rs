@@ -122,8 +122,20 @@ pub fn emit(text: &str) {
 }
 
 /// Writes bytes to standard output as they are.
+///
+/// Standard output is line-buffered: a large write through it is first searched for its last
+/// newline (a scan of every byte, a tenth of `sanitize`'s instructions on a 19 MB body). So a
+/// large output goes to the file descriptor itself, in one write, the lock held.
 pub fn emit_bytes(bytes: &[u8]) {
     let mut out = std::io::stdout().lock();
+    #[cfg(unix)]
+    if bytes.len() >= 1 << 16 && out.flush().is_ok() {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = out.as_fd().try_clone_to_owned() {
+            let _ = std::fs::File::from(fd).write_all(bytes);
+            return;
+        }
+    }
     let _ = out.write_all(bytes).and_then(|()| out.flush());
 }
 

@@ -13,7 +13,7 @@ use provider_rules::{NameMap, ToolNameRule};
 use crate::ToolSchemaLayer;
 use crate::locate::range_in;
 use crate::report::Rename;
-use crate::restore::json::{each_at_many, holds, string};
+use crate::restore::json::{call_walk_path, each_at_many, holds, read_call, string};
 use crate::rewrite::{Edit, splice};
 use crate::shapes_response::{NamePath, ResponseShape};
 
@@ -33,7 +33,8 @@ impl<P> ToolSchemaLayer<P> {
 }
 
 /// What renaming reads of a body, in one walk: the declared names (path by path, each in body
-/// order), the names in the history, each with its place, and the body's `model`.
+/// order), the names in the history (its name paths and its earlier calls), each with its
+/// place, and the body's `model`.
 struct Names<'a> {
     declared: Vec<(String, RawText<'a>)>,
     history: Vec<(String, RawText<'a>)>,
@@ -42,9 +43,15 @@ struct Names<'a> {
 
 fn read_names<'a>(doc: RawText<'a>, shape: &ResponseShape) -> Names<'a> {
     let paths: Vec<&NamePath> = shape.declarations.iter().chain(shape.history).collect();
+    let calls = shape.history_calls;
     let mut full: Vec<String> = paths
         .iter()
         .map(|p| format!("{}{}", shape.request_prefix, p.path))
+        .chain(
+            calls
+                .iter()
+                .map(|c| call_walk_path(shape.request_prefix, c)),
+        )
         .collect();
     // The body's own `model`, at its top level (also under an envelope).
     full.push("model".to_owned());
@@ -59,7 +66,14 @@ fn read_names<'a>(doc: RawText<'a>, shape: &ResponseShape) -> Names<'a> {
                 found.push((i, name, raw));
             }
         }
-        None => model = string(raw),
+        None => match calls.get(i - paths.len()) {
+            Some(c) => {
+                if let Some((name_raw, name, _)) = read_call(c, holder, raw) {
+                    found.push((i, name, name_raw));
+                }
+            }
+            None => model = string(raw),
+        },
     });
     // Stable: each path's names stay in body order.
     found.sort_by_key(|(i, _, _)| *i);
@@ -90,16 +104,22 @@ pub(crate) struct Renamed {
 }
 
 /// Renames the refused names of `body`: `None` when every name is fine (or the body is not
-/// JSON). The map lists every declaration.
+/// JSON). The map lists every declaration. `validated`: the body is known to be valid JSON
+/// (the slot scan read it whole), so it is not validated again (only split along the paths).
 pub(crate) fn rename(
     body: &[u8],
+    validated: bool,
     shape: &ResponseShape,
     rule_for: &dyn Fn(Option<&str>) -> ToolNameRule,
 ) -> Option<Renamed> {
     if !shape.renames() {
         return None;
     }
-    let doc: RawText<'_> = serde_json::from_str(std::str::from_utf8(body).ok()?).ok()?;
+    let text = std::str::from_utf8(body).ok()?;
+    let doc: RawText<'_> = match validated {
+        true => RawText::new(text.trim_matches([' ', '\t', '\n', '\r'])),
+        false => serde_json::from_str(text).ok()?,
+    };
     let Names {
         declared: decl,
         history,
@@ -141,12 +161,6 @@ pub(crate) fn rename(
             edit(raw, sent);
         }
     }
-    crate::encoding::history::each_call(doc, shape, &mut |raw, name, _| {
-        let sent = map.sent(&name);
-        if sent != name {
-            edit(raw, sent);
-        }
-    });
     let out = splice(body, edits)?.into_vec(body);
     Some(Renamed {
         body: out,
@@ -174,7 +188,7 @@ mod tests {
             body: out,
             names: map,
             renames,
-        } = rename(body, response_shape(Api::OpenAiChat), &|_| {
+        } = rename(body, false, response_shape(Api::OpenAiChat), &|_| {
             Rules::OPENAI.tool_names.clone()
         })
         .unwrap();
@@ -197,6 +211,19 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap(), want);
         // A user's `name` and the arguments' text are data, not tool names.
         assert!(want.contains(r#""name":"fs.read","content""#));
+        // Known valid (whitespace around it too): read without a second validation, the same.
+        let spaced = format!(" \n{}\r\n", String::from_utf8_lossy(body));
+        let again = rename(
+            spaced.as_bytes(),
+            true,
+            response_shape(Api::OpenAiChat),
+            &|_| Rules::OPENAI.tool_names.clone(),
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(again.body).unwrap(),
+            format!(" \n{want}\r\n")
+        );
     }
 
     #[test]
@@ -204,7 +231,7 @@ mod tests {
         let body = br#"{"request":{"contents":[{"parts":[{"functionCall":{"name":"a b","args":{}}}]},{"parts":[{"functionResponse":{"name":"a b","response":{}}}]}],
             "tools":[{"functionDeclarations":[{"name":"a b"}]}],
             "toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["a b"]}}}}"#;
-        let out = rename(body, response_shape(Api::CodeAssist), &|_| {
+        let out = rename(body, false, response_shape(Api::CodeAssist), &|_| {
             Rules::GEMINI.tool_names.clone()
         })
         .unwrap()
@@ -215,6 +242,7 @@ mod tests {
         assert!(
             rename(
                 br#"{"tools":[{"functionDeclarations":[{"name":"ok"}]}]}"#,
+                true,
                 response_shape(Api::Gemini),
                 &|_| Rules::GEMINI.tool_names.clone()
             )
@@ -229,7 +257,7 @@ mod tests {
             {"parts":[{"functionResponse":{"name":"a b","response":{}}},{"function_response":{"name":"a b","response":{}}}]}],
             "tools":[{"function_declarations":[{"name":"a b","parameters":{"type":"object"}}]},{"functionDeclarations":[{"name":"c d"}]}],
             "tool_config":{"functionCallingConfig":{"allowed_function_names":["a b","c d"]}}}"#;
-        let out = rename(body, response_shape(Api::Gemini), &|_| {
+        let out = rename(body, false, response_shape(Api::Gemini), &|_| {
             Rules::GEMINI.tool_names.clone()
         })
         .unwrap();
@@ -244,7 +272,7 @@ mod tests {
         ] {
             let body =
                 format!(r#"{{"tools":[{{"functionDeclarations":[{{"name":"a b"}}]}}],{config}}}"#);
-            let out = rename(body.as_bytes(), response_shape(Api::Gemini), &|_| {
+            let out = rename(body.as_bytes(), true, response_shape(Api::Gemini), &|_| {
                 Rules::GEMINI.tool_names.clone()
             })
             .unwrap();

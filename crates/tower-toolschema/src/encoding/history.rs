@@ -28,8 +28,8 @@ use crate::shapes_response::{ResponseShape, response_shape};
 pub(crate) const MAX_DEPTH: usize = 128;
 
 /// Every earlier tool call in the history of `doc` (under `shape`'s request prefix): `f` gets
-/// the name's raw value, the name, and the raw arguments (when the call has them). One walker
-/// for the renaming of names and the encoding of arguments.
+/// the name's raw value, the name, and the raw arguments (when the call has them), for the
+/// encoding of arguments (renaming reads the same calls in its own walk of the body).
 pub(crate) fn each_call<'a>(
     doc: RawText<'a>,
     shape: &ResponseShape,

@@ -63,48 +63,9 @@ pub(crate) fn holds(m: &Members<'_>, when: Option<(&str, &str)>) -> bool {
     }
 }
 
-/// Every value at `path` under `raw`, with the members of the object holding it (`None` for
-/// the elements of a list the path ends in).
-pub(crate) fn each_at<'a>(
-    raw: Raw<'a>,
-    path: &str,
-    f: &mut dyn FnMut(Option<&Members<'a>>, Raw<'a>),
-) {
-    let segs: Vec<&str> = segments(path).collect();
-    walk(raw, &segs, None, f);
-}
-
-fn walk<'a>(
-    raw: Raw<'a>,
-    segs: &[&str],
-    holder: Option<&Members<'a>>,
-    f: &mut dyn FnMut(Option<&Members<'a>>, Raw<'a>),
-) {
-    let Some((first, rest)) = segs.split_first() else {
-        f(holder, raw);
-        return;
-    };
-    let step = Step::parse(first);
-    let Some(m) = members(raw) else { return };
-    // `a|b`: either spelling (Gemini's camel and snake case), each one present.
-    for key in step.keys() {
-        let Some(v) = member(&m, key) else { continue };
-        if !step.every {
-            walk(v, rest, Some(&m), f);
-            continue;
-        }
-        for item in elements(v).unwrap_or_default() {
-            if rest.is_empty() {
-                f(None, item);
-            } else {
-                walk(item, rest, None, f);
-            }
-        }
-    }
-}
-
-/// [`each_at`] for many paths at once, each object and array on the way read once however
-/// many paths pass through it: `f` gets the index of the path in `paths`.
+/// Every value at each of `paths` under `raw`, with the members of the object holding it
+/// (`None` for the elements of a list the path ends in); each object and array on the way is
+/// read once however many paths pass through it: `f` gets the index of the path in `paths`.
 pub(crate) fn each_at_many<'a>(
     raw: Raw<'a>,
     paths: &[&str],
@@ -222,27 +183,71 @@ pub(crate) fn call_edits(
 
 /// Every tool call at `calls` (each under `prefix`) in `doc` whose name is a string: `f` gets
 /// the name's raw value, the name, and the raw arguments (when the call has them). The one
-/// walker of calls, for the way back and for the history's encoding.
+/// walker of calls, for the way back and for the history's encoding: every path in one walk
+/// (each object and array on the way split once), to the call itself when it is a member of
+/// the call object.
 pub(crate) fn each_call<'a>(
     doc: Raw<'a>,
     prefix: &str,
     calls: &[CallPath],
     f: &mut dyn FnMut(Raw<'a>, String, Option<Raw<'a>>),
 ) {
-    for c in calls {
-        let path = format!("{prefix}{}", c.at);
-        each_at(doc, &path, &mut |_, call| {
-            let Some(m) = members(call) else { return };
-            if !holds(&m, c.when) {
-                return;
-            }
-            let Some((_, name_raw)) = at(call, c.name) else {
-                return;
-            };
-            let Some(name) = string(name_raw) else { return };
-            f(name_raw, name, at(call, c.args).map(|(_, a)| a));
-        });
+    let paths: Vec<String> = calls.iter().map(|c| call_walk_path(prefix, c)).collect();
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    each_at_many(doc, &refs, &mut |i, holder, raw| {
+        if let Some(c) = calls.get(i)
+            && let Some((name_raw, name, args)) = read_call(c, holder, raw)
+        {
+            f(name_raw, name, args);
+        }
+    });
+}
+
+/// The path [`read_call`] is given the values of, for `c` under `prefix`: the call object, or
+/// the call when it is a member of it (so the object is split once, by the walk).
+pub(crate) fn call_walk_path(prefix: &str, c: &CallPath) -> String {
+    match c.call {
+        "" => format!("{prefix}{}", c.at),
+        call => format!("{prefix}{}.{call}", c.at),
     }
+}
+
+/// One call reached at [`call_walk_path`] (`holder`: the members of the call object when the
+/// path ends in a member): its name's raw value, its name (a string) and its raw arguments.
+/// Where `call` has two spellings, only the first present is read (as [`at`] reads it).
+pub(crate) fn read_call<'a>(
+    c: &CallPath,
+    holder: Option<&Members<'a>>,
+    raw: Raw<'a>,
+) -> Option<(Raw<'a>, String, Option<Raw<'a>>)> {
+    let (m, name, args) = if c.call.is_empty() {
+        let m = members(raw)?;
+        if !holds(&m, c.when) {
+            return None;
+        }
+        (m, c.name, c.args)
+    } else {
+        let object = holder?;
+        let first = member_of(object, c.call)?;
+        if !holds(object, c.when) || first.get().as_ptr() != raw.get().as_ptr() {
+            return None;
+        }
+        let under = |p: &'static str| p.strip_prefix(c.call)?.strip_prefix('.');
+        (members(raw)?, under(c.name)?, under(c.args)?)
+    };
+    let name_raw = at_in(&m, name)?;
+    let name = string(name_raw)?;
+    Some((name_raw, name, at_in(&m, args)))
+}
+
+/// The single value at a relative `path` (no `[]`) in the object whose members are `m`.
+fn at_in<'a>(m: &Members<'a>, path: &str) -> Option<Raw<'a>> {
+    let mut segs = path.split('.');
+    let mut v = member_of(m, segs.next()?)?;
+    for seg in segs {
+        v = member_of(&members(v)?, seg)?;
+    }
+    Some(v)
 }
 
 /// Decodes a call's arguments as they sit in a body: JSON text in a string (OpenAI) or a

@@ -73,7 +73,7 @@ pub use body::RestoreBody;
 pub use report::{NotRestored, RestoreReport, RestoreSummary, RestoredCall};
 
 use crate::config::{Config, content_encoding, is_json};
-use crate::report::SanitizeReport;
+use crate::report::{Outcome, SanitizeReport};
 use crate::shapes::{Api, SlotRole};
 use crate::shapes_response::{ResponseShape, Stream, response_shape};
 
@@ -394,7 +394,11 @@ pub(crate) fn plan_for(
                 .tool_names
                 .clone()
         };
-        if let Some(renamed) = crate::rename::rename(body, response_shape(api), &rule_for) {
+        // A body the slot scan read (not skipped) is valid JSON, and so is what was spliced in.
+        let validated = !matches!(report.outcome, Outcome::Skipped(_));
+        if let Some(renamed) =
+            crate::rename::rename(body, validated, response_shape(api), &rule_for)
+        {
             report.renames = renamed.renames;
             return (
                 Some(renamed.body),
