@@ -22,6 +22,7 @@ mod conditional_union;
 mod contains_bound;
 mod cx;
 mod draft;
+mod dynamic_static;
 mod empty_unions;
 mod enums;
 mod filter;

@@ -1,4 +1,5 @@
-//! The Schema-proto family's tree passes before the walk, in one walk: per node, in order,
+//! The Schema-proto family's tree passes before the walk: `$dynamicRef`s with a fixed target as
+//! `$ref`s ([`dynamic_static`], a whole-tree pass), then in one walk
 //! `if`/`then`/`else` as a union ([`conditional_union`]), `contains` as a count
 //! ([`contains_bound`]), `oneOf` exclusivity ([`one_of_exclusive`]), lone `unevaluated*`
 //! ([`unevaluated_alone`]), then `not` and the nodes that accept nothing ([`not_types`]).
@@ -14,6 +15,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     if !not_types::proto_family(cx.rules) {
         return;
     }
+    super::dynamic_static::run(schema, cx);
     let k = &cx.rules.keywords;
     let on = [
         !k.contains(Keyword::If),
