@@ -25,6 +25,7 @@ mod draft;
 mod dynamic_static;
 mod empty_unions;
 mod enums;
+mod false_members;
 mod filter;
 mod formats;
 mod merge;

@@ -1,12 +1,13 @@
 //! The Schema-proto family's tree passes before the walk: `$dynamicRef`s with a fixed target as
 //! `$ref`s ([`dynamic_static`], a whole-tree pass), then in one walk
 //! `if`/`then`/`else` as a union ([`conditional_union`]), `contains` as a count
-//! ([`contains_bound`]), `oneOf` exclusivity ([`one_of_exclusive`]), lone `unevaluated*`
+//! ([`contains_bound`]), `false` members of unions ([`false_members`]), `oneOf` exclusivity ([`one_of_exclusive`]), lone `unevaluated*`
 //! ([`unevaluated_alone`]), then `not` and the nodes that accept nothing ([`not_types`]).
 //! A step's rewrite puts its `not`s in the node's children, which the walk visits after it.
 
 use super::{
-    Cx, conditional_union, contains_bound, not_types, one_of_exclusive, unevaluated_alone,
+    Cx, conditional_union, contains_bound, false_members, not_types, one_of_exclusive,
+    unevaluated_alone,
 };
 use schema_core::{Keyword, Schema, Transform};
 
@@ -36,6 +37,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
             if self.on[1] {
                 contains_bound::Contains { cx: &mut *cx }.pre(p, s);
             }
+            false_members::FalseMembers { cx: &mut *cx }.pre(p, s);
             if self.on[2] {
                 one_of_exclusive::Exclusive { cx: &mut *cx }.pre(p, s);
             }
