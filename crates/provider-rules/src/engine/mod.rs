@@ -47,6 +47,7 @@ mod rule;
 mod strict;
 mod types;
 mod unevaluated_alone;
+mod unevaluated_items_bound;
 mod unions;
 
 pub(crate) use cx::Cx;
