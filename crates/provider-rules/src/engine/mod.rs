@@ -18,6 +18,7 @@ pub mod alone;
 mod arrays;
 pub(crate) mod booleans;
 mod closed;
+mod closed_names;
 mod conditional_union;
 mod contains_bound;
 mod cx;
