@@ -41,6 +41,7 @@ mod patterns;
 mod presence;
 mod property_maps;
 mod proto_walk;
+mod ref_false;
 mod refs;
 pub(crate) mod root;
 mod root_refs;

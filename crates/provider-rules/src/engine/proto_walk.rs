@@ -1,5 +1,6 @@
 //! The Schema-proto family's tree passes before the walk: `$dynamicRef`s with a fixed target as
-//! `$ref`s ([`dynamic_static`], a whole-tree pass), then in one walk
+//! `$ref`s ([`dynamic_static`]) and `$ref`s to `false` as `allOf: [false]` ([`ref_false`]),
+//! whole-tree passes, then in one walk
 //! `if`/`then`/`else` as a union ([`conditional_union`]), `contains` as a count
 //! ([`contains_bound`]), `false` members of unions ([`false_members`]), `oneOf` exclusivity
 //! ([`one_of_exclusive`]), lone `unevaluated*` ([`unevaluated_alone`]), `unevaluatedItems:
@@ -19,6 +20,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
         return;
     }
     super::dynamic_static::run(schema, cx);
+    super::ref_false::run(schema, cx);
     let k = &cx.rules.keywords;
     let on = [
         !k.contains(Keyword::If),
