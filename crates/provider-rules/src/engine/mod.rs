@@ -22,6 +22,7 @@ mod closed_names;
 mod conditional_union;
 mod contains_bound;
 mod cx;
+mod dependent_union;
 mod draft;
 mod dynamic_static;
 mod empty_unions;
