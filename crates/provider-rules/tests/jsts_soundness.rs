@@ -35,7 +35,9 @@
 //! and with them: with encodings the schema is sanitized with
 //! [`SanitizeOptions::ENCODE`](provider_rules::SanitizeOptions) and each instance is encoded
 //! (`Decoder::encode_value`) before the result validates it. Soundness with encodings may not
-//! fall under soundness without (non-strict profiles).
+//! fall under soundness without (non-strict profiles), is at least 99.9 % (strict profiles,
+//! which count more schemas with encodings; anthropic-strict's root tuples excepted), and
+//! every strict exception is reported lossy.
 //!
 //! `gemini_escapes_by_keyword` prints, for `gemini` and `vertex` with encodings, the invalid
 //! instances that escape per suite file (keyword), largest first (`JSTS_ESCAPES=1` lists each
@@ -330,6 +332,9 @@ struct Tally {
     rejected: usize,
     still_rejected: usize,
     exceptions: Vec<String>,
+    /// Of the exceptions, those with no lossy change reported (or a result that does not
+    /// compile).
+    unreported: usize,
     /// Per suite file: (invalid instances, of which the result still accepts).
     escapes: std::collections::BTreeMap<String, (usize, usize)>,
     /// The invalid instances the result still accepts: case, instance, schema in and out.
@@ -464,6 +469,9 @@ fn run_where(
                         .filter(|c| c.lossy)
                         .map(|c| format!("{} [{}]: {}", c.pointer, c.rule, c.message))
                         .collect();
+                    if result.is_none() || why.is_empty() {
+                        t.unreported += 1;
+                    }
                     t.exceptions.push(format!(
                         "{} / {desc}\n      instance: {data}\n      in:  {}\n      out: {}\n      why: {}",
                         case.name,
@@ -558,12 +566,23 @@ fn every_profile_keeps_valid_instances_valid() {
         }
         if let Some(e) = e {
             let se = pct(e.kept, e.counted);
-            // Strict profiles' encodings (maps, tuples in strict form) are measured here and
-            // owned elsewhere: printed, not held.
-            if se < s - 0.05 && !rules.strict {
+            // Strict profiles with encodings count more schemas than without (the encodings
+            // make more of them strict-compatible): they are held to the target, except
+            // anthropic-strict, whose 4 exceptions are a root tuple (`prefixItems`) the
+            // profile does not take, kept in shape at the root and reported lossy. Every
+            // strict exception must be reported lossy.
+            let floor = if rules.strict { 99.9 } else { s - 0.05 };
+            if se < floor && rules.name() != "anthropic-strict" {
                 failed.push(format!(
-                    "{}: soundness with encodings {se:.2}% under {s:.2}% without",
+                    "{}: soundness with encodings {se:.2}% under {floor:.2}%",
                     rules.name()
+                ));
+            }
+            if rules.strict && e.unreported > 0 {
+                failed.push(format!(
+                    "{}: {} valid instances rejected with encodings and no lossy change reported",
+                    rules.name(),
+                    e.unreported
                 ));
             }
             encoded_exceptions.push((rules.name(), e));

@@ -76,6 +76,33 @@ pub(crate) fn rewrite(s: &mut Schema) -> bool {
     true
 }
 
+/// Lets an encoded any-value node (a [`rewrite`] result) admit `null` in `style`: a strict
+/// profile's required any-value property accepted `null` before it was encoded, and where
+/// the strict rewrite made it required (an optional property the engine made typeless, which
+/// a second run encodes), `null` is how a call leaves it out (the strict decoder drops it).
+/// Without it the encoded property rejects the `null` of a call that leaves it out. `null`
+/// decodes as itself. `AnyOf` style is left as it is (the union would hide the encoding).
+pub(crate) fn admit_null(s: &mut Schema, style: crate::NullStyle) {
+    let Schema::Object(o) = s else {
+        return;
+    };
+    match style {
+        crate::NullStyle::TypeList => {
+            o.insert(
+                Keyword::Type,
+                Value::Type(TypeSet::List(vec![
+                    InstanceType::String,
+                    InstanceType::Null,
+                ])),
+            );
+        }
+        crate::NullStyle::Nullable => {
+            o.insert(Keyword::Nullable, Value::Bool(true));
+        }
+        crate::NullStyle::AnyOf => {}
+    }
+}
+
 /// See [`Encoding::decode_text`](super::Encoding).
 pub(crate) fn decode_text(
     s: &[u8],
@@ -134,6 +161,39 @@ mod tests {
         let mut typed = Schema::from_str(r#"{"type":"string"}"#).unwrap();
         assert!(!rewrite(&mut typed));
         assert!(!rewrite(&mut Schema::Bool(false)));
+    }
+
+    #[test]
+    fn strict_property_left_out_of_a_merged_dependency_is_not_rejected_when_encoded() {
+        // `bar` and `foo` come from a dependent schema: optional, typeless once merged, made
+        // required by strict mode, then encoded by the second run: a call that leaves `bar`
+        // out sends `null`, which the encoded property must admit and the decoder drop.
+        let tool = Schema::from_str(
+            r#"{"dependentSchemas":{"bar":{"properties":{"bar":{"type":"integer"},"foo":{"type":"integer"}}}}}"#,
+        )
+        .unwrap();
+        let out = crate::sanitize_with(
+            &tool,
+            &crate::Rules::OPENAI_STRICT,
+            crate::Slot::Schema,
+            &crate::SanitizeOptions::ENCODE,
+        );
+        assert!(out.report.strict_compatible);
+        let schema = out.schema.to_value();
+        for name in ["bar", "foo"] {
+            assert_eq!(
+                schema["properties"][name]["type"],
+                serde_json::json!(["string", "null"]),
+                "{schema}"
+            );
+        }
+        assert_eq!(
+            out.decoder
+                .decode_json(r#"{"bar":null,"foo":"\"quux\""}"#)
+                .unwrap()
+                .as_deref(),
+            Some(r#"{"foo":"quux"}"#)
+        );
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub(crate) fn run(schema: &mut Schema, rules: &Rules, slot: crate::Slot) -> Opti
     let mut w = Walk {
         on: rules.encodings,
         changes: Vec::new(),
+        nulls: rules.strict.then_some(rules.null_style),
     };
     let place = if rules.root_shaped(slot) || rules.strict {
         Place::Root
@@ -76,6 +77,9 @@ enum Place {
 struct Walk {
     on: Encodings,
     changes: Vec<Change>,
+    /// A strict profile's null style: its required any-value properties admit `null` too
+    /// ([`any_value::admit_null`]).
+    nulls: Option<crate::NullStyle>,
 }
 
 impl Walk {
@@ -160,10 +164,20 @@ impl Walk {
             o.insert(Keyword::Items, Value::Schema(Box::new(Schema::Bool(true))));
         }
         let len = at.len();
+        let required: Vec<String> = match self.nulls {
+            Some(_) => o.required().map(<[String]>::to_vec).unwrap_or_default(),
+            None => Vec::new(),
+        };
         if let Some(props) = o.properties_mut() {
             pointer::push(at, "properties");
             for (name, child) in props.iter_mut() {
                 let cd = self.child(child, at, name, depth, Place::Value);
+                if let Some(style) = self.nulls
+                    && cd.encoding == Some(Encoding::Json)
+                    && required.contains(name)
+                {
+                    any_value::admit_null(child, style);
+                }
                 if !cd.is_identity() {
                     d.properties.insert(name.clone(), cd);
                 }

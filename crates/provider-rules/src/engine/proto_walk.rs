@@ -1,11 +1,16 @@
-//! The Schema-proto family's tree passes before the walk, in one walk: per node, in order,
+//! The Schema-proto family's tree passes before the walk: `$dynamicRef`s with a fixed target as
+//! `$ref`s ([`dynamic_static`]) and `$ref`s to `false` as `allOf: [false]` ([`ref_false`]),
+//! whole-tree passes, then in one walk
 //! `if`/`then`/`else` as a union ([`conditional_union`]), `contains` as a count
-//! ([`contains_bound`]), `oneOf` exclusivity ([`one_of_exclusive`]), lone `unevaluated*`
-//! ([`unevaluated_alone`]), then `not` and the nodes that accept nothing ([`not_types`]).
+//! ([`contains_bound`]), `false` members of unions ([`false_members`]), `oneOf` exclusivity
+//! ([`one_of_exclusive`]), lone `unevaluated*` ([`unevaluated_alone`]), `unevaluatedItems:
+//! false` as a length ([`unevaluated_items_bound`]), the names a closed object forbids
+//! ([`closed_names`]), one dependent schema as a union ([`dependent_union`]), then `not` and the nodes that accept nothing ([`not_types`]).
 //! A step's rewrite puts its `not`s in the node's children, which the walk visits after it.
 
 use super::{
-    Cx, conditional_union, contains_bound, not_types, one_of_exclusive, unevaluated_alone,
+    Cx, closed_names, conditional_union, contains_bound, dependent_union, false_members, not_types,
+    one_of_exclusive, unevaluated_alone, unevaluated_items_bound,
 };
 use schema_core::{Keyword, Schema, Transform};
 
@@ -14,6 +19,8 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     if !not_types::proto_family(cx.rules) {
         return;
     }
+    super::dynamic_static::run(schema, cx);
+    super::ref_false::run(schema, cx);
     let k = &cx.rules.keywords;
     let on = [
         !k.contains(Keyword::If),
@@ -34,12 +41,16 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
             if self.on[1] {
                 contains_bound::Contains { cx: &mut *cx }.pre(p, s);
             }
+            false_members::FalseMembers { cx: &mut *cx }.pre(p, s);
             if self.on[2] {
                 one_of_exclusive::Exclusive { cx: &mut *cx }.pre(p, s);
             }
             if self.on[3] {
                 unevaluated_alone::Alone { cx: &mut *cx }.pre(p, s);
             }
+            unevaluated_items_bound::ItemsBound { cx: &mut *cx }.pre(p, s);
+            closed_names::ClosedNames { cx: &mut *cx }.pre(p, s);
+            dependent_union::DependentUnion { cx: &mut *cx }.pre(p, s);
             not_types::Types { cx }.pre(p, s);
         }
     }

@@ -100,7 +100,9 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
                 wrapped.insert(Keyword::AnyOf, Value::Schemas(vec![Schema::Object(inner)]));
                 *so = wrapped;
             }
-            if !accepts_null(so) {
+            // A typeless node's `null` is a call leaving it out too: the encodings' second
+            // run makes it a string that admits `null` (`encode::any_value::admit_null`).
+            if !accepts_null(so) || is_typeless(so) {
                 cx.strict_nulls.push((p.to_owned(), name.clone()));
             }
             add_null(so, style);
@@ -140,6 +142,20 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
 
 /// Whether a (sanitized) property schema already accepts `null`: then the original did too,
 /// and a `null` the model sends is the tool's to judge (no decoder).
+/// Whether `o` says nothing of its type (no `type`, `enum`, `const`, `anyOf`, `oneOf`, `$ref`).
+fn is_typeless(o: &SchemaObject) -> bool {
+    [
+        Keyword::Type,
+        Keyword::Enum,
+        Keyword::Const,
+        Keyword::AnyOf,
+        Keyword::OneOf,
+        Keyword::Ref,
+    ]
+    .iter()
+    .all(|k| !o.contains(*k))
+}
+
 fn accepts_null(o: &SchemaObject) -> bool {
     use schema_core::InstanceType as T;
     if let Some(values) = o.instances(Keyword::Enum) {
