@@ -111,16 +111,8 @@ impl Transform for Exclusive<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Rules, Slot, sanitize};
-    use schema_core::Schema;
+    use crate::engine::proto_walk::test_support::accepts;
     use serde_json::json;
-
-    fn accepts(schema: &serde_json::Value, v: serde_json::Value) -> bool {
-        let out = sanitize(&Schema::from_value(schema), &Rules::GEMINI, Slot::Schema)
-            .schema
-            .to_value();
-        jsonschema::validator_for(&out).is_ok_and(|x| x.is_valid(&v))
-    }
 
     #[test]
     fn exactly_one_branch_where_the_others_can_be_ruled_out() {

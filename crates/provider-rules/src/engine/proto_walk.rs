@@ -60,14 +60,32 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
 /// What the Schema-proto rewrites' tests share.
 #[cfg(test)]
 pub(crate) mod test_support {
-    use crate::{Rules, Slot, sanitize};
+    use crate::{Rules, SanitizeOptions, Slot, sanitize, sanitize_with};
     use schema_core::Schema;
+    use serde_json::Value;
+    use std::borrow::Borrow;
 
     /// Whether what sanitizing `schema` for Gemini makes takes `v` (a validator's answer).
-    pub(crate) fn accepts(schema: serde_json::Value, v: serde_json::Value) -> bool {
-        let out = sanitize(&Schema::from_value(&schema), &Rules::GEMINI, Slot::Schema)
-            .schema
-            .to_value();
+    pub(crate) fn accepts(schema: impl Borrow<Value>, v: Value) -> bool {
+        let out = sanitize(
+            &Schema::from_value(schema.borrow()),
+            &Rules::GEMINI,
+            Slot::Schema,
+        )
+        .schema
+        .to_value();
         jsonschema::validator_for(&out).is_ok_and(|x| x.is_valid(&v))
+    }
+
+    /// Whether what sanitizing `schema` for Gemini with encodings makes takes `v`, encoded.
+    pub(crate) fn accepts_encoded(schema: impl Borrow<Value>, v: Value) -> bool {
+        let out = sanitize_with(
+            &Schema::from_value(schema.borrow()),
+            &Rules::GEMINI,
+            Slot::Schema,
+            &SanitizeOptions::ENCODE,
+        );
+        let sent = out.decoder.encode_value(&v);
+        jsonschema::validator_for(&out.schema.to_value()).is_ok_and(|x| x.is_valid(&sent))
     }
 }

@@ -75,21 +75,8 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Rules, SanitizeOptions, Slot, sanitize_with};
-    use schema_core::Schema;
+    use crate::engine::proto_walk::test_support::accepts_encoded as accepts;
     use serde_json::json;
-
-    /// Whether the result (with encodings) takes `v`, encoded.
-    fn accepts(schema: &serde_json::Value, v: serde_json::Value) -> bool {
-        let out = sanitize_with(
-            &Schema::from_value(schema),
-            &Rules::GEMINI,
-            Slot::Schema,
-            &SanitizeOptions::ENCODE,
-        );
-        let sent = out.decoder.encode_value(&v);
-        jsonschema::validator_for(&out.schema.to_value()).is_ok_and(|x| x.is_valid(&sent))
-    }
 
     #[test]
     fn ref_to_false_accepts_nothing() {
