@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Runs a tool. Synchronous by design: the catalogue validates and routes, and an async
-/// application dispatches itself from [`ToolCatalog::prepare_dynamic_call`] (which returns the
+/// application dispatches itself from [`ToolCatalog::prepare_dynamic_call`](crate::ToolCatalog::prepare_dynamic_call) (which returns the
 /// tool and its validated arguments) or blocks on its runtime inside the handler.
 ///
 /// Any `Fn(Value) -> Result<Value, ToolError> + Send + Sync` closure is a handler.
