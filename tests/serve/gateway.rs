@@ -98,12 +98,7 @@ async fn metrics_count_requests_changes_and_upstream_errors() {
 async fn an_unreachable_upstream_is_a_502_naming_it_and_the_cause() {
     let dead = format!("http://127.0.0.1:{}", upstream::closed_port());
     let gw = Gateway::to(&dead).await;
-    let res = client()
-        .post(format!("{}/v1/messages", gw.url))
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let res = post_empty(&gw, "/v1/messages", None).await;
     assert_eq!(res.status(), 502);
     let v: Value = serde_json::from_slice(&res.bytes().await.unwrap()).unwrap();
     assert_eq!(v["error"]["type"], "upstream_unreachable", "{v}");
@@ -174,12 +169,7 @@ async fn an_unknown_prefix_is_a_404_listing_the_routes() {
     let mut s = settings(&up.url);
     s.routes = vec![Route::new("/local", &up.url).unwrap()];
     let gw = Gateway::start(s).await;
-    let res = client()
-        .post(format!("{}/elsewhere/v1/messages", gw.url))
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let res = post_empty(&gw, "/elsewhere/v1/messages", None).await;
     assert_eq!(res.status(), 404);
     let v: Value = serde_json::from_slice(&res.bytes().await.unwrap()).unwrap();
     assert!(
@@ -187,12 +177,7 @@ async fn an_unknown_prefix_is_a_404_listing_the_routes() {
         "{v}"
     );
     assert_eq!(up.state.count(), 0);
-    let res = client()
-        .post(format!("{}/local/v1/messages", gw.url))
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+    let res = post_empty(&gw, "/local/v1/messages", None).await;
     assert_eq!(res.status(), 201);
     assert_eq!(up.state.last().uri, "/v1/messages");
     gw.stop().await;

@@ -78,13 +78,17 @@ impl Gateway {
 
 /// A `{}` POST to `/v1/chat/completions`, answered as `x-test-mode` says.
 pub(crate) async fn mode(gw: &Gateway, mode: &str) -> reqwest::Response {
-    client()
-        .post(format!("{}/v1/chat/completions", gw.url))
-        .header("x-test-mode", mode)
-        .body("{}")
-        .send()
-        .await
-        .unwrap()
+    post_empty(gw, "/v1/chat/completions", Some(mode)).await
+}
+
+/// A `{}` POST to `path` on the gateway, with `x-test-mode` when `mode` is given.
+pub(crate) async fn post_empty(gw: &Gateway, path: &str, mode: Option<&str>) -> reqwest::Response {
+    let req = client().post(format!("{}{path}", gw.url));
+    let req = match mode {
+        Some(mode) => req.header("x-test-mode", mode),
+        None => req,
+    };
+    req.body("{}").send().await.unwrap()
 }
 
 /// A stream that brings the first event and then fails (not a clean end).
