@@ -39,13 +39,7 @@ async fn calls_are_checked_against_the_original_schema_not_the_sanitized_one() {
 #[tokio::test]
 async fn an_unknown_tool_is_named_with_the_closest_tools() {
     let canned = Bytes::from(chat_response(&[("resolve_library_id", VALID_ARGS)]));
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
-        chat_request(),
-        json_response(canned),
-    )
-    .await;
+    let (res, _) = exchange_chat(chat_request(), json_response(canned)).await;
     let f = findings(&res);
     assert_eq!(f.calls.len(), 1);
     assert_eq!(f.calls[0].tool, "resolve_library_id");
@@ -75,13 +69,7 @@ async fn a_tool_declared_without_a_schema_is_known() {
 
     let request = json!({"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"now"}}]}).to_string();
     let canned = Bytes::from(chat_response(&[("now", "")]));
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
-        request,
-        json_response(canned),
-    )
-    .await;
+    let (res, _) = exchange_chat(request, json_response(canned)).await;
     assert_eq!(findings(&res).calls[0].outcome, CallOutcome::Valid);
 }
 
@@ -114,22 +102,14 @@ async fn when_off_or_the_request_was_not_inspected() {
     );
 
     // A request body that is not JSON: skipped, and said so.
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
-        "{not json".to_owned(),
-        json_response(canned.clone()),
-    )
-    .await;
+    let (res, _) = exchange_chat("{not json".to_owned(), json_response(canned.clone())).await;
     assert!(matches!(
         findings(&res).inspection,
         Inspection::NotInspected(NotInspected::RequestSkipped(_))
     ));
 
     // No tools in the request.
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
+    let (res, _) = exchange_chat(
         json!({"model":"gpt-4o","messages":[]}).to_string(),
         json_response(canned.clone()),
     )
@@ -144,20 +124,12 @@ async fn when_off_or_the_request_was_not_inspected() {
         .header("content-type", "text/plain")
         .body(Full::new(Bytes::from_static(b"oops")))
         .unwrap();
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
-        chat_request(),
-        text,
-    )
-    .await;
+    let (res, _) = exchange_chat(chat_request(), text).await;
     assert_eq!(
         findings(&res).inspection,
         Inspection::NotInspected(NotInspected::NotJson("text/plain".into()))
     );
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
+    let (res, _) = exchange_chat(
         chat_request(),
         json_response(Bytes::from_static(b"{\"choices\":")),
     )

@@ -59,13 +59,7 @@ async fn an_sse_response_streams_on_untouched_and_is_not_inspected() {
             stall: true,
         })
         .unwrap();
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
-        chat_request(),
-        response,
-    )
-    .await;
+    let (res, _) = exchange_chat(chat_request(), response).await;
     let f = findings(&res);
     assert_eq!(
         f.inspection,
@@ -96,13 +90,7 @@ async fn a_gzip_response_goes_on_untouched() {
         .header("content-encoding", "gzip")
         .body(Full::new(gzipped.clone()))
         .unwrap();
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
-        chat_request(),
-        response,
-    )
-    .await;
+    let (res, _) = exchange_chat(chat_request(), response).await;
     assert_eq!(
         findings(&res).inspection,
         Inspection::NotInspected(NotInspected::Compressed("gzip".into()))
@@ -123,17 +111,8 @@ async fn a_response_in_chunks_goes_on_byte_identical_with_its_trailers() {
         error: None,
         stall: false,
     };
-    let response = Response::builder()
-        .header("content-type", "application/json")
-        .body(chunks)
-        .unwrap();
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
-        chat_request(),
-        response,
-    )
-    .await;
+    let response = json_response_of(chunks);
+    let (res, _) = exchange_chat(chat_request(), response).await;
     assert_eq!(findings(&res).problems().count(), 1);
     let bytes = res.into_body().collect().await.unwrap().to_bytes();
     assert_eq!(bytes, canned.as_bytes());
@@ -143,17 +122,8 @@ async fn a_response_in_chunks_goes_on_byte_identical_with_its_trailers() {
     trailers.insert("x-checksum", "1".parse().unwrap());
     let body = Full::new(Bytes::from(canned.clone()))
         .with_trailers(std::future::ready(Some(Ok::<_, Infallible>(trailers))));
-    let response = Response::builder()
-        .header("content-type", "application/json")
-        .body(body)
-        .unwrap();
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
-        chat_request(),
-        response,
-    )
-    .await;
+    let response = json_response_of(body);
+    let (res, _) = exchange_chat(chat_request(), response).await;
     assert!(findings(&res).is_inspected());
     let collected = res.into_body().collect().await.unwrap();
     assert_eq!(collected.trailers().unwrap()["x-checksum"], "1");
@@ -170,13 +140,7 @@ async fn a_response_body_error_is_forwarded_after_the_bytes_read() {
             stall: false,
         })
         .unwrap();
-    let (res, _) = exchange(
-        ToolSchemaLayer::openai().validate_tool_calls(true),
-        "/v1/chat/completions",
-        chat_request(),
-        response,
-    )
-    .await;
+    let (res, _) = exchange_chat(chat_request(), response).await;
     assert!(matches!(
         &findings(&res).inspection,
         Inspection::NotInspected(NotInspected::BodyError(e)) if e.contains("upstream reset")

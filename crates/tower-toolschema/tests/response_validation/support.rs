@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tower::{Layer, ServiceExt};
 use tower_toolschema::validate::ToolCallFindings;
-use tower_toolschema::{ToolCallsBody, ToolSchemaBody, ValidateToolCallsLayer};
+use tower_toolschema::{ToolCallsBody, ToolSchemaBody, ToolSchemaLayer, ValidateToolCallsLayer};
 
 pub(crate) const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus");
 
@@ -167,10 +167,36 @@ where
     (res, seen)
 }
 
+/// [`exchange`] through the OpenAI layer with validation on, to `/v1/chat/completions`.
+pub(crate) async fn exchange_chat<B>(
+    request: String,
+    response: Response<B>,
+) -> (
+    Response<ToolCallsBody<tower_toolschema::restore::RestoreBody<B>>>,
+    Option<Bytes>,
+)
+where
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    exchange(
+        ToolSchemaLayer::openai().validate_tool_calls(true),
+        "/v1/chat/completions",
+        request,
+        response,
+    )
+    .await
+}
+
 pub(crate) fn json_response(body: Bytes) -> Response<Full<Bytes>> {
+    json_response_of(Full::new(body))
+}
+
+/// A `200` JSON response around `body`.
+pub(crate) fn json_response_of<B>(body: B) -> Response<B> {
     Response::builder()
         .header("content-type", "application/json")
-        .body(Full::new(body))
+        .body(body)
         .unwrap()
 }
 
