@@ -126,6 +126,12 @@ pub(crate) fn gemini_response(calls: &[(&str, &str)]) -> String {
 /// What the upstream received.
 pub(crate) type Seen = Arc<Mutex<Option<Bytes>>>;
 
+/// What an exchange gives back: the response and what the upstream received.
+pub(crate) type Exchanged<B> = (
+    Response<ToolCallsBody<tower_toolschema::restore::RestoreBody<B>>>,
+    Option<Bytes>,
+);
+
 /// Sends `request` to `path` through `layer` around an upstream answering `response`; returns
 /// the response and what the upstream received.
 pub(crate) async fn exchange<B>(
@@ -133,10 +139,7 @@ pub(crate) async fn exchange<B>(
     path: &str,
     request: String,
     response: Response<B>,
-) -> (
-    Response<ToolCallsBody<tower_toolschema::restore::RestoreBody<B>>>,
-    Option<Bytes>,
-)
+) -> Exchanged<B>
 where
     B: Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -168,13 +171,7 @@ where
 }
 
 /// [`exchange`] through the OpenAI layer with validation on, to `/v1/chat/completions`.
-pub(crate) async fn exchange_chat<B>(
-    request: String,
-    response: Response<B>,
-) -> (
-    Response<ToolCallsBody<tower_toolschema::restore::RestoreBody<B>>>,
-    Option<Bytes>,
-)
+pub(crate) async fn exchange_chat<B>(request: String, response: Response<B>) -> Exchanged<B>
 where
     B: Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
