@@ -38,6 +38,7 @@ pub mod enum_text;
 pub mod map;
 pub mod multiple;
 mod ordered;
+mod ratio;
 mod text;
 pub mod tuple;
 mod walk;
@@ -189,6 +190,16 @@ pub(crate) fn settle(
     }
 }
 
+/// The default of [`Encoding::Multiple`]'s `per`.
+fn one() -> i64 {
+    1
+}
+
+/// Whether a `per` is left out.
+fn is_one(n: &i64) -> bool {
+    *n == 1
+}
+
 /// An encoded node's description: its own, then what the encoding says.
 pub(crate) fn described(own: Option<&str>, hint: &str) -> String {
     match own {
@@ -251,10 +262,14 @@ pub enum Encoding {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rest: Option<Box<Decoder>>,
     },
-    /// An integer quotient back to the multiple it counts (`× of`).
+    /// An integer quotient back to the multiple it counts (`× of / per`, written as decimal
+    /// text).
     Multiple {
-        /// The factor (the schema's `multipleOf`).
+        /// The factor's numerator (the schema's `multipleOf` is `of / per`).
         of: i64,
+        /// The factor's denominator (a power of 2 and 5; 1 is left out).
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        per: i64,
     },
 }
 
@@ -289,7 +304,7 @@ impl Encoding {
             Encoding::Tuple { names, items, rest } => {
                 tuple::decode_text(names, items, rest.as_deref(), s, i, out, notes)
             }
-            Encoding::Multiple { of } => multiple::decode_text(*of, s, i, out, notes),
+            Encoding::Multiple { of, per } => multiple::decode_text(*of, *per, s, i, out, notes),
         }
     }
 
@@ -302,7 +317,7 @@ impl Encoding {
             Encoding::Tuple { names, items, rest } => {
                 tuple::decode_value(names, items, rest.as_deref(), v, notes)
             }
-            Encoding::Multiple { of } => multiple::decode_value(*of, v, notes),
+            Encoding::Multiple { of, per } => multiple::decode_value(*of, *per, v, notes),
         }
     }
 
@@ -315,7 +330,7 @@ impl Encoding {
             Encoding::Tuple { names, items, rest } => {
                 tuple::encode_value(names, items, rest.as_deref(), v)
             }
-            Encoding::Multiple { of } => multiple::encode_value(*of, v),
+            Encoding::Multiple { of, per } => multiple::encode_value(*of, *per, v),
         }
     }
 }

@@ -1,11 +1,13 @@
-//! A number with an integer `multipleOf` → the quotient, an integer.
+//! A number with a `multipleOf` → the quotient, an integer.
 //!
 //! Gemini's Schema proto has no `multipleOf` (the field list: `type`, `format`, `minimum`,
 //! `maximum`, ...): `{"type": "integer", "multipleOf": 5, "maximum": 20}` lets any integer
 //! through. The model sends instead how many times the factor goes into the value,
 //! `{"type": "integer", "maximum": 4}`, and the decoder multiplies: `3` → `15`. Exact: the
 //! quotients of the multiples are the integers, and the bounds become the quotients' bounds
-//! (`minimum` rounded up, `maximum` down, exclusive bounds made inclusive). The factor is the
+//! (`minimum` rounded up, `maximum` down, exclusive bounds made inclusive). A decimal factor
+//! is read as it is spelled (`0.01`: cents, `1999` → `19.99`, written as decimal text; of an
+//! `integer`, the factor is the least multiple of it that is an integer). The factor is the
 //! node's `multipleOf` with those of its `allOf` members and one-member `anyOf`/`oneOf` that
 //! say nothing else (their least common multiple). Only a node whose other keywords are these
 //! bounds, its `type` (`number` or `integer`, or none), annotations and a `default` that is a
@@ -23,14 +25,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::ratio::Ratio;
 use schema_core::{InstanceType, Keyword, Schema, SchemaObject, TypeSet, Value};
 use serde_json::Number;
 
 /// The rule name of this encoding's changes.
 pub const RULE: crate::RuleId = crate::RuleId::EncodeMultiple;
-
-/// The largest factor and bound handled: integers every `f64` spells exactly.
-const EXACT: i64 = 1 << 53;
 
 /// Keywords that say nothing of the value (kept as they are).
 const ANNOTATIONS: &[Keyword] = &[
@@ -64,38 +64,10 @@ const BOUNDS: &[Keyword] = &[
     Keyword::ExclusiveMaximum,
 ];
 
-/// `n` as an integer, when it is one (integral floats too) within [`EXACT`].
-fn integer(n: &Number) -> Option<i64> {
-    if let Some(i) = n.as_i64() {
-        return (i.abs() <= EXACT).then_some(i);
-    }
-    let f = n.as_f64()?;
-    (f.fract() == 0.0 && f.abs() <= EXACT as f64).then_some(f as i64)
-}
-
-/// A bound `n` rounded to an integer (`up` or down), within [`EXACT`].
-fn rounded(n: &Number, up: bool) -> Option<i64> {
-    if let Some(i) = integer(n) {
-        return Some(i);
-    }
-    let f = n.as_f64()?;
-    let r = if up { f.ceil() } else { f.floor() };
-    (r.is_finite() && r.abs() <= EXACT as f64).then_some(r as i64)
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
-/// The least common multiple of two positive factors, within [`EXACT`].
-fn lcm(a: i64, b: i64) -> Option<i64> {
-    (a / gcd(a, b)).checked_mul(b).filter(|m| *m <= EXACT)
-}
-
-/// The factor a `multipleOf` value says, when it is an integer of 2 or more.
-fn factor(v: &Value) -> Option<i64> {
+/// The positive factor a `multipleOf` value says.
+fn factor(v: &Value) -> Option<Ratio> {
     match v {
-        Value::Number(n) => integer(n).filter(|m| *m >= 2),
+        Value::Number(n) => Ratio::of(n).filter(|r| r.p > 0),
         _ => None,
     }
 }
@@ -112,7 +84,7 @@ fn numeric(o: &SchemaObject) -> bool {
 }
 
 /// The factor of a member that says only `multipleOf` (and a number type, annotations).
-fn member_factor(s: &Schema) -> Option<i64> {
+fn member_factor(s: &Schema) -> Option<Ratio> {
     let o = s.as_object()?;
     let m = factor(o.get(Keyword::MultipleOf)?)?;
     let only = o.entries().iter().all(|e| {
@@ -125,7 +97,7 @@ fn member_factor(s: &Schema) -> Option<i64> {
 
 /// The node's factor, with its parts' (see the module docs); `None` when it is not one this
 /// encoding writes.
-fn node_factor(o: &SchemaObject) -> Option<i64> {
+fn node_factor(o: &SchemaObject) -> Option<Ratio> {
     if !numeric(o) {
         return None;
     }
@@ -153,18 +125,28 @@ fn node_factor(o: &SchemaObject) -> Option<i64> {
         for p in parts {
             let f = member_factor(p)?;
             m = Some(match m {
-                Some(m) => lcm(m, f)?,
+                Some(m) => m.lcm(f)?,
                 None => f,
             });
         }
     }
-    let m = m?;
+    let mut m = m?;
+    if o.types()
+        .is_some_and(|t| t.as_slice() == [InstanceType::Integer])
+    {
+        m = m.lcm(Ratio::int(1))?;
+    }
+    // A factor of 1 says only "an integer"; the engine says that.
+    if m == Ratio::int(1) || i64::try_from(m.p).is_err() || i64::try_from(m.q).is_err() {
+        return None;
+    }
     if let Some(d) = o.instance(Keyword::Default) {
         let ok = d
             .to_value()
             .as_number()
-            .and_then(integer)
-            .is_some_and(|d| d % m == 0);
+            .and_then(Ratio::of)
+            .and_then(|d| d.quotient(m))
+            .is_some();
         if !ok {
             return None;
         }
@@ -172,17 +154,22 @@ fn node_factor(o: &SchemaObject) -> Option<i64> {
     Some(m)
 }
 
-/// What the encoded node's description says.
-fn hint(m: i64) -> String {
-    format!(
-        "A multiple of {m}, written as how many times {m} goes into it (send 3 for {}).",
-        3 * m
-    )
+/// The factor as the schema spells it (`5`, `0.01`).
+fn spelled(m: Ratio) -> String {
+    m.times_text(1)
+        .unwrap_or_else(|| format!("{}/{}", m.p, m.q))
 }
 
-/// Rewrites `s` as its quotient when it is a number with an integer `multipleOf`: the factor,
-/// or `None` when `s` is not one.
-pub(crate) fn rewrite(s: &mut Schema) -> Option<i64> {
+/// What the encoded node's description says.
+fn hint(m: Ratio) -> String {
+    let f = spelled(m);
+    let three = m.times_text(3).unwrap_or_default();
+    format!("A multiple of {f}, written as how many times {f} goes into it (send 3 for {three}).")
+}
+
+/// Rewrites `s` as its quotient when it is a number with a `multipleOf`: the factor (numerator
+/// and denominator), or `None` when `s` is not one.
+pub(crate) fn rewrite(s: &mut Schema) -> Option<(i64, i64)> {
     let o = s.as_object_mut()?;
     if !o.contains(Keyword::MultipleOf)
         && !o.contains(Keyword::AllOf)
@@ -195,12 +182,12 @@ pub(crate) fn rewrite(s: &mut Schema) -> Option<i64> {
     let low = tighter(
         quotient_bound(o, Keyword::Minimum, m)?,
         quotient_bound(o, Keyword::ExclusiveMinimum, m)?,
-        i64::max,
+        i128::max,
     );
     let high = tighter(
         quotient_bound(o, Keyword::Maximum, m)?,
         quotient_bound(o, Keyword::ExclusiveMaximum, m)?,
-        i64::min,
+        i128::min,
     );
     for k in [
         Keyword::MultipleOf,
@@ -220,14 +207,14 @@ pub(crate) fn rewrite(s: &mut Schema) -> Option<i64> {
     } else {
         o.insert_at(0, Keyword::Type, ty);
     }
-    if let Some(low) = low {
-        o.insert(Keyword::Minimum, Value::Number(low.into()));
+    for (kw, b) in [(Keyword::Minimum, low), (Keyword::Maximum, high)] {
+        if let Some(n) = b.and_then(|b| serde_json::from_str::<Number>(&b.to_string()).ok()) {
+            o.insert(kw, Value::Number(n));
+        }
     }
-    if let Some(high) = high {
-        o.insert(Keyword::Maximum, Value::Number(high.into()));
-    }
+    let (of, per) = (i64::try_from(m.p).ok()?, i64::try_from(m.q).ok()?);
     if let Some(d) = o.instance(Keyword::Default) {
-        let q = encode_value(m, &d.to_value());
+        let q = encode_value(of, per, &d.to_value());
         o.insert(
             Keyword::Default,
             Value::Instance(schema_core::Instance::from_value(&q)),
@@ -238,45 +225,56 @@ pub(crate) fn rewrite(s: &mut Schema) -> Option<i64> {
         Keyword::Description,
         Value::String(super::described(own.as_deref(), &hint(m))),
     );
-    Some(m)
+    Some((of, per))
 }
 
 /// The bound `kw` of `o` said of the quotient (inclusive): `Some(None)` when there is none,
 /// `None` when it cannot be read.
-fn quotient_bound(o: &SchemaObject, kw: Keyword, m: i64) -> Option<Option<i64>> {
+fn quotient_bound(o: &SchemaObject, kw: Keyword, m: Ratio) -> Option<Option<i128>> {
     let Some(v) = o.get(kw) else {
         return Some(None);
     };
     let Value::Number(n) = v else { return None };
-    let up = |a: i64| a.div_euclid(m) + i64::from(a.rem_euclid(m) != 0);
-    let down = |a: i64| a.div_euclid(m);
-    // `m·q ≥ b` ⟺ `m·q ≥ ⌈b⌉` (an integer), and so on.
+    let b = Ratio::of(n)?;
+    // `q ≥ b/m` ⟺ `q ≥ ⌈b/m⌉` (an integer); `q > b/m` ⟺ `q ≥ ⌊b/m⌋ + 1`; and so on.
     Some(Some(match kw {
-        Keyword::Minimum => up(rounded(n, true)?),
-        Keyword::ExclusiveMinimum => up(rounded(n, false)? + 1),
-        Keyword::Maximum => down(rounded(n, false)?),
-        _ => down(rounded(n, true)? - 1),
+        Keyword::Minimum => b.quotient_rounded(m, true)?,
+        Keyword::ExclusiveMinimum => b.quotient_rounded(m, false)?.checked_add(1)?,
+        Keyword::Maximum => b.quotient_rounded(m, false)?,
+        _ => b.quotient_rounded(m, true)?.checked_sub(1)?,
     }))
 }
 
 /// Of two bounds on one side, the one that says more (`pick`: `max` for lower bounds).
-fn tighter(a: Option<i64>, b: Option<i64>, pick: fn(i64, i64) -> i64) -> Option<i64> {
+fn tighter(a: Option<i128>, b: Option<i128>, pick: fn(i128, i128) -> i128) -> Option<i128> {
     match (a, b) {
         (Some(a), Some(b)) => Some(pick(a, b)),
         (a, b) => a.or(b),
     }
 }
 
-/// The value a quotient `q` stands for: `q × m` (an integer quotient only).
-fn product(m: i64, v: &serde_json::Value) -> Option<serde_json::Value> {
-    let q = integer(v.as_number()?)?;
-    Some(serde_json::Value::Number(q.checked_mul(m)?.into()))
+/// The factor of an [`Encoding::Multiple`](super::Encoding).
+fn ratio(of: i64, per: i64) -> Ratio {
+    Ratio {
+        p: i128::from(of),
+        q: i128::from(per.max(1)),
+    }
+}
+
+/// The value a quotient `v` stands for: `v × of / per` (an integer quotient only).
+fn product(of: i64, per: i64, v: &serde_json::Value) -> Option<serde_json::Value> {
+    let q = Ratio::of(v.as_number()?)?;
+    if q.q != 1 {
+        return None;
+    }
+    serde_json::from_str(&ratio(of, per).times_text(q.p)?).ok()
 }
 
 /// See [`Encoding::decode_text`](super::Encoding): an integer is multiplied, anything else
 /// stays (reported).
 pub(crate) fn decode_text(
-    m: i64,
+    of: i64,
+    per: i64,
     s: &[u8],
     i: usize,
     out: &mut Vec<u8>,
@@ -287,7 +285,7 @@ pub(crate) fn decode_text(
         Ok(v) => v,
         Err(_) => return super::text::copy(s, i, out),
     };
-    if decode_value(m, &mut v, notes) {
+    if decode_value(of, per, &mut v, notes) {
         out.extend_from_slice(v.to_string().as_bytes());
         return Some((end, true));
     }
@@ -295,35 +293,42 @@ pub(crate) fn decode_text(
 }
 
 /// See [`Encoding::decode_value`](super::Encoding).
-pub(crate) fn decode_value(m: i64, v: &mut serde_json::Value, notes: &mut Vec<String>) -> bool {
-    match product(m, v) {
+pub(crate) fn decode_value(
+    of: i64,
+    per: i64,
+    v: &mut serde_json::Value,
+    notes: &mut Vec<String>,
+) -> bool {
+    match product(of, per, v) {
         Some(p) => {
             *v = p;
             true
         }
         None => {
-            notes.push(format!("not an integer count of {m}, kept: {v}"));
+            let f = spelled(ratio(of, per));
+            notes.push(format!("not an integer count of {f}, kept: {v}"));
             false
         }
     }
 }
 
 /// See [`Encoding::encode_value`](super::Encoding): a multiple as its quotient; another
-/// number as its (fractional) ratio, which the integer type rejects; anything else as it is.
-pub(crate) fn encode_value(m: i64, v: &serde_json::Value) -> serde_json::Value {
+/// number as a fractional ratio, which the integer type rejects; anything else as it is.
+pub(crate) fn encode_value(of: i64, per: i64, v: &serde_json::Value) -> serde_json::Value {
     let Some(n) = v.as_number() else {
         return v.clone();
     };
-    if let Some(i) = integer(n)
-        && i % m == 0
+    let m = ratio(of, per);
+    if let Some(q) = Ratio::of(n).and_then(|x| x.quotient(m))
+        && let Ok(q) = serde_json::from_str::<Number>(&q.to_string())
     {
-        return serde_json::Value::Number((i / m).into());
+        return serde_json::Value::Number(q);
     }
-    let ratio = n.as_f64().unwrap_or(0.5) / m as f64;
-    let ratio = if ratio.fract() == 0.0 {
-        ratio + 0.5
-    } else {
+    let ratio = n.as_f64().unwrap_or(0.0) * m.q as f64 / m.p as f64;
+    let ratio = if ratio.is_finite() && ratio.fract() != 0.0 {
         ratio
+    } else {
+        0.5
     };
     Number::from_f64(ratio).map_or_else(|| v.clone(), serde_json::Value::Number)
 }
@@ -340,26 +345,30 @@ mod tests {
             r#"{"type":"number","multipleOf":5,"minimum":3,"exclusiveMaximum":20,"default":10}"#,
         )
         .unwrap();
-        assert_eq!(rewrite(&mut s), Some(5));
+        assert_eq!(rewrite(&mut s), Some((5, 1)));
         assert_eq!(
             s.to_json_string(),
             format!(
                 r#"{{"type":"integer","default":2,"minimum":1,"maximum":3,"description":"{}"}}"#,
-                hint(5)
+                hint(Ratio::int(5))
             )
         );
         // Negative and fractional bounds round towards the inside.
         let mut s = Schema::from_str(r#"{"multipleOf":2,"minimum":-3.5,"maximum":-0.5}"#).unwrap();
-        assert_eq!(rewrite(&mut s), Some(2));
+        assert_eq!(rewrite(&mut s), Some((2, 1)));
         let o = s.as_object().unwrap();
+        let bound = |k| o.number(k).and_then(Number::as_i64);
         assert_eq!(
-            o.number(Keyword::Minimum).and_then(Number::as_i64),
-            Some(-1)
+            (bound(Keyword::Minimum), bound(Keyword::Maximum)),
+            (Some(-1), Some(-1))
         );
-        assert_eq!(
-            o.number(Keyword::Maximum).and_then(Number::as_i64),
-            Some(-1)
-        );
+        // Cents; and of an integer, the least integer multiple of the factor.
+        let mut s = Schema::from_str(r#"{"multipleOf":0.01,"exclusiveMinimum":0}"#).unwrap();
+        assert_eq!(rewrite(&mut s), Some((1, 100)));
+        assert!(s.to_json_string().contains(r#""minimum":1,"#));
+        assert!(s.to_json_string().contains("(send 3 for 0.03)"));
+        let mut s = Schema::from_str(r#"{"type":"integer","multipleOf":1.5}"#).unwrap();
+        assert_eq!(rewrite(&mut s), Some((3, 1)));
     }
 
     #[test]
@@ -368,10 +377,12 @@ mod tests {
             r#"{"allOf":[{"multipleOf":2}],"anyOf":[{"multipleOf":3}],"oneOf":[{"multipleOf":5}]}"#,
         )
         .unwrap();
-        assert_eq!(rewrite(&mut s), Some(30));
+        assert_eq!(rewrite(&mut s), Some((30, 1)));
         for text in [
-            r#"{"multipleOf":1.5}"#,
             r#"{"multipleOf":1}"#,
+            r#"{"type":"integer","multipleOf":0.5}"#,
+            r#"{"multipleOf":-2}"#,
+            r#"{"multipleOf":1e-40}"#,
             r#"{"type":"string","multipleOf":2}"#,
             r#"{"multipleOf":2,"enum":[2,4]}"#,
             r#"{"multipleOf":2,"default":3}"#,
@@ -389,23 +400,37 @@ mod tests {
     fn quotients_decode_to_the_multiples() {
         let mut notes = Vec::new();
         let mut v = json!(3);
-        assert!(decode_value(5, &mut v, &mut notes) && v == json!(15));
+        assert!(decode_value(5, 1, &mut v, &mut notes) && v == json!(15));
+        let mut v = json!(1999);
+        assert!(decode_value(1, 100, &mut v, &mut notes) && v == json!(19.99));
         let mut v = json!("3");
-        assert!(!decode_value(5, &mut v, &mut notes) && notes.len() == 1);
+        assert!(!decode_value(5, 1, &mut v, &mut notes) && notes.len() == 1);
+        let mut v = json!(2.5);
+        assert!(!decode_value(5, 1, &mut v, &mut notes) && notes.len() == 2);
         let mut out = Vec::new();
         assert_eq!(
-            decode_text(5, b"-2 ", 0, &mut out, &mut notes),
+            decode_text(5, 1, b"-2 ", 0, &mut out, &mut notes),
             Some((2, true))
         );
         assert_eq!(out, b"-10");
-        assert_eq!(encode_value(5, &json!(15)), json!(3));
-        assert_eq!(encode_value(5, &json!(15.0)), json!(3));
-        assert!(
-            encode_value(5, &json!(16))
-                .as_f64()
-                .is_some_and(|f| f.fract() != 0.0)
+        out.clear();
+        assert_eq!(
+            decode_text(1, 10_000, b"75", 0, &mut out, &mut notes),
+            Some((2, true))
         );
-        assert_eq!(encode_value(5, &json!("x")), json!("x"));
+        assert_eq!(out, b"0.0075");
+        assert_eq!(encode_value(5, 1, &json!(15)), json!(3));
+        assert_eq!(encode_value(5, 1, &json!(15.0)), json!(3));
+        assert_eq!(encode_value(1, 100, &json!(19.99)), json!(1999));
+        for (of, per, v) in [
+            (5, 1, json!(16)),
+            (1, 10_000, json!(0.00751)),
+            (5, 1, json!(1e308)),
+        ] {
+            let e = encode_value(of, per, &v);
+            assert!(e.as_f64().is_some_and(|f| f.fract() != 0.0), "{v}: {e}");
+        }
+        assert_eq!(encode_value(5, 1, &json!("x")), json!("x"));
     }
 
     #[test]
@@ -413,5 +438,7 @@ mod tests {
         let s = json!({"type": "integer", "multipleOf": 4, "maximum": 12});
         assert!(accepts(s.clone(), json!(8)) && accepts(s.clone(), json!(-4)));
         assert!(!accepts(s.clone(), json!(6)) && !accepts(s, json!(16)));
+        let s = json!({"type": "number", "multipleOf": 0.01});
+        assert!(accepts(s.clone(), json!(19.99)) && !accepts(s, json!(19.999)));
     }
 }

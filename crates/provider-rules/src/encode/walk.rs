@@ -154,15 +154,15 @@ impl Walk {
         }
         if place == Place::Value
             && self.on.multiples
-            && let Some(of) = multiple::rewrite(s)
+            && let Some((of, per)) = multiple::rewrite(s)
         {
             self.change(
                 at,
                 multiple::RULE,
-                format!("a multiple of {of} is its quotient, an integer"),
+                "a multiple is its quotient, an integer".to_owned(),
                 false,
             );
-            d.encoding = Some(Encoding::Multiple { of });
+            d.encoding = Some(Encoding::Multiple { of, per });
             return d;
         }
         let Schema::Object(o) = s else {
