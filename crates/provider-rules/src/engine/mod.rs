@@ -52,6 +52,7 @@ mod strict;
 mod trees;
 mod types;
 mod unevaluated_alone;
+mod unevaluated_branches;
 mod unevaluated_items_bound;
 mod unions;
 

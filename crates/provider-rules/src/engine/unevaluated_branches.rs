@@ -1,0 +1,318 @@
+//! `unevaluatedProperties: false` beside a `oneOf` or an `if`/`then`/`else`, for the Schema
+//! proto (no `unevaluatedProperties`): what is evaluated depends on the branch that holds,
+//! so the closing is written into each branch, where the evaluated names are known.
+//!
+//! - `oneOf`: a valid value matches one branch, which with the node's own `properties`
+//!   evaluates all its members; each branch is closed to the node's names and its own
+//!   (`properties` declared, `additionalProperties: false`), through nested `oneOf`s and
+//!   local `$ref`s (copied in). Sound: the branch that held still holds; a value that matched
+//!   two branches may now match one (a superset there).
+//! - `if`/`then`/`else`: when `if` holds, the node's names, `if`'s and `then`'s are evaluated;
+//!   when not, the node's and `else`'s. `then` and `else` (`true` where absent) are closed so.
+//!   Exact (`if` must name its properties only).
+//!
+//! A branch that evaluates every member (`additionalProperties` or `unevaluatedProperties`
+//! not `false`) or is closed already stays; one whose evaluated names are not a fixed list
+//! (another applicator, a dynamic reference) leaves the node as it is. Then the engine says a
+//! closed branch as the proto can (`maxProperties`, the names it forbids), and the `if` as a
+//! union ([`conditional_union`](super::conditional_union)).
+
+use super::Cx;
+use crate::RuleId;
+use schema_core::{
+    Keyword as K, RefIndex, Schema, SchemaMap, SchemaObject, Transform, Value, Visit, pointer,
+};
+use std::collections::BTreeMap;
+
+/// Deeper than this (nested branches, references followed), the node is left as it is.
+const MAX_DEPTH: usize = 8;
+
+/// Keywords that make what a node evaluates depend on more than its own `properties`.
+const APPLICATORS: &[K] = &[
+    K::AllOf,
+    K::AnyOf,
+    K::OneOf,
+    K::If,
+    K::Then,
+    K::Else,
+    K::DependentSchemas,
+    K::Dependencies,
+    K::Ref,
+    K::DynamicRef,
+    K::RecursiveRef,
+    K::PatternProperties,
+    K::AdditionalProperties,
+    K::UnevaluatedProperties,
+];
+
+/// Keywords beside which a copied reference target would mean something else.
+const SCOPED: &[&str] = &[
+    "\"$id\"",
+    "\"$anchor\"",
+    "\"$dynamicAnchor\"",
+    "\"$dynamicRef\"",
+    "\"$recursiveRef\"",
+    "\"$recursiveAnchor\"",
+];
+
+/// Rewrites the nodes (see the [module docs](self)).
+pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
+    if cx.rules.keywords.contains(K::UnevaluatedProperties) {
+        return;
+    }
+    let index = RefIndex::new(schema);
+    struct Collect<'a> {
+        root: &'a Schema,
+        index: &'a RefIndex,
+        out: BTreeMap<String, Schema>,
+    }
+    impl Visit for Collect<'_> {
+        fn enter(&mut self, p: &str, s: &Schema) -> bool {
+            let Some(o) = s.as_object() else { return true };
+            if !matches!(
+                o.schema(K::UnevaluatedProperties),
+                Some(Schema::Bool(false))
+            ) {
+                return true;
+            }
+            let r = Resolver {
+                root: self.root,
+                index: self.index,
+            };
+            match split(o, p, &r) {
+                Some(new) => {
+                    self.out.insert(p.to_owned(), Schema::Object(new));
+                    false
+                }
+                None => true,
+            }
+        }
+    }
+    let mut c = Collect {
+        root: schema,
+        index: &index,
+        out: BTreeMap::new(),
+    };
+    schema.walk(&mut c);
+    let mut out = c.out;
+    if out.is_empty() {
+        return;
+    }
+    struct Rewrite<'a>(&'a mut BTreeMap<String, Schema>);
+    impl Transform for Rewrite<'_> {
+        fn pre(&mut self, p: &str, s: &mut Schema) {
+            if let Some(new) = self.0.remove(p) {
+                *s = new;
+            }
+        }
+    }
+    let at: Vec<String> = out.keys().cloned().collect();
+    schema.transform(&mut Rewrite(&mut out));
+    for p in &at {
+        cx.change(
+            p,
+            RuleId::UnsupportedKeyword,
+            "unevaluatedProperties: false closes each branch to the names it evaluates",
+        );
+    }
+}
+
+/// Local references, read from the whole schema.
+struct Resolver<'a> {
+    root: &'a Schema,
+    index: &'a RefIndex,
+}
+
+impl Resolver<'_> {
+    /// The target of `r` (at `base`) and its pointer, when it can be copied where it is used.
+    fn target(&self, at: &str, r: &str) -> Option<(Schema, String)> {
+        let t = self.index.locate_in(self.index.base_at(at), r).ok()?;
+        let segs = pointer::segments(&t)?;
+        let s = self.root.pointer_get(&segs)?.into_owned();
+        let text = s.to_json_string();
+        (!SCOPED.iter().any(|k| text.contains(k))).then_some((s, t))
+    }
+}
+
+/// Names evaluated for sure, each with the schema that declares it (which holds too).
+type Names = BTreeMap<String, Schema>;
+
+/// The names `o` declares in `properties`, with `names` (the first declaration kept).
+fn with_own(names: &Names, o: &SchemaObject) -> Names {
+    let mut out = names.clone();
+    for (n, s) in o.properties().into_iter().flatten() {
+        out.entry(n.clone()).or_insert_with(|| s.clone());
+    }
+    out
+}
+
+/// The node `o` (with `unevaluatedProperties: false`) with its closing written into its
+/// branches, or `None`.
+fn split(o: &SchemaObject, p: &str, r: &Resolver<'_>) -> Option<SchemaObject> {
+    let others = APPLICATORS
+        .iter()
+        .filter(|k| {
+            !matches!(
+                k,
+                K::OneOf | K::If | K::Then | K::Else | K::UnevaluatedProperties
+            )
+        })
+        .any(|k| o.contains(*k));
+    if others || (o.contains(K::OneOf) == o.contains(K::If)) {
+        return None;
+    }
+    let base = with_own(&Names::new(), o);
+    let mut new = o.clone();
+    new.remove(K::UnevaluatedProperties);
+    if let Some(list) = o.schemas(K::OneOf) {
+        let branches = list
+            .iter()
+            .enumerate()
+            .map(|(i, b)| close(b, &base, &format!("{p}/oneOf/{i}"), r, 0))
+            .collect::<Option<Vec<_>>>()?;
+        new.insert(K::OneOf, Value::Schemas(branches));
+        return Some(new);
+    }
+    let cond = o.schema(K::If)?;
+    let yes = match cond {
+        Schema::Bool(_) => base.clone(),
+        Schema::Object(c) if !APPLICATORS.iter().any(|k| c.contains(*k)) => with_own(&base, c),
+        Schema::Object(_) => return None,
+    };
+    for (kw, names) in [(K::Then, &yes), (K::Else, &base)] {
+        let branch = o.schema(kw).cloned().unwrap_or(Schema::Bool(true));
+        let closed = close(&branch, names, &format!("{p}/{}", kw.as_str()), r, 0)?;
+        new.insert(kw, Value::Schema(Box::new(closed)));
+    }
+    Some(new)
+}
+
+/// `s` (at `p`) closed to `names` and what it evaluates itself, or `None`.
+fn close(s: &Schema, names: &Names, p: &str, r: &Resolver<'_>, depth: usize) -> Option<Schema> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let o = match s {
+        Schema::Bool(false) => return Some(Schema::Bool(false)),
+        Schema::Bool(true) => {
+            return Some(Schema::Object(closed_leaf(&SchemaObject::new(), names)));
+        }
+        Schema::Object(o) => o,
+    };
+    // Every member evaluated, or closed already: the closing adds nothing.
+    for k in [K::AdditionalProperties, K::UnevaluatedProperties] {
+        if o.get(k).is_some() {
+            return Some(s.clone());
+        }
+    }
+    if let Some(reference) = o.string(K::Ref) {
+        // Only a reference alone (with annotations) is followed: its target stands for it.
+        let alone = o.entries().iter().all(|e| {
+            matches!(
+                e.key,
+                schema_core::Key::Known(K::Ref | K::Description | K::Title | K::Comment)
+            )
+        });
+        if !alone {
+            return None;
+        }
+        let (target, at) = r.target(p, reference)?;
+        return close(&target, names, &at, r, depth + 1);
+    }
+    if o.contains(K::OneOf) {
+        let others = APPLICATORS
+            .iter()
+            .filter(|k| **k != K::OneOf)
+            .any(|k| o.contains(*k));
+        if others {
+            return None;
+        }
+        let inner = with_own(names, o);
+        let list = o.schemas(K::OneOf)?;
+        let branches = list
+            .iter()
+            .enumerate()
+            .map(|(i, b)| close(b, &inner, &format!("{p}/oneOf/{i}"), r, depth + 1))
+            .collect::<Option<Vec<_>>>()?;
+        let mut new = o.clone();
+        new.insert(K::OneOf, Value::Schemas(branches));
+        return Some(Schema::Object(new));
+    }
+    if APPLICATORS
+        .iter()
+        .filter(|k| **k != K::PatternProperties)
+        .any(|k| o.contains(*k))
+    {
+        return None;
+    }
+    Some(Schema::Object(closed_leaf(o, names)))
+}
+
+/// `o` (no applicator) declaring `names` too (as their declarations say: they hold) and
+/// closed.
+fn closed_leaf(o: &SchemaObject, names: &Names) -> SchemaObject {
+    let mut new = o.clone();
+    let mut props = o.properties().cloned().unwrap_or_else(SchemaMap::new);
+    for (n, s) in names {
+        if !props.contains_key(n) {
+            props.insert(n.clone(), s.clone());
+        }
+    }
+    new.insert(K::Properties, Value::SchemaMap(props));
+    new.insert(
+        K::AdditionalProperties,
+        Value::Schema(Box::new(Schema::Bool(false))),
+    );
+    new
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::proto_walk::test_support::accepts_encoded as accepts;
+    use serde_json::json;
+
+    #[test]
+    fn one_of_branches_are_closed_to_their_names() {
+        let s = json!({"properties": {"foo": {"type": "string"}}, "oneOf": [
+            {"properties": {"bar": {"const": "bar"}}, "required": ["bar"]},
+            {"properties": {"baz": {"const": "baz"}}, "required": ["baz"]}],
+            "unevaluatedProperties": false});
+        assert!(accepts(&s, json!({"foo": "foo", "bar": "bar"})));
+        assert!(!accepts(
+            &s,
+            json!({"foo": "foo", "bar": "bar", "quux": "quux"})
+        ));
+    }
+
+    #[test]
+    fn nested_one_of_through_references() {
+        let s = json!({"$defs": {"two": {"oneOf": [
+                {"required": ["c"], "properties": {"c": true}},
+                {"required": ["d"], "properties": {"d": true}}]}},
+            "oneOf": [{"$ref": "#/$defs/two"}, {"required": ["a"], "properties": {"a": true}}],
+            "unevaluatedProperties": false});
+        for ok in [json!({"a": 1}), json!({"c": 1}), json!({"d": 1})] {
+            assert!(accepts(&s, ok));
+        }
+        for bad in [json!({"a": 1, "c": 1}), json!({"c": 1, "d": 1})] {
+            assert!(!accepts(&s, bad));
+        }
+    }
+
+    #[test]
+    fn conditional_branches_are_closed_to_what_holds() {
+        let s = json!({"if": {"properties": {"foo": {"const": "then"}}, "required": ["foo"]},
+            "then": {"properties": {"bar": {"type": "string"}}, "required": ["bar"]},
+            "unevaluatedProperties": false});
+        assert!(accepts(&s, json!({"foo": "then", "bar": "bar"})));
+        assert!(!accepts(
+            &s,
+            json!({"foo": "then", "bar": "bar", "baz": "baz"})
+        ));
+        assert!(!accepts(&s, json!({"baz": "baz"})));
+        // Another applicator beside: left as it is (still a valid value accepted).
+        let s = json!({"if": {"required": ["a"]}, "anyOf": [{"properties": {"a": true}}],
+            "unevaluatedProperties": false});
+        assert!(accepts(&s, json!({"a": 1})));
+    }
+}
