@@ -22,7 +22,7 @@ use crate::RuleId;
 use schema_core::{
     Keyword as K, RefIndex, Schema, SchemaMap, SchemaObject, Transform, Value, Visit, pointer,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Deeper than this (nested branches, references followed), the node is left as it is.
 const MAX_DEPTH: usize = 8;
@@ -64,6 +64,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     struct Collect<'a> {
         root: &'a Schema,
         index: &'a RefIndex,
+        mentioned: BTreeSet<String>,
         out: BTreeMap<String, Schema>,
     }
     impl Visit for Collect<'_> {
@@ -78,6 +79,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
             let r = Resolver {
                 root: self.root,
                 index: self.index,
+                mentioned: &self.mentioned,
             };
             match split(o, p, &r) {
                 Some(new) => {
@@ -91,6 +93,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     let mut c = Collect {
         root: schema,
         index: &index,
+        mentioned: mentioned(schema),
         out: BTreeMap::new(),
     };
     schema.walk(&mut c);
@@ -121,6 +124,57 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
 struct Resolver<'a> {
     root: &'a Schema,
     index: &'a RefIndex,
+    /// The names the document's `properties` and `required` speak of.
+    mentioned: &'a BTreeSet<String>,
+}
+
+/// More names than this in a document: none is forbidden by name.
+const MAX_NAMES: usize = 64;
+
+/// The names the document's `properties` and `required` speak of (none past [`MAX_NAMES`]).
+fn mentioned(schema: &Schema) -> BTreeSet<String> {
+    struct Names(BTreeSet<String>);
+    impl Visit for Names {
+        fn enter(&mut self, _: &str, s: &Schema) -> bool {
+            if let Some(o) = s.as_object() {
+                self.0
+                    .extend(o.properties().into_iter().flat_map(|m| m.keys().cloned()));
+                self.0.extend(o.required().into_iter().flatten().cloned());
+            }
+            self.0.len() <= MAX_NAMES
+        }
+    }
+    let mut n = Names(BTreeSet::new());
+    schema.walk(&mut n);
+    if n.0.len() > MAX_NAMES {
+        n.0.clear();
+    }
+    n.0
+}
+
+/// Whether `name` matches `pattern`, where that is known without a regex engine: a pattern of
+/// letters, digits, `_`, `-` and spaces, maybe anchored (`^`, `$`); `None` for any other.
+fn literal_match(pattern: &str, name: &str) -> Option<bool> {
+    let (start, rest) = match pattern.strip_prefix('^') {
+        Some(r) => (true, r),
+        None => (false, pattern),
+    };
+    let (end, lit) = match rest.strip_suffix('$') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    if !lit
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' '))
+    {
+        return None;
+    }
+    Some(match (start, end) {
+        (true, true) => name == lit,
+        (true, false) => name.starts_with(lit),
+        (false, true) => name.ends_with(lit),
+        (false, false) => name.contains(lit),
+    })
 }
 
 impl Resolver<'_> {
@@ -195,7 +249,7 @@ fn close(s: &Schema, names: &Names, p: &str, r: &Resolver<'_>, depth: usize) -> 
     let o = match s {
         Schema::Bool(false) => return Some(Schema::Bool(false)),
         Schema::Bool(true) => {
-            return Some(Schema::Object(closed_leaf(&SchemaObject::new(), names)));
+            return Some(Schema::Object(closed_leaf(&SchemaObject::new(), names, r)));
         }
         Schema::Object(o) => o,
     };
@@ -245,17 +299,45 @@ fn close(s: &Schema, names: &Names, p: &str, r: &Resolver<'_>, depth: usize) -> 
     {
         return None;
     }
-    Some(Schema::Object(closed_leaf(o, names)))
+    Some(Schema::Object(closed_leaf(o, names, r)))
+}
+
+/// The `mentioned` names neither declared in `props` nor matched by `patterns`; `None` when a
+/// pattern cannot be read without a regex engine.
+fn forbidden_names(
+    mentioned: &BTreeSet<String>,
+    props: &SchemaMap,
+    patterns: &SchemaMap,
+) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for n in mentioned.iter().filter(|n| !props.contains_key(*n)) {
+        let mut matched = false;
+        for pat in patterns.keys() {
+            matched |= literal_match(pat, n)?;
+        }
+        if !matched {
+            out.push(n.clone());
+        }
+    }
+    Some(out)
 }
 
 /// `o` (no applicator) declaring `names` too (as their declarations say: they hold) and
-/// closed.
-fn closed_leaf(o: &SchemaObject, names: &Names) -> SchemaObject {
+/// closed. Beside `patternProperties` (where no count bounds the members), the document's
+/// other names no pattern matches are written as properties that accept none (`false`): the
+/// closing forbids them already.
+fn closed_leaf(o: &SchemaObject, names: &Names, r: &Resolver<'_>) -> SchemaObject {
     let mut new = o.clone();
     let mut props = o.properties().cloned().unwrap_or_else(SchemaMap::new);
     for (n, s) in names {
         if !props.contains_key(n) {
             props.insert(n.clone(), s.clone());
+        }
+    }
+    if let Some(patterns) = o.schema_map(K::PatternProperties) {
+        let forbidden = forbidden_names(r.mentioned, &props, patterns);
+        for n in forbidden.into_iter().flatten() {
+            props.insert(n, Schema::Bool(false));
         }
     }
     new.insert(K::Properties, Value::SchemaMap(props));
@@ -297,6 +379,18 @@ mod tests {
         for bad in [json!({"a": 1, "c": 1}), json!({"c": 1, "d": 1})] {
             assert!(!accepts(&s, bad));
         }
+    }
+
+    #[test]
+    fn a_pattern_branch_forbids_the_other_names() {
+        let s = json!({"oneOf": [{"required": ["a"], "properties": {"a": true}},
+            {"required": ["xx"], "patternProperties": {"x": true}}],
+            "unevaluatedProperties": false});
+        assert!(accepts(&s, json!({"xx": 1, "foox": 1})) && accepts(&s, json!({"a": 1})));
+        assert!(!accepts(&s, json!({"xx": 1, "a": 1})));
+        assert_eq!(super::literal_match("^fo", "foo"), Some(true));
+        assert_eq!(super::literal_match("o$", "fox"), Some(false));
+        assert_eq!(super::literal_match("f.*o", "foo"), None);
     }
 
     #[test]
