@@ -208,14 +208,23 @@ fn split(o: &SchemaObject, p: &str, r: &Resolver<'_>) -> Option<SchemaObject> {
         .filter(|k| {
             !matches!(
                 k,
-                K::OneOf | K::If | K::Then | K::Else | K::UnevaluatedProperties
+                K::OneOf | K::If | K::Then | K::Else | K::UnevaluatedProperties | K::AllOf | K::Ref
             )
         })
         .any(|k| o.contains(*k));
-    if others || (o.contains(K::OneOf) == o.contains(K::If)) {
+    if others || (o.contains(K::OneOf) && o.contains(K::If)) {
         return None;
     }
-    let base = with_own(&Names::new(), o);
+    // `allOf` members and a `$ref` beside that only declare properties evaluate those.
+    let mut base = with_own(&Names::new(), o);
+    for (i, m) in o.schemas(K::AllOf).into_iter().flatten().enumerate() {
+        base = flat_names(m, &base, &format!("{p}/allOf/{i}"), r, 0)?;
+    }
+    if o.contains(K::Ref) {
+        let mut only_ref = SchemaObject::new();
+        only_ref.insert(K::Ref, o.get(K::Ref)?.clone());
+        base = flat_names(&Schema::Object(only_ref), &base, p, r, 0)?;
+    }
     let mut new = o.clone();
     new.remove(K::UnevaluatedProperties);
     if let Some(list) = o.schemas(K::OneOf) {
@@ -227,7 +236,10 @@ fn split(o: &SchemaObject, p: &str, r: &Resolver<'_>) -> Option<SchemaObject> {
         new.insert(K::OneOf, Value::Schemas(branches));
         return Some(new);
     }
-    let cond = o.schema(K::If)?;
+    let Some(cond) = o.schema(K::If) else {
+        // Only in-place members that declare properties: the node itself is closed.
+        return (o.contains(K::AllOf) || o.contains(K::Ref)).then(|| closed_leaf(&new, &base, r));
+    };
     let yes = match cond {
         Schema::Bool(_) => base.clone(),
         Schema::Object(c) if !APPLICATORS.iter().any(|k| c.contains(*k)) => with_own(&base, c),
@@ -239,6 +251,39 @@ fn split(o: &SchemaObject, p: &str, r: &Resolver<'_>) -> Option<SchemaObject> {
         new.insert(kw, Value::Schema(Box::new(closed)));
     }
     Some(new)
+}
+
+/// `names` with what `s` (at `p`) declares, where it declares properties only (or is a local
+/// `$ref` alone to such a schema); `None` for any other.
+fn flat_names(s: &Schema, names: &Names, p: &str, r: &Resolver<'_>, depth: usize) -> Option<Names> {
+    let o = match s {
+        Schema::Bool(_) => return Some(names.clone()),
+        Schema::Object(o) => o,
+    };
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    if let Some(reference) = o.string(K::Ref) {
+        if !alone(o) {
+            return None;
+        }
+        let (target, at) = r.target(p, reference)?;
+        return flat_names(&target, names, &at, r, depth + 1);
+    }
+    if APPLICATORS.iter().any(|k| o.contains(*k)) {
+        return None;
+    }
+    Some(with_own(names, o))
+}
+
+/// Whether `o` is a `$ref` with annotations only.
+fn alone(o: &SchemaObject) -> bool {
+    o.entries().iter().all(|e| {
+        matches!(
+            e.key,
+            schema_core::Key::Known(K::Ref | K::Description | K::Title | K::Comment)
+        )
+    })
 }
 
 /// `s` (at `p`) closed to `names` and what it evaluates itself, or `None`.
@@ -261,13 +306,7 @@ fn close(s: &Schema, names: &Names, p: &str, r: &Resolver<'_>, depth: usize) -> 
     }
     if let Some(reference) = o.string(K::Ref) {
         // Only a reference alone (with annotations) is followed: its target stands for it.
-        let alone = o.entries().iter().all(|e| {
-            matches!(
-                e.key,
-                schema_core::Key::Known(K::Ref | K::Description | K::Title | K::Comment)
-            )
-        });
-        if !alone {
+        if !alone(o) {
             return None;
         }
         let (target, at) = r.target(p, reference)?;
@@ -391,6 +430,18 @@ mod tests {
         assert_eq!(super::literal_match("^fo", "foo"), Some(true));
         assert_eq!(super::literal_match("o$", "fox"), Some(false));
         assert_eq!(super::literal_match("f.*o", "foo"), None);
+    }
+
+    #[test]
+    fn a_reference_beside_declares_its_names() {
+        let s = json!({"$ref": "#/$defs/bar", "properties": {"foo": {"type": "string"}},
+            "unevaluatedProperties": false,
+            "$defs": {"bar": {"properties": {"bar": {"type": "string"}}}}});
+        assert!(accepts(&s, json!({"foo": "foo", "bar": "bar"})));
+        assert!(!accepts(
+            &s,
+            json!({"foo": "foo", "bar": "bar", "baz": "baz"})
+        ));
     }
 
     #[test]
