@@ -129,7 +129,7 @@ struct Resolver<'a> {
 }
 
 /// More names than this in a document: none is forbidden by name.
-const MAX_NAMES: usize = 64;
+const MAX_NAMES: usize = 16;
 
 /// The names the document's `properties` and `required` speak of (none past [`MAX_NAMES`]).
 fn mentioned(schema: &Schema) -> BTreeSet<String> {
@@ -217,8 +217,27 @@ fn split(o: &SchemaObject, p: &str, r: &Resolver<'_>) -> Option<SchemaObject> {
     }
     // `allOf` members and a `$ref` beside that only declare properties evaluate those.
     let mut base = with_own(&Names::new(), o);
+    // One `allOf` member that is a `oneOf` alone is split as the node's own would be.
+    let mut member_one_of = None;
     for (i, m) in o.schemas(K::AllOf).into_iter().flatten().enumerate() {
-        base = flat_names(m, &base, &format!("{p}/allOf/{i}"), r, 0)?;
+        let at = format!("{p}/allOf/{i}");
+        match flat_names(m, &base, &at, r, 0) {
+            Some(names) => base = names,
+            None if member_one_of.is_none()
+                && !o.contains(K::OneOf)
+                && !o.contains(K::If)
+                && m.as_object().is_some_and(|mo| {
+                    mo.contains(K::OneOf)
+                        && mo
+                            .entries()
+                            .iter()
+                            .all(|e| e.key == schema_core::Key::Known(K::OneOf))
+                }) =>
+            {
+                member_one_of = Some(i);
+            }
+            None => return None,
+        }
     }
     if o.contains(K::Ref) {
         let mut only_ref = SchemaObject::new();
@@ -234,6 +253,22 @@ fn split(o: &SchemaObject, p: &str, r: &Resolver<'_>) -> Option<SchemaObject> {
             .map(|(i, b)| close(b, &base, &format!("{p}/oneOf/{i}"), r, 0))
             .collect::<Option<Vec<_>>>()?;
         new.insert(K::OneOf, Value::Schemas(branches));
+        return Some(new);
+    }
+    if let Some(i) = member_one_of {
+        let list = o
+            .schemas(K::AllOf)?
+            .get(i)?
+            .as_object()?
+            .schemas(K::OneOf)?;
+        let branches = list
+            .iter()
+            .enumerate()
+            .map(|(j, b)| close(b, &base, &format!("{p}/allOf/{i}/oneOf/{j}"), r, 0))
+            .collect::<Option<Vec<_>>>()?;
+        let mut member = SchemaObject::new();
+        member.insert(K::OneOf, Value::Schemas(branches));
+        *new.schemas_mut(K::AllOf)?.get_mut(i)? = Schema::Object(member);
         return Some(new);
     }
     let Some(cond) = o.schema(K::If) else {
@@ -362,9 +397,10 @@ fn forbidden_names(
 }
 
 /// `o` (no applicator) declaring `names` too (as their declarations say: they hold) and
-/// closed. Beside `patternProperties` (where no count bounds the members), the document's
-/// other names no pattern matches are written as properties that accept none (`false`): the
-/// closing forbids them already.
+/// closed. The document's other names (that no `patternProperties` pattern matches) are
+/// written as properties that accept none (`false`): the closing forbids them already, and
+/// the proto cannot say it otherwise (a count does not tell names apart; beside patterns no
+/// count bounds the members).
 fn closed_leaf(o: &SchemaObject, names: &Names, r: &Resolver<'_>) -> SchemaObject {
     let mut new = o.clone();
     let mut props = o.properties().cloned().unwrap_or_else(SchemaMap::new);
@@ -373,11 +409,13 @@ fn closed_leaf(o: &SchemaObject, names: &Names, r: &Resolver<'_>) -> SchemaObjec
             props.insert(n.clone(), s.clone());
         }
     }
-    if let Some(patterns) = o.schema_map(K::PatternProperties) {
-        let forbidden = forbidden_names(r.mentioned, &props, patterns);
-        for n in forbidden.into_iter().flatten() {
-            props.insert(n, Schema::Bool(false));
-        }
+    let none = SchemaMap::new();
+    let patterns = o.schema_map(K::PatternProperties).unwrap_or(&none);
+    for n in forbidden_names(r.mentioned, &props, patterns)
+        .into_iter()
+        .flatten()
+    {
+        props.insert(n, Schema::Bool(false));
     }
     new.insert(K::Properties, Value::SchemaMap(props));
     new.insert(
@@ -442,6 +480,24 @@ mod tests {
             &s,
             json!({"foo": "foo", "bar": "bar", "baz": "baz"})
         ));
+    }
+
+    #[test]
+    fn a_one_of_member_is_split_too() {
+        let s = json!({"$defs": {"one": {"properties": {"a": true}},
+                "two": {"required": ["x"], "properties": {"x": true}}},
+            "allOf": [{"$ref": "#/$defs/one"}, {"properties": {"b": true}},
+                {"oneOf": [{"$ref": "#/$defs/two"}, {"required": ["y"], "properties": {"y": true}}]}],
+            "unevaluatedProperties": false});
+        for ok in [json!({"a": 1, "x": 1}), json!({"a": 1, "b": 1, "y": 1})] {
+            assert!(accepts(&s, ok));
+        }
+        for bad in [
+            json!({"x": 1, "y": 1}),
+            json!({"a": 1, "b": 1, "x": 1, "y": 1}),
+        ] {
+            assert!(!accepts(&s, bad));
+        }
     }
 
     #[test]
