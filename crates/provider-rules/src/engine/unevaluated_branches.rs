@@ -27,23 +27,16 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Deeper than this (nested branches, references followed), the node is left as it is.
 const MAX_DEPTH: usize = 8;
 
-/// Keywords that make what a node evaluates depend on more than its own `properties`.
-const APPLICATORS: &[K] = &[
-    K::AllOf,
-    K::AnyOf,
-    K::OneOf,
-    K::If,
-    K::Then,
-    K::Else,
-    K::DependentSchemas,
-    K::Dependencies,
-    K::Ref,
-    K::DynamicRef,
-    K::RecursiveRef,
-    K::PatternProperties,
-    K::AdditionalProperties,
-    K::UnevaluatedProperties,
-];
+/// Whether `o` holds a keyword (but those in `except`) that makes what it evaluates depend on
+/// more than its own `properties`: those beside which `unevaluatedProperties` is not alone,
+/// and `unevaluatedProperties` itself.
+fn applies(o: &SchemaObject, except: &[K]) -> bool {
+    super::unevaluated_alone::MEMBERS
+        .iter()
+        .chain([&K::UnevaluatedProperties])
+        .filter(|k| **k != K::Properties && !except.contains(k))
+        .any(|k| o.contains(*k))
+}
 
 /// Keywords beside which a copied reference target would mean something else.
 const SCOPED: &[&str] = &[
@@ -203,15 +196,18 @@ fn with_own(names: &Names, o: &SchemaObject) -> Names {
 /// The node `o` (with `unevaluatedProperties: false`) with its closing written into its
 /// branches, or `None`.
 fn split(o: &SchemaObject, p: &str, r: &Resolver<'_>) -> Option<SchemaObject> {
-    let others = APPLICATORS
-        .iter()
-        .filter(|k| {
-            !matches!(
-                k,
-                K::OneOf | K::If | K::Then | K::Else | K::UnevaluatedProperties | K::AllOf | K::Ref
-            )
-        })
-        .any(|k| o.contains(*k));
+    let others = applies(
+        o,
+        &[
+            K::OneOf,
+            K::If,
+            K::Then,
+            K::Else,
+            K::UnevaluatedProperties,
+            K::AllOf,
+            K::Ref,
+        ],
+    );
     if others || (o.contains(K::OneOf) && o.contains(K::If)) {
         return None;
     }
@@ -277,7 +273,7 @@ fn split(o: &SchemaObject, p: &str, r: &Resolver<'_>) -> Option<SchemaObject> {
     };
     let yes = match cond {
         Schema::Bool(_) => base.clone(),
-        Schema::Object(c) if !APPLICATORS.iter().any(|k| c.contains(*k)) => with_own(&base, c),
+        Schema::Object(c) if !applies(c, &[]) => with_own(&base, c),
         Schema::Object(_) => return None,
     };
     for (kw, names) in [(K::Then, &yes), (K::Else, &base)] {
@@ -305,7 +301,7 @@ fn flat_names(s: &Schema, names: &Names, p: &str, r: &Resolver<'_>, depth: usize
         let (target, at) = r.target(p, reference)?;
         return flat_names(&target, names, &at, r, depth + 1);
     }
-    if APPLICATORS.iter().any(|k| o.contains(*k)) {
+    if applies(o, &[]) {
         return None;
     }
     Some(with_own(names, o))
@@ -348,11 +344,7 @@ fn close(s: &Schema, names: &Names, p: &str, r: &Resolver<'_>, depth: usize) -> 
         return close(&target, names, &at, r, depth + 1);
     }
     if o.contains(K::OneOf) {
-        let others = APPLICATORS
-            .iter()
-            .filter(|k| **k != K::OneOf)
-            .any(|k| o.contains(*k));
-        if others {
+        if applies(o, &[K::OneOf]) {
             return None;
         }
         let inner = with_own(names, o);
@@ -366,11 +358,7 @@ fn close(s: &Schema, names: &Names, p: &str, r: &Resolver<'_>, depth: usize) -> 
         new.insert(K::OneOf, Value::Schemas(branches));
         return Some(Schema::Object(new));
     }
-    if APPLICATORS
-        .iter()
-        .filter(|k| **k != K::PatternProperties)
-        .any(|k| o.contains(*k))
-    {
+    if applies(o, &[K::PatternProperties]) {
         return None;
     }
     Some(Schema::Object(closed_leaf(o, names, r)))
