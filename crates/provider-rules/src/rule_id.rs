@@ -179,6 +179,8 @@ rule_ids! {
     EncodeEnumText = "encode-enum-text",
     /// A tuple said as an object with one property per position.
     EncodeTuple = "encode-tuple",
+    /// A number with an integer `multipleOf` said as the quotient, an integer.
+    EncodeMultiple = "encode-multiple",
     /// More properties across all tools than the provider accepts in one request.
     FieldCount = "field-count",
 }

@@ -624,8 +624,11 @@ fn gemini_escapes_by_keyword() {
         // is listed in BENCHMARKS.md with why the proto cannot say it): a regression fails.
         let precision = pct(t.still_rejected, t.rejected);
         let soundness = pct(t.kept, t.counted);
+        // gemini 576 of 746, vertex 556 (Vertex keeps `additionalProperties` and has no NULL
+        // type: no map encoding, no dependency unions).
+        let floor = if rules.name() == "gemini" { 77.2 } else { 74.5 };
         assert!(
-            precision >= 65.4 && soundness >= 99.9,
+            precision >= floor && soundness >= 99.9,
             "{}: precision {precision:.1}%, soundness {soundness:.1}% with encodings",
             rules.name()
         );

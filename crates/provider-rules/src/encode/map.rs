@@ -1,7 +1,8 @@
 //! Maps → arrays of `{"key", "value"}` entries.
 //!
 //! An object open to typed or any extra properties (`additionalProperties` a schema or `true`,
-//! and no `properties`), and where the profile says so a bare `{"type": "object"}`, cannot be
+//! and no `properties`; or only `propertyNames`), and where the profile says so a bare
+//! `{"type": "object"}`, cannot be
 //! said in strict modes (every object closed) nor in Gemini's Schema proto (no
 //! `additionalProperties`). It is written as an array of closed entry objects, `key` a string
 //! (with the map's `propertyNames`), `value` the map's value schema (encoded in its turn);
@@ -52,7 +53,11 @@ pub(crate) fn is_map(o: &SchemaObject, on: &Encodings) -> bool {
     match o.get(Keyword::AdditionalProperties) {
         Some(Value::Schema(v)) => on.maps && !matches!(**v, Schema::Bool(false)),
         Some(_) => false,
-        None => on.open_objects && typed_object,
+        // Names said by `propertyNames` (a length, a pattern, a list) are the entries' keys.
+        None => {
+            (on.open_objects && typed_object)
+                || (on.maps && matches!(o.schema(Keyword::PropertyNames), Some(Schema::Object(_))))
+        }
     }
 }
 
@@ -262,6 +267,22 @@ mod tests {
             ..Encodings::default()
         };
         assert!(!is_map(bare.as_object().unwrap(), &only_maps));
+        // An object that says only its names is a map of any values, keyed by those names.
+        let named = Schema::from_str(r#"{"propertyNames":{"maxLength":3}}"#).unwrap();
+        assert!(is_map(named.as_object().unwrap(), &only_maps));
+        assert!(!is_map(named.as_object().unwrap(), &Encodings::default()));
+    }
+
+    #[test]
+    fn gemini_says_property_names_as_the_entries_keys() {
+        use crate::engine::proto_walk::test_support::accepts_encoded as accepts;
+        use serde_json::json;
+        let s = json!({"propertyNames": {"pattern": "^a+$"}});
+        assert!(accepts(s.clone(), json!({"a": {}, "aa": 1})) && !accepts(s, json!({"aaA": 1})));
+        let s = json!({"type": "object", "propertyNames": {"enum": ["foo", "bar"]}});
+        assert!(
+            accepts(s.clone(), json!({"foo": 1, "bar": [2]})) && !accepts(s, json!({"baz": 1}))
+        );
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //! - [`enum_text`]: a numeric or boolean `enum`/`const` where only string enums exist → a string
 //!   enum of their JSON texts;
 //! - [`tuple`](mod@tuple): `prefixItems` (draft-07 `items: [...]`) where the dialect has no tuples → an
-//!   object with one property per position (`"0"`, `"1"`, ...).
+//!   object with one property per position (`"0"`, `"1"`, ...);
+//! - [`multiple`]: a number with an integer `multipleOf` where the dialect has none → the
+//!   quotient, an integer (`3` for `15` with `multipleOf: 5`).
 //!
 //! Which encodings a profile uses is data ([`Rules::encodings`](crate::Rules::encodings)); they
 //! run only when the caller decodes ([`SanitizeOptions::encode`], see
@@ -34,7 +36,9 @@
 pub mod any_value;
 pub mod enum_text;
 pub mod map;
+pub mod multiple;
 mod ordered;
+mod ratio;
 mod text;
 pub mod tuple;
 mod walk;
@@ -68,6 +72,8 @@ pub struct Encodings {
     pub enum_text: bool,
     /// Tuples become objects with one property per position.
     pub tuples: bool,
+    /// Numbers with an integer `multipleOf` become their quotient (an integer).
+    pub multiples: bool,
 }
 
 impl Encodings {
@@ -78,6 +84,7 @@ impl Encodings {
         any_value: false,
         enum_text: false,
         tuples: false,
+        multiples: false,
     };
 
     /// What Gemini's Schema proto needs: no `additionalProperties`, no tuples, string enums
@@ -90,6 +97,7 @@ impl Encodings {
         any_value: true,
         enum_text: true,
         tuples: true,
+        multiples: true,
     };
 
     /// Every encoding on: what the strict profiles use.
@@ -99,6 +107,7 @@ impl Encodings {
         any_value: true,
         enum_text: false,
         tuples: true,
+        multiples: false,
     };
 
     /// Whether any encoding is on.
@@ -107,7 +116,12 @@ impl Encodings {
     /// assert!(!provider_rules::Encodings::default().any());
     /// ```
     pub fn any(&self) -> bool {
-        self.maps || self.open_objects || self.any_value || self.enum_text || self.tuples
+        self.maps
+            || self.open_objects
+            || self.any_value
+            || self.enum_text
+            || self.tuples
+            || self.multiples
     }
 }
 
@@ -176,6 +190,16 @@ pub(crate) fn settle(
     }
 }
 
+/// The default of [`Encoding::Multiple`]'s `per`.
+fn one() -> i64 {
+    1
+}
+
+/// Whether a `per` is left out.
+fn is_one(n: &i64) -> bool {
+    *n == 1
+}
+
 /// An encoded node's description: its own, then what the encoding says.
 pub(crate) fn described(own: Option<&str>, hint: &str) -> String {
     match own {
@@ -238,6 +262,15 @@ pub enum Encoding {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rest: Option<Box<Decoder>>,
     },
+    /// An integer quotient back to the multiple it counts (`× of / per`, written as decimal
+    /// text).
+    Multiple {
+        /// The factor's numerator (the schema's `multipleOf` is `of / per`).
+        of: i64,
+        /// The factor's denominator (a power of 2 and 5; 1 is left out).
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        per: i64,
+    },
 }
 
 impl Encoding {
@@ -252,6 +285,7 @@ impl Encoding {
             Encoding::Json => any_value::RULE,
             Encoding::EnumText => enum_text::RULE,
             Encoding::Tuple { .. } => tuple::RULE,
+            Encoding::Multiple { .. } => multiple::RULE,
         }
     }
 
@@ -270,6 +304,7 @@ impl Encoding {
             Encoding::Tuple { names, items, rest } => {
                 tuple::decode_text(names, items, rest.as_deref(), s, i, out, notes)
             }
+            Encoding::Multiple { of, per } => multiple::decode_text(*of, *per, s, i, out, notes),
         }
     }
 
@@ -282,6 +317,7 @@ impl Encoding {
             Encoding::Tuple { names, items, rest } => {
                 tuple::decode_value(names, items, rest.as_deref(), v, notes)
             }
+            Encoding::Multiple { of, per } => multiple::decode_value(*of, *per, v, notes),
         }
     }
 
@@ -294,6 +330,7 @@ impl Encoding {
             Encoding::Tuple { names, items, rest } => {
                 tuple::encode_value(names, items, rest.as_deref(), v)
             }
+            Encoding::Multiple { of, per } => multiple::encode_value(*of, *per, v),
         }
     }
 }

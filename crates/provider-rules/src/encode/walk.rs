@@ -1,7 +1,7 @@
 //! The encodings' walk over the typed tree: each node is encoded where the profile says so,
 //! and its [`Decoder`] node is built on the way (the decoder tree mirrors the encoded schema).
 
-use super::{Encoding, Encodings, any_value, enum_text, map, tuple};
+use super::{Encoding, Encodings, any_value, enum_text, map, multiple, tuple};
 use crate::decode::{Branch, Decoder};
 use crate::report::Change;
 use crate::rules::Rules;
@@ -24,8 +24,11 @@ pub(crate) fn run(schema: &mut Schema, rules: &Rules, slot: crate::Slot) -> Opti
     if !rules.encodings.any() {
         return None;
     }
+    let mut on = rules.encodings;
+    // A dialect that says `multipleOf` keeps it.
+    on.multiples &= !rules.keywords.contains(Keyword::MultipleOf);
     let mut w = Walk {
-        on: rules.encodings,
+        on,
         changes: Vec::new(),
         nulls: rules.strict.then_some(rules.null_style),
     };
@@ -148,6 +151,19 @@ impl Walk {
                 d.encoding = Some(Encoding::EnumText);
                 return d;
             }
+        }
+        if place == Place::Value
+            && self.on.multiples
+            && let Some((of, per)) = multiple::rewrite(s)
+        {
+            self.change(
+                at,
+                multiple::RULE,
+                "a multiple is its quotient, an integer".to_owned(),
+                false,
+            );
+            d.encoding = Some(Encoding::Multiple { of, per });
+            return d;
         }
         let Schema::Object(o) = s else {
             return d;

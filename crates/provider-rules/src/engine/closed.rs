@@ -30,7 +30,12 @@ pub(crate) fn closed_bound(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
     {
         return;
     }
-    let declared = o.properties().map_or(0, |m| m.len());
+    // A property that accepts no value is never there: it is not counted.
+    let declared = o.properties().map_or(0, |m| {
+        m.values()
+            .filter(|s| !super::not_types::accepts_no_value(s))
+            .count()
+    });
     bound(o, p, declared, "its declared properties (it is closed)", cx);
 }
 

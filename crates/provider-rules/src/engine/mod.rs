@@ -42,7 +42,7 @@ mod patterns;
 mod plans;
 mod presence;
 mod property_maps;
-mod proto_walk;
+pub(crate) mod proto_walk;
 mod ref_false;
 mod refs;
 pub(crate) mod root;
@@ -52,6 +52,7 @@ mod strict;
 mod trees;
 mod types;
 mod unevaluated_alone;
+mod unevaluated_branches;
 mod unevaluated_items_bound;
 mod unions;
 

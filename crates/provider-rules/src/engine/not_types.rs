@@ -201,6 +201,16 @@ fn forbid_members(s: &mut Schema) -> Option<Vec<String>> {
     Some(names)
 }
 
+/// Whether `s` is what [`nothing`] makes (or `false`): a node that accepts no value.
+pub(super) fn accepts_no_value(s: &Schema) -> bool {
+    match s {
+        Schema::Bool(b) => !b,
+        Schema::Object(o) => o
+            .enum_values()
+            .is_some_and(|e| e.len() == 1 && e[0].to_value().as_str() == Some(NOTHING)),
+    }
+}
+
 /// Makes `s` accept no value ([`NOTHING`]), keeping its title and description.
 pub(super) fn nothing(s: &mut Schema) {
     let mut n = serde_json::Map::new();

@@ -97,6 +97,7 @@ pub(crate) static ENCODE: Tree = Tree {
         RuleId::EncodeAnyValue,
         RuleId::EncodeEnumText,
         RuleId::EncodeTuple,
+        RuleId::EncodeMultiple,
     ],
     pass: Pass::Encode,
 };

@@ -10,7 +10,7 @@ use crate::RuleId;
 use schema_core::{Keyword as K, Schema, Transform};
 
 /// What evaluates members beside `unevaluatedProperties`.
-const MEMBERS: &[K] = &[
+pub(super) const MEMBERS: &[K] = &[
     K::Properties,
     K::PatternProperties,
     K::AdditionalProperties,
