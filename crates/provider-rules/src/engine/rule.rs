@@ -354,12 +354,19 @@ impl Plan {
 
     /// The PRE pass's steps with what each reads ([`Rule::reads`]), in order.
     pub(crate) fn pre_reads(&self) -> impl Iterator<Item = (Step, KeywordMask)> + '_ {
-        self.pre().iter().copied().zip(self.pre_reads)
+        // The masks by reference: the array by value was copied on every call (per node).
+        self.pre()
+            .iter()
+            .copied()
+            .zip(self.pre_reads.iter().copied())
     }
 
     /// The POST pass's steps with what each reads, in order.
     pub(crate) fn post_reads(&self) -> impl Iterator<Item = (Step, KeywordMask)> + '_ {
-        self.post().iter().copied().zip(self.post_reads)
+        self.post()
+            .iter()
+            .copied()
+            .zip(self.post_reads.iter().copied())
     }
 }
 
