@@ -239,6 +239,38 @@ impl KeywordMask {
         KeywordMask(bits)
     }
 
+    /// No keyword.
+    ///
+    /// ```
+    /// use schema_core::{Keyword, KeywordMask};
+    /// assert!(!KeywordMask::NONE.intersects(KeywordMask::of(&[Keyword::Type])));
+    /// ```
+    pub const NONE: KeywordMask = KeywordMask(0);
+
+    /// The keywords of either set.
+    ///
+    /// ```
+    /// use schema_core::{Keyword, KeywordMask};
+    /// let both = KeywordMask::of(&[Keyword::Type]).union(KeywordMask::of(&[Keyword::Enum]));
+    /// assert_eq!(both, KeywordMask::of(&[Keyword::Type, Keyword::Enum]));
+    /// ```
+    #[must_use]
+    pub const fn union(self, other: KeywordMask) -> KeywordMask {
+        KeywordMask(self.0 | other.0)
+    }
+
+    /// Whether the two sets may share a keyword: `false` means they share none.
+    ///
+    /// ```
+    /// use schema_core::{Keyword, KeywordMask};
+    /// let refs = KeywordMask::of(&[Keyword::Ref]);
+    /// assert!(refs.intersects(KeywordMask::of(&[Keyword::Ref, Keyword::Type])));
+    /// assert!(!refs.intersects(KeywordMask::of(&[Keyword::Type])));
+    /// ```
+    pub const fn intersects(self, other: KeywordMask) -> bool {
+        self.0 & other.0 != 0
+    }
+
     /// The keywords whose value can hold subschemas ([`Keyword::has_subschemas`]: those
     /// [`Schema::for_each_child`] reads a child from).
     ///
@@ -317,6 +349,20 @@ impl SchemaObject {
     pub fn get_mut(&mut self, kw: Keyword) -> Option<&mut Value> {
         let i = self.position_kw(kw)?;
         Some(&mut self.entries[i].value)
+    }
+
+    /// The keywords the object may hold (its presence mask): a keyword outside it is absent.
+    ///
+    /// ```
+    /// use schema_core::{Keyword, KeywordMask, Schema};
+    /// let s = Schema::from_str(r#"{"type": "string", "title": "T"}"#)?;
+    /// let held = s.as_object().unwrap().keyword_mask();
+    /// assert!(held.intersects(KeywordMask::of(&[Keyword::Title])));
+    /// assert!(!held.intersects(KeywordMask::of(&[Keyword::Ref])));
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub fn keyword_mask(&self) -> KeywordMask {
+        KeywordMask(self.maybe)
     }
 
     /// Whether the object may hold one of the keywords of `mask`: `false` means none is here

@@ -3,7 +3,7 @@
 
 use super::{Branch, Decoder};
 use crate::encode::Encoding;
-use schema_core::{Keyword, Schema, pointer};
+use schema_core::{Keyword, Location, MAX_WALK_DEPTH, Schema, pointer};
 
 /// Following [`Decoder::reference`]: the definitions of the tree being applied.
 pub(super) mod defs {
@@ -64,19 +64,22 @@ pub(super) mod defs {
 }
 
 /// Builds a decoder tree from the places of the sanitized `schema` where the strict rewrite
-/// made a property nullable (`(pointer of the object, property name)`), its kept references
-/// followed. A place the tree cannot reach (under `not`...) is returned in the second list.
-pub(crate) fn build(schema: &Schema, nulls: &[(String, String)]) -> (Decoder, Vec<String>) {
+/// made properties nullable (`(pointer of the object, property names)`), its kept references
+/// followed. A place the tree cannot reach (under `not`...) is returned in the second list,
+/// once per property.
+pub(crate) fn build(schema: &Schema, nulls: Vec<(String, Vec<String>)>) -> (Decoder, Vec<String>) {
     let mut root = Decoder::default();
     let mut unreachable = Vec::new();
-    for (at, name) in nulls {
-        match node_at(&mut root, schema, at) {
+    for (at, names) in nulls {
+        match node_at(&mut root, schema, &at) {
             Some(d) => {
-                if !d.drop_null.contains(name) {
-                    d.drop_null.push(name.clone());
+                for name in names {
+                    if !d.drop_null.contains(&name) {
+                        d.drop_null.push(name);
+                    }
                 }
             }
-            None => unreachable.push(at.clone()),
+            None => unreachable.extend(std::iter::repeat_n(at, names.len())),
         }
     }
     if !root.is_identity() || !root.defs.is_empty() {
@@ -88,33 +91,41 @@ pub(crate) fn build(schema: &Schema, nulls: &[(String, String)]) -> (Decoder, Ve
 /// Gives each kept `$ref` of `schema` its [`Decoder::reference`], then keeps only the
 /// references (and definitions) that decode something.
 pub(super) fn link_refs(root: &mut Decoder, schema: &Schema) {
-    struct Sites(Vec<(String, String)>);
-    impl schema_core::Visit for Sites {
-        fn enter(&mut self, p: &str, s: &Schema) -> bool {
-            if let Some((_, name)) = s
-                .as_object()
-                .and_then(|o| o.reference())
-                .and_then(crate::Refs::local_name)
-            {
-                self.0.push((p.to_owned(), name));
+    /// Walks `s` (at `path`) as [`Schema::walk`] does, pre-order, and makes the decoder node
+    /// of each `$ref` naming a local definition a reference to it: no pointer text is built.
+    fn sites<'s>(
+        root: &mut Decoder,
+        schema: &'s Schema,
+        s: &'s Schema,
+        path: &mut Vec<Location<'s>>,
+        found: &mut bool,
+    ) {
+        if let Some((_, name)) = s
+            .as_object()
+            .and_then(|o| o.reference())
+            .and_then(crate::Refs::local_name)
+        {
+            *found = true;
+            if let Some(d) = node_along(root, schema, path.iter().copied().map(Some)) {
+                *d = Decoder {
+                    reference: Some(name),
+                    ..Decoder::default()
+                };
             }
-            true
+        }
+        if path.len() < MAX_WALK_DEPTH {
+            s.for_each_child(|loc, child| {
+                path.push(loc);
+                sites(root, schema, child, path, found);
+                path.pop();
+            });
         }
     }
-    let mut sites = Sites(Vec::new());
-    schema.walk(&mut sites);
-    if sites.0.is_empty() {
-        return;
+    let mut found = false;
+    sites(root, schema, schema, &mut Vec::new(), &mut found);
+    if found {
+        link_root(root);
     }
-    for (at, name) in sites.0 {
-        if let Some(d) = node_at(root, schema, &at) {
-            *d = Decoder {
-                reference: Some(name),
-                ..Decoder::default()
-            };
-        }
-    }
-    link_root(root);
 }
 
 /// Adds the root's own copy to its definitions (for `$ref: "#"`), then keeps only the
@@ -275,41 +286,65 @@ fn strip(d: &mut Decoder, live: &std::collections::BTreeSet<String>) {
 /// [`Decoder::defs`]).
 fn node_at<'d>(root: &'d mut Decoder, schema: &Schema, at: &str) -> Option<&'d mut Decoder> {
     let segments = pointer::segments(at)?;
+    let mut it = segments.iter().map(String::as_str);
+    // Each step's location read from its segments (`None`: they name none the tree follows).
+    let steps = std::iter::from_fn(|| {
+        let seg = it.next()?;
+        let kw = Keyword::from_name(seg);
+        Some(match kw {
+            Some(k @ (Keyword::Properties | Keyword::Defs)) => {
+                it.next().map(|n| Location::Name(k, n))
+            }
+            Some(k @ (Keyword::Items | Keyword::AdditionalProperties)) => {
+                Some(Location::Keyword(k))
+            }
+            Some(k @ (Keyword::PrefixItems | Keyword::AnyOf)) => it
+                .next()
+                .and_then(|i| i.parse().ok())
+                .map(|i| Location::Index(k, i)),
+            _ => None,
+        })
+    });
+    node_along(root, schema, steps)
+}
+
+/// The decoder node for the schema reached by `steps` from the root (`None` in `steps`: a
+/// step the tree does not follow), made on the way; a first step into `$defs` goes to the
+/// definition's nodes in [`Decoder::defs`].
+fn node_along<'d, 'a>(
+    root: &'d mut Decoder,
+    schema: &Schema,
+    steps: impl Iterator<Item = Option<Location<'a>>>,
+) -> Option<&'d mut Decoder> {
     let mut d = root;
     let mut s = schema;
-    let mut it = segments.iter();
-    if segments.first().map(String::as_str) == Some(Keyword::Defs.as_str()) {
-        it.next();
-        let name = it.next()?;
-        s = s.as_object()?.schema_map(Keyword::Defs)?.get(name)?;
-        d = d.defs.entry(name.clone()).or_default();
-    }
-    while let Some(seg) = it.next() {
+    for (i, step) in steps.enumerate() {
         let o = s.as_object()?;
-        match Keyword::from_name(seg) {
-            Some(Keyword::Properties) => {
-                let name = it.next()?;
-                s = o.properties()?.get(name)?;
-                d = d.properties.entry(name.clone()).or_default();
+        match step? {
+            Location::Name(Keyword::Defs, name) if i == 0 => {
+                s = o.schema_map(Keyword::Defs)?.get(name)?;
+                d = d.defs.entry(name.to_owned()).or_default();
             }
-            Some(Keyword::Items) => {
+            Location::Name(Keyword::Properties, name) => {
+                s = o.properties()?.get(name)?;
+                d = d.properties.entry(name.to_owned()).or_default();
+            }
+            Location::Keyword(Keyword::Items) => {
                 s = o.schema(Keyword::Items)?;
                 d = d.items.get_or_insert_with(Box::default);
             }
-            Some(Keyword::AdditionalProperties) => {
+            Location::Keyword(Keyword::AdditionalProperties) => {
                 s = o.schema(Keyword::AdditionalProperties)?;
                 d = d.additional_properties.get_or_insert_with(Box::default);
             }
-            Some(Keyword::PrefixItems) => {
-                let i: usize = it.next()?.parse().ok()?;
+            Location::Index(Keyword::PrefixItems, i) => {
                 s = o.schemas(Keyword::PrefixItems)?.get(i)?;
                 if d.prefix_items.len() <= i {
                     d.prefix_items.resize_with(i + 1, Decoder::default);
                 }
                 d = &mut d.prefix_items[i];
             }
-            Some(Keyword::AnyOf) => {
-                let i: usize = it.next()?.parse().ok()?;
+            Location::Index(Keyword::AnyOf, i) => {
                 let branches = o.schemas(Keyword::AnyOf)?;
                 if d.any_of.len() < branches.len() {
                     d.any_of = branches

@@ -5,7 +5,7 @@ use crate::Slot;
 use crate::hints;
 use crate::report::{Change, Report};
 use crate::rules::Rules;
-use schema_core::{InstanceType, Keyword, Schema, Value};
+use schema_core::{InstanceType, Keyword, KeywordMask, Schema, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -28,9 +28,13 @@ pub(crate) struct Cx<'r> {
     guesses: Vec<Vec<InstanceType>>,
     /// How many changes the report held when each node on the path was entered.
     marks: Vec<usize>,
-    /// Where the strict rewrite made a property nullable that did not accept `null`: the
-    /// object's pointer and the property's name (the decoders are built from them).
-    pub(crate) strict_nulls: Vec<(String, String)>,
+    /// Where the strict rewrite made properties nullable that did not accept `null`: the
+    /// object's pointer and the properties' names, one entry per object rewritten (the
+    /// decoders are built from them).
+    pub(crate) strict_nulls: Vec<(String, Vec<String>)>,
+    /// The keywords the whole tree held after the last tree-pass walk, and how many changes
+    /// the report held then ([`Cx::tree_may_hold`]).
+    held: Option<(KeywordMask, usize)>,
 }
 
 impl<'r> Cx<'r> {
@@ -51,6 +55,7 @@ impl<'r> Cx<'r> {
             guesses: Vec::new(),
             marks: Vec::with_capacity(PATH_CAPACITY),
             strict_nulls: Vec::new(),
+            held: None,
         }
     }
 
@@ -83,6 +88,22 @@ impl<'r> Cx<'r> {
     /// Whether the profile's any-value schema is one type (no union to say "any value").
     pub(crate) fn any_value_lossy(&self) -> bool {
         self.any_value_lossy
+    }
+
+    /// Records that the whole tree holds no keyword outside `held` now (a tree-pass walk has
+    /// just read every node: [`super::passes`]).
+    pub(crate) fn tree_holds(&mut self, held: KeywordMask) {
+        self.held = Some((held, self.change_count()));
+    }
+
+    /// Whether the tree may hold one of `keywords`: `false` only where the last tree-pass walk
+    /// saw none and nothing changed since (every rewrite records a change), so a pass that
+    /// reads only `keywords` would leave the tree as it is (its search of the tree skipped).
+    pub(crate) fn tree_may_hold(&self, keywords: KeywordMask) -> bool {
+        match self.held {
+            Some((held, changes)) if changes == self.change_count() => held.intersects(keywords),
+            _ => true,
+        }
     }
 
     /// How many changes the report holds.

@@ -17,13 +17,19 @@
 
 use super::Cx;
 use crate::RuleId;
-use schema_core::{Dialect, Keyword as K, RefIndex, Schema, Transform, Value, Visit, pointer};
+use schema_core::{
+    Dialect, Keyword as K, KeywordMask, RefIndex, Schema, Transform, Value, Visit, pointer,
+};
 use std::collections::HashMap;
 
 /// Rewrites the `$dynamicRef`s whose target is fixed (see the [module docs](self)).
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     // Before 2020-12, `$dynamicRef` is no keyword: it constrains nothing.
-    if !schema.has_dynamic_refs() || Dialect::detect(schema) != Dialect::Draft2020_12 {
+    let dynamic = KeywordMask::of(&[K::DynamicRef, K::RecursiveRef]);
+    if !cx.tree_may_hold(dynamic)
+        || !schema.has_dynamic_refs()
+        || Dialect::detect(schema) != Dialect::Draft2020_12
+    {
         return;
     }
     let index = RefIndex::new(schema);

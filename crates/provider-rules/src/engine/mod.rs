@@ -347,7 +347,7 @@ fn finish(
 ) -> Sanitized {
     let strict_nulls = std::mem::take(&mut cx.strict_nulls);
     let mut report = cx.into_report();
-    let (mut decoder, unreachable) = crate::decode::build(&out, &strict_nulls);
+    let (mut decoder, unreachable) = crate::decode::build(&out, strict_nulls);
     if let Some(d) = then {
         decoder.then = Some(Box::new(d));
     }
@@ -534,6 +534,24 @@ mod tests {
         let depth = |s: &Sanitized| s.report.changes.iter().any(|c| c.rule == RuleId::Depth);
         assert!(!depth(&run(schema.clone(), &Rules::OPENAI, Slot::Schema)));
         assert!(depth(&sanitize(schema, &Rules::OPENAI, Slot::Schema)));
+    }
+
+    /// A pass skipped because no node holds its keywords ([`Cx::tree_may_hold`]) still sees
+    /// what the passes before it wrote: a bare property map's members, walked by no pass
+    /// until it is wrapped, keep their dependency and their reference rewritten (Gemini).
+    #[test]
+    fn a_pass_skipped_for_absent_keywords_sees_what_earlier_passes_wrote() {
+        let text = r##"{"a":{"type":"object","properties":{"k":{"type":"string"},"m":{"type":"string"}},"dependentRequired":{"k":["m"]}},"b":{"$ref":"#/properties/a/properties/k"}}"##;
+        let out = sanitize(
+            Schema::from_str(text).unwrap(),
+            &Rules::GEMINI,
+            Slot::Parameters,
+        );
+        let v = out.schema.to_value();
+        let a = &v["properties"]["a"];
+        assert!(a.get("dependentRequired").is_none(), "{v}");
+        assert!(a["anyOf"].is_array(), "{v}");
+        assert_eq!(v["properties"]["b"]["type"], "string", "{v}");
     }
 
     /// The plan holds exactly the steps whose gate is on, in the order's order.

@@ -42,12 +42,7 @@ fn null_schema() -> Schema {
 /// Nullability in the profile's spelling, and null-only nodes where there is no null type
 /// (the step tests the profile's spelling on each node it rewrites).
 pub(crate) static NULLS: Rule = Rule::new(RuleId::Nullable)
-    .reads(&[
-        Keyword::AnyOf,
-        Keyword::OneOf,
-        Keyword::Nullable,
-        Keyword::Type,
-    ])
+    .reads_for(nulls_read)
     .pre(normalize)
     .post(normalize)
     .check(Check::Object(check::null_type))
@@ -56,6 +51,25 @@ pub(crate) static NULLS: Rule = Rule::new(RuleId::Nullable)
 
 /// What a null-only schema leaves where the provider has no null type.
 const ALWAYS_NULL: Hint = Hint::new(RuleId::NullType, "Always null.");
+
+/// What [`normalize`] reads for a profile, each part of it on its own condition: unions'
+/// null branches where `nullable` is the style, `nullable` where the dialect lacks it,
+/// `type` where it lacks the null type (`type` is on nearly every node; most profiles never
+/// read it here).
+fn nulls_read(rules: &crate::Rules, _: crate::Slot) -> schema_core::KeywordMask {
+    let nullable_ok = rules.keywords.contains(Keyword::Nullable);
+    let mut read = Vec::with_capacity(4);
+    if rules.null_style == NullStyle::Nullable && nullable_ok {
+        read.extend([Keyword::AnyOf, Keyword::OneOf]);
+    }
+    if !nullable_ok {
+        read.push(Keyword::Nullable);
+    }
+    if !rules.null_type {
+        read.push(Keyword::Type);
+    }
+    schema_core::KeywordMask::of(&read)
+}
 
 /// Rewrites "or null" into the profile's style:
 /// - `Nullable`: `anyOf: [X, {"type": "null"}]` → X + `nullable: true` (gemini: a `type` list

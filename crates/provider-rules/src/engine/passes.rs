@@ -13,7 +13,7 @@
 use super::Cx;
 use super::rule::TreeGate;
 use crate::report::Change;
-use schema_core::{Location, MAX_WALK_DEPTH, Schema};
+use schema_core::{KeywordMask, Location, MAX_WALK_DEPTH, Schema};
 use std::cell::OnceCell;
 use std::ops::Deref;
 
@@ -135,12 +135,16 @@ fn walk_group(schema: &mut Schema, cx: &mut Cx<'_>, steps: &[Option<NodeStep>]) 
         steps,
         changes: Default::default(),
         cx,
+        held: KeywordMask::NONE,
     };
     walk.node(schema, &At::root(), 0);
-    let Walk { changes, cx, .. } = walk;
+    let Walk {
+        changes, cx, held, ..
+    } = walk;
     for mut c in changes.into_iter().take(steps.len()) {
         cx.append_changes(&mut c);
     }
+    cx.tree_holds(held);
 }
 
 /// A step that does nothing (the unused places of a group).
@@ -151,6 +155,8 @@ struct Walk<'a, 'r, 's> {
     steps: &'s [NodeStep],
     changes: [Vec<Change>; MAX_PASSES],
     cx: &'a mut Cx<'r>,
+    /// The keywords the nodes walked hold, as the steps left them ([`Cx::tree_holds`]).
+    held: KeywordMask,
 }
 
 impl Walk<'_, '_, '_> {
@@ -167,11 +173,18 @@ impl Walk<'_, '_, '_> {
                 self.cx.move_changes_since(before, changes);
             }
         }
-        // As deep as `Schema::transform` goes.
+        // A step changes its node and what is below it, which the walk then visits: each
+        // node's keywords are read once its steps are done.
+        if let Schema::Object(o) = s {
+            self.held = self.held.union(o.keyword_mask());
+        }
+        // As deep as `Schema::transform` goes; what lies deeper is not known.
         if depth < MAX_WALK_DEPTH {
             s.for_each_child_mut(|loc, child| {
                 self.node(child, &At::child(at, loc), depth + 1);
             });
+        } else {
+            self.held = KeywordMask::ALL;
         }
     }
 }
@@ -179,6 +192,48 @@ impl Walk<'_, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After a walk the context knows which keywords the tree holds, below the root too, as
+    /// the steps left it; a change recorded since, or a tree deeper than the walk goes, makes
+    /// it say "maybe" again.
+    #[test]
+    fn the_walk_says_which_keywords_the_tree_may_hold() {
+        use schema_core::Keyword as K;
+        fn idle_step(_: &mut Schema, _: &At<'_>, _: &mut Cx<'_>) {}
+        let refs = KeywordMask::of(&[K::Ref]);
+        let deps = KeywordMask::of(&[K::DependentRequired]);
+        let text = r##"{"type":"object","properties":{"a":{"items":{"$ref":"#/$defs/x"}}}}"##;
+        let mut s = Schema::from_str(text).unwrap();
+        let mut cx = Cx::new(&crate::Rules::OPENAI, crate::Slot::Schema);
+        assert!(cx.tree_may_hold(deps), "nothing walked yet");
+        run(&mut s, &mut cx, &[(true, idle_step as NodeStep)]);
+        assert!(cx.tree_may_hold(refs));
+        assert!(!cx.tree_may_hold(deps));
+        cx.change("", crate::RuleId::TypeCase, "a change");
+        assert!(cx.tree_may_hold(deps), "a change since the walk");
+        // What a step writes is read once it is done.
+        fn add_dependency(s: &mut Schema, at: &At<'_>, _: &mut Cx<'_>) {
+            if at.is_root() {
+                s.make_object().insert(
+                    K::DependentRequired,
+                    schema_core::Value::StringsMap(Default::default()),
+                );
+            }
+        }
+        let mut cx = Cx::new(&crate::Rules::OPENAI, crate::Slot::Schema);
+        run(&mut s, &mut cx, &[(true, add_dependency as NodeStep)]);
+        assert!(cx.tree_may_hold(deps));
+        // Deeper than the walk goes: not known.
+        let mut nested = Schema::Bool(true);
+        for _ in 0..MAX_WALK_DEPTH + 1 {
+            let mut o = schema_core::SchemaObject::new();
+            o.insert(K::Not, schema_core::Value::Schema(Box::new(nested)));
+            nested = Schema::Object(o);
+        }
+        let mut cx = Cx::new(&crate::Rules::OPENAI, crate::Slot::Schema);
+        run(&mut nested, &mut cx, &[(true, idle_step as NodeStep)]);
+        assert!(cx.tree_may_hold(refs), "a tree deeper than the walk");
+    }
 
     /// The pointer a step reads is the one `Schema::transform` gives, escapes included.
     #[test]

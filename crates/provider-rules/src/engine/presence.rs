@@ -57,8 +57,12 @@ pub(crate) fn run_on(cx: &Cx<'_>) -> bool {
     {
         return false;
     }
-    true
+    // No node holds a dependency: the walk would change nothing.
+    cx.tree_may_hold(READ)
 }
+
+/// What is rewritten is one dependency (one test for a node without any).
+const READ: KeywordMask = KeywordMask::of(&[Keyword::DependentRequired, Keyword::Dependencies]);
 
 /// Its step on one node ([`super::passes`] walks the tree).
 pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
@@ -68,8 +72,6 @@ pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = s.as_object_mut() else {
         return;
     };
-    // What is rewritten is one dependency (one test for a node without any).
-    const READ: KeywordMask = KeywordMask::of(&[Keyword::DependentRequired, Keyword::Dependencies]);
     if !o.may_contain_any(READ) {
         return;
     }

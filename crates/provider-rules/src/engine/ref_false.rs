@@ -6,12 +6,12 @@
 
 use super::Cx;
 use crate::RuleId;
-use schema_core::{Keyword as K, RefIndex, Schema, Transform, Value, Visit, pointer};
+use schema_core::{Keyword as K, KeywordMask, RefIndex, Schema, Transform, Value, Visit, pointer};
 use std::collections::BTreeSet;
 
 /// Rewrites the `$ref`s whose target is `false` (see the [module docs](self)).
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if !schema.has_refs() {
+    if !cx.tree_may_hold(KeywordMask::of(&[K::Ref])) || !schema.has_refs() {
         return;
     }
     let index = RefIndex::new(schema);

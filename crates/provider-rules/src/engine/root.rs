@@ -21,10 +21,11 @@ use schema_core::{
 /// with `properties` (`object schema missing properties`), which then stays even where the
 /// profile refuses an empty `properties` elsewhere (see [`Rules::keeps_root_properties`](crate::Rules::keeps_root_properties)).
 pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    let root = cx.rules.root;
+    // The root only (the step runs on every node: it acts on what is absent).
     if !p.is_empty() {
         return;
     }
+    let root = cx.rules.root;
     if !cx.rules.root_shaped(cx.slot) {
         // A strict standalone schema whose root may be anything (Anthropic structured
         // outputs) still has a root `allOf`, and a root union of objects only, merged: strict

@@ -57,6 +57,9 @@ pub(crate) struct Rule {
     /// The keywords without which its steps leave an object node as it is (the walk skips
     /// them on an object that holds none: [`Rule::reads`]); all by default.
     pub(crate) reads: KeywordMask,
+    /// Where what its steps read depends on the profile: those keywords for a profile in a
+    /// slot ([`Rule::reads_for`]; read once per plan, in place of [`Rule::reads`]).
+    pub(crate) reads_for: Option<fn(&Rules, Slot) -> KeywordMask>,
 }
 
 /// A rule's wording in a description: the sentence one of its losses leaves there, each `{}`
@@ -118,6 +121,7 @@ impl Rule {
             reports: &[],
             hints: &[],
             reads: KeywordMask::ALL,
+            reads_for: None,
         }
     }
 
@@ -126,6 +130,19 @@ impl Rule {
     pub(crate) const fn reads(mut self, keywords: &[Keyword]) -> Rule {
         self.reads = KeywordMask::of(keywords);
         self
+    }
+
+    /// Its steps change an object node only where it holds one of the keywords `reads` gives
+    /// for the profile and slot (the plan reads it once: [`Plan`]).
+    pub(crate) const fn reads_for(mut self, reads: fn(&Rules, Slot) -> KeywordMask) -> Rule {
+        self.reads_for = Some(reads);
+        self
+    }
+
+    /// What its steps read for `rules` in `slot`: [`Rule::reads_for`] where given, else
+    /// [`Rule::reads`].
+    pub(crate) fn reads_in(&self, rules: &Rules, slot: Slot) -> KeywordMask {
+        self.reads_for.map_or(self.reads, |f| f(rules, slot))
     }
 
     /// Its steps change an object node only where it holds a subschema.
@@ -309,7 +326,9 @@ impl Plan {
             let Some(step) = step.filter(|_| on) else {
                 continue;
             };
-            let reads = run.rule().map_or(KeywordMask::ALL, |r| r.reads);
+            let reads = run
+                .rule()
+                .map_or(KeywordMask::ALL, |r| r.reads_in(rules, slot));
             if pre {
                 plan.pre[plan.pre_len] = step;
                 plan.pre_reads[plan.pre_len] = reads;
@@ -335,12 +354,19 @@ impl Plan {
 
     /// The PRE pass's steps with what each reads ([`Rule::reads`]), in order.
     pub(crate) fn pre_reads(&self) -> impl Iterator<Item = (Step, KeywordMask)> + '_ {
-        self.pre().iter().copied().zip(self.pre_reads)
+        // The masks by reference: the array by value was copied on every call (per node).
+        self.pre()
+            .iter()
+            .copied()
+            .zip(self.pre_reads.iter().copied())
     }
 
     /// The POST pass's steps with what each reads, in order.
     pub(crate) fn post_reads(&self) -> impl Iterator<Item = (Step, KeywordMask)> + '_ {
-        self.post().iter().copied().zip(self.post_reads)
+        self.post()
+            .iter()
+            .copied()
+            .zip(self.post_reads.iter().copied())
     }
 }
 
@@ -471,8 +497,13 @@ mod tests {
             }
         }
         let mut checked = 0;
-        for rule in ORDER.iter().filter_map(|r| r.rule()) {
-            if rule.reads == KeywordMask::ALL {
+        for (rule, rules) in ORDER
+            .iter()
+            .filter_map(|r| r.rule())
+            .flat_map(|rule| crate::PROFILES.iter().map(move |p| (rule, *p)))
+        {
+            let reads = rule.reads_in(rules, Slot::Parameters);
+            if reads == KeywordMask::ALL {
                 continue;
             }
             for node in &nodes.0 {
@@ -482,7 +513,7 @@ mod tests {
                         Key::Known(k) => {
                             let mut one = schema_core::SchemaObject::new();
                             one.insert(k, schema_core::Value::Bool(true));
-                            !one.may_contain_any(rule.reads)
+                            !one.may_contain_any(reads)
                         }
                         Key::Other(_) => true,
                     });
@@ -491,18 +522,16 @@ mod tests {
                 for e in without.as_object().map(|o| o.entries()).unwrap_or(&[]) {
                     fresh.insert_key(e.key.clone(), e.value.clone());
                 }
-                assert!(!fresh.may_contain_any(rule.reads), "{}", rule.id);
+                assert!(!fresh.may_contain_any(reads), "{}", rule.id);
                 let fresh = Schema::Object(fresh);
-                for rules in crate::PROFILES {
-                    for p in ["", "/properties/x"] {
-                        for step in rule.pre.iter().chain(&rule.post) {
-                            let mut s = fresh.clone();
-                            let mut cx = Cx::new(rules, Slot::Parameters);
-                            step(&mut s, p, &mut cx);
-                            assert_eq!(s, fresh, "{} on {}", rule.id, fresh.to_json_string());
-                            assert_eq!(cx.change_count(), 0, "{}", rule.id);
-                            checked += 1;
-                        }
+                for p in ["", "/properties/x"] {
+                    for step in rule.pre.iter().chain(&rule.post) {
+                        let mut s = fresh.clone();
+                        let mut cx = Cx::new(rules, Slot::Parameters);
+                        step(&mut s, p, &mut cx);
+                        assert_eq!(s, fresh, "{} on {}", rule.id, fresh.to_json_string());
+                        assert_eq!(cx.change_count(), 0, "{}", rule.id);
+                        checked += 1;
                     }
                 }
             }

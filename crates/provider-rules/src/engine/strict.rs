@@ -68,28 +68,28 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         return;
     }
-    let names: Vec<String> = o
-        .properties()
-        .map(|m| m.keys().cloned().collect())
-        .unwrap_or_default();
-    let required: Vec<String> = o.required().map(<[String]>::to_vec).unwrap_or_default();
-    let mut made_nullable = Vec::new();
+    // Which properties are required, read before the properties are rewritten (no name
+    // copied: one flag per property, in the map's order).
+    let required: Vec<bool> = {
+        let listed = o.required().unwrap_or_default();
+        o.properties()
+            .map(|m| m.keys().map(|n| listed.iter().any(|r| r == n)).collect())
+            .unwrap_or_default()
+    };
+    let mut made_nullable = String::new();
+    let mut nulls = Vec::new();
     let mut banned = Vec::new();
     let mut untyped = Vec::new();
     if let Some(props) = o.properties_mut() {
-        props.retain(|k, s| {
+        for ((name, s), &required) in props.iter_mut().zip(&required) {
             if matches!(s, Schema::Bool(false)) {
-                banned.push(k.clone());
-                false
-            } else {
-                true
+                banned.push(name.clone());
+                continue;
             }
-        });
-        for (name, s) in props.iter_mut() {
             if matches!(s, Schema::Bool(true)) {
                 untyped.push(name.clone());
             }
-            if required.contains(name) || !all_required {
+            if required || !all_required {
                 s.make_object();
                 continue;
             }
@@ -103,14 +103,29 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             // A typeless node's `null` is a call leaving it out too: the encodings' second
             // run makes it a string that admits `null` (`encode::any_value::admit_null`).
             if !accepts_null(so) || is_typeless(so) {
-                cx.strict_nulls.push((p.to_owned(), name.clone()));
+                nulls.push(name.clone());
             }
             add_null(so, style);
-            made_nullable.push(name.clone());
+            made_nullable.push_str(if made_nullable.is_empty() {
+                "optional properties made required and nullable: "
+            } else {
+                ", "
+            });
+            made_nullable.push_str(name);
+        }
+        if !banned.is_empty() {
+            props.retain(|_, s| !matches!(s, Schema::Bool(false)));
         }
     }
+    if !nulls.is_empty() {
+        cx.strict_nulls.push((p.to_owned(), nulls));
+    }
     if all_required {
-        let names: Vec<String> = names.into_iter().filter(|n| !banned.contains(n)).collect();
+        // Every property left, in the map's order.
+        let names: Vec<String> = o
+            .properties()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
         o.insert(Keyword::Required, Value::Strings(names));
     }
     if !banned.is_empty() {
@@ -129,14 +144,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         );
     }
     if !made_nullable.is_empty() {
-        cx.change(
-            p,
-            RuleId::StrictRequired,
-            format!(
-                "optional properties made required and nullable: {}",
-                made_nullable.join(", ")
-            ),
-        );
+        cx.change(p, RuleId::StrictRequired, made_nullable);
     }
 }
 

@@ -12,10 +12,14 @@ use crate::RuleId;
 use crate::rules::Refs;
 use inline::{inline_all, inline_with_siblings};
 use keep::keep_local;
-use schema_core::{Key, Keyword, Schema, Transform};
+use schema_core::{Key, Keyword, KeywordMask, Schema, Transform};
 
 /// Keywords that may stand beside a `$ref` under [`Refs::NoSiblings`].
 pub(crate) const REF_SIBLINGS: &[Keyword] = Refs::SIBLINGS;
+
+/// The reference keywords ([`Schema::has_any_refs`] looks for them).
+const REFERENCES: KeywordMask =
+    KeywordMask::of(&[Keyword::Ref, Keyword::DynamicRef, Keyword::RecursiveRef]);
 
 /// How many `$ref`s with siblings one schema inlines at most.
 const MAX_SIBLING_INLINES: usize = 1_000;
@@ -33,7 +37,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     // Where references are rewritten, every branch below leaves a schema without any as it
     // is: asked once here, in one walk (the branches ask again only for a schema that has
     // some).
-    if cx.rules.refs != Refs::Keep && !schema.has_any_refs() {
+    if cx.rules.refs != Refs::Keep && (!cx.tree_may_hold(REFERENCES) || !schema.has_any_refs()) {
         return;
     }
     if cx.rules.refs != Refs::Keep || cx.rules.draft_2020 {
