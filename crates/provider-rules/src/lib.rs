@@ -223,7 +223,11 @@ pub fn sanitize_slice_with(
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
     let (schema, cuts) = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
-    let out = engine::sanitize_with(schema, rules, slot, options);
+    let out = if cuts.is_empty() {
+        engine::sanitize_parsed_whole(schema, rules, slot, options)
+    } else {
+        engine::sanitize_with(schema, rules, slot, options)
+    };
     Ok(cuts.report(out))
 }
 
@@ -261,9 +265,7 @@ pub fn sanitize_slice_with(
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize_slice(bytes: &[u8], rules: &Rules, slot: Slot) -> Result<Sanitized, SchemaError> {
-    let (schema, cuts) = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
-    let out = engine::sanitize(schema, rules, slot);
-    Ok(cuts.report(out))
+    sanitize_slice_with(bytes, rules, slot, &SanitizeOptions::default())
 }
 
 /// The README's examples, run as doc tests.
