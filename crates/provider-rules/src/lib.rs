@@ -223,11 +223,12 @@ pub fn sanitize_slice_with(
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
     let (schema, cuts) = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
-    let out = if cuts.is_empty() {
-        engine::sanitize_parsed_whole(schema, rules, slot, options)
+    let cap = if cuts.is_empty() {
+        engine::Cap::Changed
     } else {
-        engine::sanitize_with(schema, rules, slot, options)
+        engine::Cap::On
     };
+    let out = engine::sanitize_capped(schema, rules, slot, options, cap);
     Ok(cuts.report(out))
 }
 

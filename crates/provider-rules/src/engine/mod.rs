@@ -216,21 +216,11 @@ pub(crate) fn sanitize_with(
     sanitize_capped(schema, rules, slot, options, Cap::On)
 }
 
-/// [`sanitize_with`] of a schema as the parser kept it whole ([`crate::sanitize_slice`], no
-/// subtree cut at the parser's limit, which is the cap's): it nests within the limit, so
-/// where nothing changed the cap has nothing to look for ([`Cap::Changed`]).
-pub(crate) fn sanitize_parsed_whole(
-    schema: Schema,
-    rules: &Rules,
-    slot: Slot,
-    options: &crate::SanitizeOptions,
-) -> Sanitized {
-    sanitize_capped(schema, rules, slot, options, Cap::Changed)
-}
-
 /// [`sanitize_with`] with the cap as `cap` says on the first run (the encodings' second run,
-/// on that run's result, has it on).
-fn sanitize_capped(
+/// on that run's result, has it on): [`Cap::Changed`] for a schema as the parser kept it
+/// whole ([`crate::sanitize_slice`], no subtree cut at the parser's limit, which is the
+/// cap's), which nests within the limit, so where nothing changed the cap has nothing to find.
+pub(crate) fn sanitize_capped(
     schema: Schema,
     rules: &Rules,
     slot: Slot,
@@ -262,7 +252,7 @@ pub(crate) enum Cap {
     /// It does ([`sanitize`]).
     On,
     /// It does where a change was recorded: the schema was parsed whole, within the cap's
-    /// limit ([`sanitize_parsed_whole`]), and a tree no step changed is still that tree.
+    /// limit ([`sanitize_capped`]), and a tree no step changed is still that tree.
     Changed,
     /// It does not ([`run`]: the cap's own stand-ins).
     Off,
