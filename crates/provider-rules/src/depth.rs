@@ -84,6 +84,11 @@ impl Cuts {
         (schema, Cuts { cuts, not_a_schema })
     }
 
+    /// Whether the parser cut nothing: the schema nests within [`limit`] levels.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.cuts.is_empty()
+    }
+
     /// Adds the cuts to `out`, the result of sanitizing the schema [`Cuts::read`] returned.
     pub(crate) fn report(self, mut out: Sanitized) -> Sanitized {
         let Cuts { cuts, not_a_schema } = self;

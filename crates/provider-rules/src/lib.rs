@@ -223,7 +223,12 @@ pub fn sanitize_slice_with(
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
     let (schema, cuts) = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
-    let out = engine::sanitize_with(schema, rules, slot, options);
+    let cap = if cuts.is_empty() {
+        engine::Cap::Changed
+    } else {
+        engine::Cap::On
+    };
+    let out = engine::sanitize_capped(schema, rules, slot, options, cap);
     Ok(cuts.report(out))
 }
 
@@ -261,9 +266,7 @@ pub fn sanitize_slice_with(
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize_slice(bytes: &[u8], rules: &Rules, slot: Slot) -> Result<Sanitized, SchemaError> {
-    let (schema, cuts) = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
-    let out = engine::sanitize(schema, rules, slot);
-    Ok(cuts.report(out))
+    sanitize_slice_with(bytes, rules, slot, &SanitizeOptions::default())
 }
 
 /// The README's examples, run as doc tests.

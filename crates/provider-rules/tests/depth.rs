@@ -181,6 +181,33 @@ fn within_the_limit_nothing_is_cut() {
     }
 }
 
+/// A schema the parser keeps whole, with its deepest node at the limit: a profile that
+/// changes nothing in it leaves it as it is (the cap, skipped where nothing changed, has
+/// nothing to cut), and one whose rewriting grows levels below the limit is still capped.
+#[test]
+fn a_whole_parse_at_the_limit_is_capped_only_where_the_engine_grew_it() {
+    let text = nested_objects(64);
+    assert!(!depth_cut(&text));
+    for rules in PROFILES {
+        for slot in [Slot::Parameters, Slot::Schema] {
+            let out = invariants("64 levels", &text, rules, slot);
+            assert!(depth_changes(&out).is_empty(), "{}", rules.name());
+        }
+    }
+    let out = sanitize_slice(text.as_bytes(), &Rules::OPENAI, Slot::Parameters).expect("json");
+    assert!(out.report.is_empty(), "{:?}", out.report.changes);
+    // `{}` at level 64: Gemini types an any-value as 6 levels of alternatives, past the limit.
+    let grown = text.replacen(r#"{"type":"string"}"#, "{}", 1);
+    assert!(!depth_cut(&grown));
+    let out = invariants(
+        "64 levels, any value",
+        &grown,
+        &Rules::GEMINI,
+        Slot::Parameters,
+    );
+    assert_eq!(depth_changes(&out).len(), 1, "{:?}", out.report.changes);
+}
+
 #[test]
 fn every_deep_shape_keeps_the_invariants() {
     let any_of = format!(

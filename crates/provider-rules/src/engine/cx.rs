@@ -12,13 +12,22 @@ use std::rc::Rc;
 /// How many levels of the walk's path [`Cx`]'s stacks hold before they grow.
 const PATH_CAPACITY: usize = 16;
 
+/// One node on the walk's path.
+struct Level {
+    /// Its pending hints.
+    hints: Vec<String>,
+    /// How many changes the report held when it was entered.
+    mark: usize,
+}
+
 /// What the steps share while one schema is sanitized.
 pub(crate) struct Cx<'r> {
     pub(crate) rules: &'r Rules,
     pub(crate) slot: Slot,
     report: Report,
-    /// Hints of the nodes on the walk's path, innermost last.
-    hints: Vec<Vec<String>>,
+    /// The nodes on the walk's path (their hints, their marks), innermost last: one list,
+    /// one allocation per schema.
+    path: Vec<Level>,
     /// The profile's any-value schema, parsed once per thread (see [`any_value_of`]).
     any_value: Option<Rc<Schema>>,
     /// Whether that schema is one type only (no union can say "any value").
@@ -26,8 +35,6 @@ pub(crate) struct Cx<'r> {
     /// The types each node on the path spoke of when it was entered, innermost last (kept
     /// only where "any value" is lossy: see [`Cx::guess`]).
     guesses: Vec<Vec<InstanceType>>,
-    /// How many changes the report held when each node on the path was entered.
-    marks: Vec<usize>,
     /// Where the strict rewrite made properties nullable that did not accept `null`: the
     /// object's pointer and the properties' names, one entry per object rewritten (the
     /// decoders are built from them).
@@ -49,11 +56,10 @@ impl<'r> Cx<'r> {
             slot,
             report: Report::default(),
             // One entry per level of the walk's path: room for typical depths up front.
-            hints: Vec::with_capacity(PATH_CAPACITY),
+            path: Vec::with_capacity(PATH_CAPACITY),
             any_value,
             any_value_lossy,
             guesses: Vec::new(),
-            marks: Vec::with_capacity(PATH_CAPACITY),
             strict_nulls: Vec::new(),
             held: None,
         }
@@ -62,16 +68,17 @@ impl<'r> Cx<'r> {
     /// Enters `node`: its hints start empty; where "any value" is lossy, the types its
     /// keywords speak of are kept before the steps rewrite it.
     pub(crate) fn enter(&mut self, node: &Schema) {
-        self.hints.push(Vec::new());
-        self.marks.push(self.report.changes.len());
+        self.path.push(Level {
+            hints: Vec::new(),
+            mark: self.report.changes.len(),
+        });
         if self.any_value_lossy {
             self.guesses.push(super::types::spoken(node));
         }
     }
 
     pub(crate) fn leave(&mut self) {
-        self.hints.pop();
-        self.marks.pop();
+        self.path.pop();
         if self.any_value_lossy {
             self.guesses.pop();
         }
@@ -113,7 +120,7 @@ impl<'r> Cx<'r> {
 
     /// Whether meaning was lost under `prefix` since the current node was entered.
     pub(crate) fn lost_under(&self, prefix: &str) -> bool {
-        let from = self.marks.last().copied().unwrap_or(0);
+        let from = self.path.last().map_or(0, |l| l.mark);
         self.report.changes[from.min(self.report.changes.len())..]
             .iter()
             .any(|c| c.lossy && c.pointer.starts_with(prefix))
@@ -162,7 +169,7 @@ impl<'r> Cx<'r> {
             lossy: true,
         });
         if let (Some(h), true) = (hint, self.rules.hints)
-            && let Some(top) = self.hints.last_mut()
+            && let Some(top) = self.path.last_mut().map(|l| &mut l.hints)
             && !top.contains(&h)
         {
             top.push(h);
@@ -190,9 +197,9 @@ impl<'r> Cx<'r> {
     }
 
     fn take_hints(&mut self) -> Vec<String> {
-        self.hints
+        self.path
             .last_mut()
-            .map(std::mem::take)
+            .map(|l| std::mem::take(&mut l.hints))
             .unwrap_or_default()
     }
 }

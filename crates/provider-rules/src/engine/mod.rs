@@ -214,10 +214,23 @@ pub(crate) fn sanitize_with(
     slot: Slot,
     options: &crate::SanitizeOptions,
 ) -> Sanitized {
-    let once = |s: Schema| run_with(s, rules, slot, options, Cap::On);
-    let out = once(schema);
+    sanitize_capped(schema, rules, slot, options, Cap::On)
+}
+
+/// [`sanitize_with`] with the cap as `cap` says on the first run (the encodings' second run,
+/// on that run's result, has it on): [`Cap::Changed`] for a schema as the parser kept it
+/// whole ([`crate::sanitize_slice`], no subtree cut at the parser's limit, which is the
+/// cap's), which nests within the limit, so where nothing changed the cap has nothing to find.
+pub(crate) fn sanitize_capped(
+    schema: Schema,
+    rules: &Rules,
+    slot: Slot,
+    options: &crate::SanitizeOptions,
+    cap: Cap,
+) -> Sanitized {
+    let out = run_with(schema, rules, slot, options, cap);
     if options.encode {
-        return crate::encode::settle(out, |s| once(s.clone()));
+        return crate::encode::settle(out, |s| run_with(s.clone(), rules, slot, options, Cap::On));
     }
     out
 }
@@ -239,6 +252,9 @@ pub(crate) fn run(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
 pub(crate) enum Cap {
     /// It does ([`sanitize`]).
     On,
+    /// It does where a change was recorded: the schema was parsed whole, within the cap's
+    /// limit ([`sanitize_capped`]), and a tree no step changed is still that tree.
+    Changed,
     /// It does not ([`run`]: the cap's own stand-ins).
     Off,
 }
@@ -285,7 +301,12 @@ pub(crate) fn run_with(
     tree(&ORDER[walk_end..ON_RESULT], &mut out, &mut cx);
     let then = encoded.map(|e| e.decoder).filter(|d| !d.is_identity());
     let mut done = finish(out, cx, then, rules, slot);
-    if cap == Cap::On {
+    let capped = match cap {
+        Cap::On => true,
+        Cap::Changed => !done.report.changes.is_empty(),
+        Cap::Off => false,
+    };
+    if capped {
         for run in &ORDER[ON_RESULT..] {
             if let Tree(t) = *run
                 && let Pass::Result(pass) = t.pass

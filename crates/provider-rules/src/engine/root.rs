@@ -84,7 +84,8 @@ pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             }
         }
     }
-    if root.object {
+    // A root already of type object (the usual case) is passed without copying its types.
+    if root.object && node_types(o) != [T::Object] {
         let declared: Vec<T> = node_types(o).to_vec();
         let t = if declared.is_empty() {
             infer(o)

@@ -8,7 +8,7 @@
 //! and what serde_json re-spells (a float, a string or a key with escapes) is copied back from
 //! the input.
 
-use super::{Ctx, capture_map_rest, capture_seq_rest, push_keyword};
+use super::{Ctx, capture_map_rest, capture_seq_rest};
 use crate::instance::Instance;
 use crate::keyword::{Keyword, Shape};
 use crate::schema::{InstanceType, TypeSet, Value};
@@ -36,12 +36,12 @@ impl DirectVisitor<'_, '_> {
     /// The value kept as data, reported. `respelled`: `text` is not the input's own spelling
     /// (copied back from the input instead, within the parse's bound on such copies).
     fn raw(self, text: String, respelled: bool) -> Value {
-        let mark = self.ctx.pointer.len();
-        push_keyword(&mut self.ctx.pointer, self.keyword);
+        let mark = self.ctx.path.len();
+        self.ctx.path.push_keyword(self.keyword);
         let raw = Instance::from_trusted(self.ctx.verbatim(text, respelled));
         self.ctx
             .wrong_type(self.keyword.as_str(), self.keyword.shape(), &raw);
-        self.ctx.pointer.truncate(mark);
+        self.ctx.path.truncate(mark);
         Value::Raw(raw)
     }
 

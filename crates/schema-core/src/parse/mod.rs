@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 mod direct;
+mod path;
 mod shallow;
 use direct::{DirectVisitor, reads_direct};
 use shallow::interpret;
@@ -110,9 +111,7 @@ impl Schema {
         let mut ctx = Ctx {
             max_depth: options.max_depth.min(ParseOptions::MAX_DEPTH),
             diagnostics: Vec::new(),
-            // Room for the pointers of typical schemas: grown from empty, it was reallocated
-            // several times per parse.
-            pointer: String::with_capacity(256),
+            path: path::Path::new(),
             input: bytes,
             float_seen: false,
             recovered: 0,
@@ -164,7 +163,8 @@ fn run<'de, R: serde_json::de::Read<'de>>(
 struct Ctx<'i> {
     max_depth: usize,
     diagnostics: Vec<Diagnostic>,
-    pointer: String,
+    /// Where the value being read is (its pointer's text made only for a diagnostic).
+    path: path::Path,
     /// The whole input, to copy a value verbatim when serde_json only gave its `f64`.
     input: &'i [u8],
     /// A float was read as `f64` since the last value was kept as data.
@@ -178,13 +178,18 @@ struct Ctx<'i> {
 }
 
 impl Ctx<'_> {
+    /// The pointer of the value being read.
+    fn pointer(&self) -> String {
+        self.path.text(self.input)
+    }
+
     /// `text`, the value at [`Ctx::pointer`] as serde_json handed it over; when that is not
     /// the input's own spelling (`respelled`), the value's text copied back from the input
     /// instead (a scan per pointer segment: at most [`MAX_RECOVERED`] per parse).
     fn verbatim(&mut self, text: String, respelled: bool) -> String {
         if respelled && self.recovered < MAX_RECOVERED {
             self.recovered += 1;
-            if let Some(t) = raw_at(self.input, &self.pointer) {
+            if let Some(t) = raw_at(self.input, &self.pointer()) {
                 return crate::instance::minify(t);
             }
         }
@@ -193,7 +198,7 @@ impl Ctx<'_> {
 
     fn wrong_type(&mut self, keyword: &str, shape: Shape, raw: &Instance) {
         self.diagnostics.push(Diagnostic {
-            pointer: self.pointer.clone(),
+            pointer: self.pointer(),
             kind: DiagnosticKind::WrongType {
                 keyword: keyword.to_owned(),
                 expected: describe(shape),
@@ -295,7 +300,7 @@ impl<'de> Visitor<'de> for SchemaSeed<'_, '_> {
                 map.next_value::<IgnoredAny>()?;
             }
             self.ctx.diagnostics.push(Diagnostic {
-                pointer: self.ctx.pointer.clone(),
+                pointer: self.ctx.pointer(),
                 kind: DiagnosticKind::DepthLimit {
                     limit: self.ctx.max_depth,
                 },
@@ -310,14 +315,14 @@ impl<'de> Visitor<'de> for SchemaSeed<'_, '_> {
                 // keywords that hold subschemas; a keyword of another shape adds its name when
                 // it reports (see `KeywordSeed`), and an unknown keyword never reports.
                 Key::Known(kw) if kw.has_subschemas() => {
-                    let mark = self.ctx.pointer.len();
-                    push_keyword(&mut self.ctx.pointer, *kw);
+                    let mark = self.ctx.path.len();
+                    self.ctx.path.push_keyword(*kw);
                     let value = map.next_value_seed(KeywordSeed {
                         ctx: self.ctx,
                         depth: self.depth,
                         keyword: *kw,
                     });
-                    self.ctx.pointer.truncate(mark);
+                    self.ctx.path.truncate(mark);
                     value?
                 }
                 Key::Known(kw) => map.next_value_seed(KeywordSeed {
@@ -408,20 +413,14 @@ impl<'de> DeserializeSeed<'de> for KeywordSeed<'_, '_> {
             Some(v) => Ok(v),
             None => {
                 let raw = Instance::from_borrowed(raw);
-                let mark = self.ctx.pointer.len();
-                push_keyword(&mut self.ctx.pointer, self.keyword);
+                let mark = self.ctx.path.len();
+                self.ctx.path.push_keyword(self.keyword);
                 self.ctx.wrong_type(self.keyword.as_str(), shape, &raw);
-                self.ctx.pointer.truncate(mark);
+                self.ctx.path.truncate(mark);
                 Ok(Value::Raw(raw))
             }
         }
     }
-}
-
-/// Appends `/keyword` (a keyword's name holds no `~` or `/` to escape).
-fn push_keyword(pointer: &mut String, keyword: Keyword) {
-    pointer.push('/');
-    pointer.push_str(keyword.as_str());
 }
 
 /// Deserializes an object key, borrowing it from the input when it holds no escape.
@@ -518,10 +517,10 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_, '_> {
         }
         let mut items = Vec::new();
         loop {
-            let mark = self.ctx.pointer.len();
-            pointer::push_index(&mut self.ctx.pointer, items.len());
+            let mark = self.ctx.path.len();
+            self.ctx.path.push_index(items.len());
             let next = seq.next_element_seed(self.child())?;
-            self.ctx.pointer.truncate(mark);
+            self.ctx.path.truncate(mark);
             match next {
                 None => return Ok(Value::Schemas(items)),
                 Some(Node::Schema(s)) => items.push(s),
@@ -562,10 +561,11 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_, '_> {
                 }
                 // (An error ends the whole parse: what it leaves here is dropped with it.)
                 while let Some(name) = map.next_key_seed(KeyName)? {
-                    let mark = self.ctx.pointer.len();
-                    pointer::push(&mut self.ctx.pointer, &name);
+                    let mark = self.ctx.path.len();
+                    let input = self.ctx.input;
+                    self.ctx.path.push_name(&name, input);
                     let node = map.next_value_seed(self.child())?;
-                    self.ctx.pointer.truncate(mark);
+                    self.ctx.path.truncate(mark);
                     match node {
                         Node::Schema(s) => self.ctx.members.push((name.into_owned(), s)),
                         Node::Other(i) => {
@@ -590,10 +590,11 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_, '_> {
             Shape::Dependencies => {
                 let mut out: IndexMap<String, Dependency> = IndexMap::new();
                 while let Some(name) = map.next_key_seed(KeyName)? {
-                    let mark = self.ctx.pointer.len();
-                    pointer::push(&mut self.ctx.pointer, &name);
+                    let mark = self.ctx.path.len();
+                    let input = self.ctx.input;
+                    self.ctx.path.push_name(&name, input);
                     let node = map.next_value_seed(self.child())?;
-                    self.ctx.pointer.truncate(mark);
+                    self.ctx.path.truncate(mark);
                     let dep = match node {
                         Node::Schema(s) => Ok(Dependency::Schema(s)),
                         Node::Other(i) => serde_json::from_str::<Vec<String>>(i.as_json())
