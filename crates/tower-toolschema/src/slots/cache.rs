@@ -100,6 +100,14 @@ impl CacheConfig {
     pub(crate) fn is_enabled(&self) -> bool {
         self.max_entries > 0 && self.max_bytes > 0
     }
+
+    /// (entries, bytes), both 0 when disabled.
+    pub(crate) fn bounds(&self) -> (usize, usize) {
+        match self.is_enabled() {
+            true => (self.max_entries, self.max_bytes),
+            false => (0, 0),
+        }
+    }
 }
 
 /// A cached result: the sanitized slot (or `None`: unchanged) and its changes.
