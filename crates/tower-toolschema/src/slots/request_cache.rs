@@ -11,8 +11,9 @@
 //! every tool name of the body is in one container, every slot report was already a cache hit
 //! (so a reused report says what the slow path would), and the body was read by the fast scan;
 //! it is reused only under the same `model` and host (the profiles depend on them). The cache is
-//! bounded in entries and bytes, dropped with every change of the layer's configuration, and
-//! off when the slot cache is.
+//! bounded in entries and bytes (32 lists, 4 MiB, or the slot cache's bounds if lower: a
+//! request compares at most that many bytes), dropped with every change of the layer's
+//! configuration, and off when the slot cache is.
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -26,6 +27,10 @@ use crate::shapes::Api;
 
 /// The most tool lists kept (the slot cache's own bound applies too, if lower).
 const MAX_ENTRIES: usize = 32;
+
+/// The most bytes kept (the slot cache's own bound applies too, if lower): a request compares
+/// at most this many bytes with the kept lists.
+const MAX_BYTES: usize = 4 << 20;
 
 /// One request's slot result, for the container bytes it came from.
 #[derive(Debug)]
@@ -84,7 +89,7 @@ impl RequestCache {
         let (max_entries, max_bytes) = config.bounds();
         RequestCache {
             max_entries: max_entries.min(MAX_ENTRIES),
-            max_bytes,
+            max_bytes: max_bytes.min(MAX_BYTES),
             state: Mutex::new(State::default()),
             #[cfg(test)]
             hits: Default::default(),
