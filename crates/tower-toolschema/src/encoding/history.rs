@@ -49,7 +49,7 @@ fn encoders(report: &SanitizeReport) -> Vec<(String, Arc<Decoder>)> {
         if let Some(tool) = &s.tool
             && !out.iter().any(|(n, _)| n == tool)
         {
-            out.push((tool.clone(), Arc::clone(&s.decoder)));
+            out.push((tool.to_string(), Arc::clone(&s.decoder)));
         }
     }
     out

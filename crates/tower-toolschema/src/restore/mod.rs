@@ -387,7 +387,7 @@ pub(crate) fn plan_for(
         .slots
         .iter()
         .filter(|s| s.role == SlotRole::ToolParameters && !s.decoder.is_identity())
-        .filter_map(|s| Some((s.tool.clone()?, Arc::clone(&s.decoder))))
+        .filter_map(|s| Some((s.tool.as_deref()?.to_owned(), Arc::clone(&s.decoder))))
         .collect();
     if let Some(body) = body {
         let rule_for = |model: Option<&str>| {

@@ -57,7 +57,7 @@ impl Entry {
             .slots
             .iter()
             .map(|s| {
-                s.pointer.len() + s.tool.as_ref().map_or(0, String::len) + s.profile.len() + 256
+                s.pointer.len() + s.tool.as_ref().map_or(0, |t| t.len()) + s.profile.len() + 256
             })
             .sum();
         let edits: usize = self.edits.iter().map(|(_, b)| b.len() + 32).sum();

@@ -11,7 +11,7 @@ use crate::config::{Config, RequestCtx};
 use crate::locate::{self, Found, Hook, LocateError, range_of};
 use crate::plan::{SlotPlan, plan_slot};
 use crate::profile::Profile;
-use crate::report::{Outcome, SanitizeReport, SkipReason, SlotReport};
+use crate::report::{Outcome, SanitizeReport, SharedStr, SkipReason, SlotReport};
 use crate::sanitizer::SchemaSlot;
 use crate::shapes::{Encoding, SlotRole};
 use crate::slots::request_cache::Entry;
@@ -452,10 +452,10 @@ fn process_slot(
     let mut profile = &profile;
     let mut report = SlotReport {
         // The pointer is the report's from here on (nothing else reads it).
-        pointer: std::mem::take(&mut found.pointer),
-        tool: found.tool(),
+        pointer: std::mem::take(&mut found.pointer).into(),
+        tool: found.tool().map(SharedStr::from),
         role: spec.role,
-        profile: profile.name().to_owned(),
+        profile: profile.name().into(),
         changes: empty::changes(),
         cached: false,
         strict_downgraded: false,
@@ -497,7 +497,7 @@ fn process_slot(
             });
             report.strict_downgraded = true;
         }
-        report.profile = profile.name().to_owned();
+        report.profile = profile.name().into();
     }
     report.cached = cached;
     if spec.role == SlotRole::ToolParameters
