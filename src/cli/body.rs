@@ -123,7 +123,7 @@ pub fn apply(doc: &Document, choice: &Choice, encode: bool) -> Result<Applied, C
         };
         slots.push(SlotResult {
             item: i,
-            profile: slot.profile.clone(),
+            profile: slot.profile.to_string(),
             changes: slot.changes.to_vec(),
             strict_compatible,
             after,

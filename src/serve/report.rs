@@ -47,7 +47,7 @@ impl Summary {
                 Some(i) => i,
                 None => {
                     per_profile.push(ProfileCounts {
-                        profile: slot.profile.clone(),
+                        profile: slot.profile.to_string(),
                         changed: 0,
                         lossy: 0,
                         downgraded: 0,

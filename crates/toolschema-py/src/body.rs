@@ -113,9 +113,9 @@ pub fn sanitize_body(
     for s in &report.slots {
         let changes: Vec<Change> = s.changes.iter().map(Change::from).collect();
         slots.push(BodySlot {
-            pointer: s.pointer.clone(),
-            tool: s.tool.clone(),
-            profile: s.profile.clone(),
+            pointer: s.pointer.to_string(),
+            tool: s.tool.as_deref().map(str::to_owned),
+            profile: s.profile.to_string(),
             changes: change_list(py, &changes)?.unbind(),
             strict_downgraded: s.strict_downgraded,
             tool_name_problem: s.tool_name_problem.clone(),

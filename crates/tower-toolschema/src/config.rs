@@ -10,6 +10,7 @@ use crate::profile::Profiles;
 use crate::report::SkipReason;
 use crate::sanitizer::{RulesSanitizer, SlotSanitizer};
 use crate::shapes::{Api, ApiShape};
+use crate::slots::request_cache::RequestCache;
 use provider_rules::{Carries, PROVIDERS, Provider};
 
 /// Which profiles a layer applies.
@@ -55,6 +56,9 @@ pub struct Config {
     pub(crate) sanitizer: Arc<dyn SlotSanitizer>,
     pub(crate) cache_config: CacheConfig,
     pub(crate) cache: Arc<SlotCache>,
+    /// Whole tool lists' results ([`crate::slots::request_cache`]): replaced by every change
+    /// of the configuration ([`Config::changed`]).
+    pub(crate) requests: Arc<RequestCache>,
     /// Whether refused tool names are renamed (and mapped back): see [`crate::restore`].
     pub(crate) rename_tools: bool,
 }
@@ -99,6 +103,7 @@ impl Config {
             sanitizer: Arc::new(RulesSanitizer),
             cache_config,
             cache: Arc::new(SlotCache::new(cache_config)),
+            requests: Arc::new(RequestCache::new(cache_config)),
             rename_tools: true,
         }
     }
@@ -137,6 +142,13 @@ impl Config {
     pub(crate) fn set_cache(&mut self, config: CacheConfig) {
         self.cache_config = config;
         self.cache = Arc::new(SlotCache::new(config));
+        self.changed();
+    }
+
+    /// The configuration is about to change: the tool-list results made under it go (the
+    /// slot cache is keyed by profile and replaced with the engine, so it stays).
+    pub(crate) fn changed(&mut self) {
+        self.requests = Arc::new(RequestCache::new(self.cache_config));
     }
 
     pub(crate) fn set_predicate(&mut self, f: Arc<Predicate>) {

@@ -76,6 +76,15 @@ pub(crate) fn totals(report: &SanitizeReport) -> Totals {
 /// Fills `span`'s fields from `report` and, inside it, logs the request: the summary at INFO,
 /// the detail at DEBUG, warnings as the module docs say. A skipped body is one DEBUG event.
 pub(crate) fn record(span: &Span, report: &SanitizeReport) {
+    // Nothing listens: no totals to count.
+    if span.is_disabled()
+        && !tracing::enabled!(target: "tower_toolschema", tracing::Level::ERROR)
+        && !tracing::enabled!(target: "tower_toolschema", tracing::Level::WARN)
+        && !tracing::enabled!(target: "tower_toolschema", tracing::Level::INFO)
+        && !tracing::enabled!(target: "tower_toolschema", tracing::Level::DEBUG)
+    {
+        return;
+    }
     let _entered = span.enter();
     if let Outcome::Skipped(reason) = &report.outcome {
         tracing::debug!(target: "tower_toolschema", api = report.api.map(|a| a.name()), "body not rewritten: {reason}");

@@ -27,7 +27,7 @@ impl<P> ToolSchemaLayer<P> {
     /// assert!(!layer.config().renames_tools());
     /// ```
     pub fn rename_tools(mut self, on: bool) -> Self {
-        std::sync::Arc::make_mut(&mut self.config).rename_tools = on;
+        self.config_mut().rename_tools = on;
         self
     }
 }

@@ -75,6 +75,115 @@ pub struct EncodedCall {
     pub error: Option<String>,
 }
 
+/// A string the reports that say it share (the report of a known tool list reuses the kept
+/// one's, without a copy); it reads as a `&str` and compares with `str` and `String`.
+///
+/// ```
+/// use tower_toolschema::report::SharedStr;
+/// let s = SharedStr::from("/tools/0/function/parameters");
+/// assert_eq!(s, "/tools/0/function/parameters");
+/// assert!(s.starts_with("/tools") && s.as_str().len() == 28);
+/// assert_eq!(s.to_string(), String::from("/tools/0/function/parameters"));
+/// ```
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SharedStr(Arc<str>);
+
+impl SharedStr {
+    /// The text.
+    ///
+    /// ```
+    /// assert_eq!(tower_toolschema::report::SharedStr::from("openai").as_str(), "openai");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for SharedStr {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for SharedStr {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for SharedStr {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for SharedStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for SharedStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<String> for SharedStr {
+    fn from(s: String) -> Self {
+        SharedStr(Arc::from(s))
+    }
+}
+
+impl From<&str> for SharedStr {
+    fn from(s: &str) -> Self {
+        SharedStr(Arc::from(s))
+    }
+}
+
+impl From<SharedStr> for String {
+    fn from(s: SharedStr) -> Self {
+        s.0.to_string()
+    }
+}
+
+impl PartialEq<str> for SharedStr {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for SharedStr {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<String> for SharedStr {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<SharedStr> for str {
+    fn eq(&self, other: &SharedStr) -> bool {
+        *self == *other.0
+    }
+}
+
+impl PartialEq<SharedStr> for &str {
+    fn eq(&self, other: &SharedStr) -> bool {
+        **self == *other.0
+    }
+}
+
+impl PartialEq<SharedStr> for String {
+    fn eq(&self, other: &SharedStr) -> bool {
+        **self == *other.0
+    }
+}
+
 /// What happened to one schema slot.
 ///
 /// ```
@@ -92,13 +201,13 @@ pub struct EncodedCall {
 #[non_exhaustive]
 pub struct SlotReport {
     /// JSON pointer of the slot in the body (`/tools/3/function/parameters`).
-    pub pointer: String,
+    pub pointer: SharedStr,
     /// The tool (or response format) name, when the slot has one.
-    pub tool: Option<String>,
+    pub tool: Option<SharedStr>,
     /// What the slot holds.
     pub role: SlotRole,
     /// The name of the profile applied.
-    pub profile: String,
+    pub profile: SharedStr,
     /// The changes made (empty: the slot went on byte-identical).
     pub changes: Arc<[Change]>,
     /// Whether the result came from the sanitized-slot cache.

@@ -45,7 +45,7 @@ fn every_api_shape_with_corpus_tools() {
                 let v = slot_value(&parsed, &slot.pointer);
                 assert_eq!(
                     v["x-profile"],
-                    Value::String(slot.profile.clone()),
+                    Value::String(slot.profile.to_string()),
                     "{api} {}",
                     slot.pointer
                 );

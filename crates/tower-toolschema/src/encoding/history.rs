@@ -49,7 +49,7 @@ fn encoders(report: &SanitizeReport) -> Vec<(String, Arc<Decoder>)> {
         if let Some(tool) = &s.tool
             && !out.iter().any(|(n, _)| n == tool)
         {
-            out.push((tool.clone(), Arc::clone(&s.decoder)));
+            out.push((tool.to_string(), Arc::clone(&s.decoder)));
         }
     }
     out
@@ -57,8 +57,10 @@ fn encoders(report: &SanitizeReport) -> Vec<(String, Arc<Decoder>)> {
 
 /// Whether any node of `d` is an encoding (an explicit stack: no recursion).
 fn has_encoding(d: &Decoder) -> bool {
-    let mut todo = vec![d];
-    while let Some(d) = todo.pop() {
+    // The stack is allocated only below a decoder with children (most have none).
+    let mut todo = Vec::new();
+    let mut next = Some(d);
+    while let Some(d) = next {
         if d.encoding.is_some() {
             return true;
         }
@@ -68,6 +70,7 @@ fn has_encoding(d: &Decoder) -> bool {
         todo.extend(d.additional_properties.as_deref());
         todo.extend(d.any_of.iter().map(|b| &b.decoder));
         todo.extend(d.then.as_deref());
+        next = todo.pop();
     }
     false
 }

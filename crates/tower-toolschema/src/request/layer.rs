@@ -200,8 +200,11 @@ impl ToolSchemaLayer {
 }
 
 impl<P> ToolSchemaLayer<P> {
-    fn config_mut(&mut self) -> &mut Config {
-        Arc::make_mut(&mut self.config)
+    /// The configuration, to change it (the tool-list results made under it go).
+    pub(crate) fn config_mut(&mut self) -> &mut Config {
+        let cfg = Arc::make_mut(&mut self.config);
+        cfg.changed();
+        cfg
     }
 
     /// The largest body inspected, in bytes (default 16 MiB). Larger bodies go on untouched

@@ -348,19 +348,23 @@ pub(crate) fn needs_rename(config: &Config, report: &SanitizeReport) -> bool {
     if !config.rename_tools || !response_shape(api).renames() {
         return false;
     }
-    let mut names: Vec<&str> = report
+    if report.slots.iter().any(|s| s.tool_name_problem.is_some())
+        || report.unslotted.iter().any(|(_, refused)| *refused)
+    {
+        return true;
+    }
+    // A name two tools share (one hash set, no sort; seeded: names are the request's).
+    let names = report
         .slots
         .iter()
         .filter(|s| s.role == SlotRole::ToolParameters)
         .filter_map(|s| s.tool.as_deref())
-        .chain(report.unslotted.iter().map(|(n, _)| n.as_str()))
-        .collect();
-    let n = names.len();
-    names.sort_unstable();
-    names.dedup();
-    names.len() != n
-        || report.slots.iter().any(|s| s.tool_name_problem.is_some())
-        || report.unslotted.iter().any(|(_, refused)| *refused)
+        .chain(report.unslotted.iter().map(|(n, _)| n.as_str()));
+    let mut seen = std::collections::HashSet::with_capacity_and_hasher(
+        report.slots.len() + report.unslotted.len(),
+        foldhash::fast::RandomState::default(),
+    );
+    names.into_iter().any(|n| !seen.insert(n))
 }
 
 /// After the request side: renames the names of `body` (given when [`needs_rename`]) and
@@ -383,7 +387,7 @@ pub(crate) fn plan_for(
         .slots
         .iter()
         .filter(|s| s.role == SlotRole::ToolParameters && !s.decoder.is_identity())
-        .filter_map(|s| Some((s.tool.clone()?, Arc::clone(&s.decoder))))
+        .filter_map(|s| Some((s.tool.as_deref()?.to_owned(), Arc::clone(&s.decoder))))
         .collect();
     if let Some(body) = body {
         let rule_for = |model: Option<&str>| {

@@ -9,6 +9,11 @@
 //! under concurrency (one short mutex hold per lookup or insert; sanitizing runs outside it).
 //! A hit costs one hash and one comparison of the slot's bytes.
 //!
+//! The same bounds (at most 32 entries and 4 MiB) hold the tool-list cache: a request whose whole tool
+//! list has the bytes of a list seen before (same `model`, same host) reuses that list's slot
+//! reports and edits without reading the list slot by slot. It is dropped with every change of
+//! a layer's configuration, and is off when this cache is.
+//!
 //! ```
 //! use tower_toolschema::{CacheConfig, ToolSchemaLayer};
 //!
@@ -99,6 +104,14 @@ impl CacheConfig {
 
     pub(crate) fn is_enabled(&self) -> bool {
         self.max_entries > 0 && self.max_bytes > 0
+    }
+
+    /// (entries, bytes), both 0 when disabled.
+    pub(crate) fn bounds(&self) -> (usize, usize) {
+        match self.is_enabled() {
+            true => (self.max_entries, self.max_bytes),
+            false => (0, 0),
+        }
     }
 }
 

@@ -222,7 +222,29 @@ pub struct Located<'a> {
     /// `parameters`, an Anthropic server tool), raw; collected by the layer only when it needs
     /// them (tool-call validation), empty from [`locate`].
     pub tools_without_schema: Vec<RawText<'a>>,
+    /// The containers the fast scan read when asked to (`locate_hooked`), in body order.
+    pub(crate) containers: Vec<Container>,
+    /// The container the scan jumped over: its hook knew its bytes.
+    pub(crate) hit: Option<Container>,
 }
+
+/// A container of a body: the first array on a slot path whose slots keep their names and
+/// flags inside it (a tool list), what its scan found in it.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Container {
+    /// Its trie node, as an address (the API's trie and the path).
+    pub(crate) node: usize,
+    /// Its bytes in the body.
+    pub(crate) span: Range<usize>,
+    /// The indices of its slots in [`Located::slots`] and of its names in
+    /// [`Located::tools_without_schema`].
+    pub(crate) slots: Range<usize>,
+    pub(crate) tools: Range<usize>,
+}
+
+/// Asked at a container: the trie node (as an address) and the body from the container's first
+/// byte on; answers the length of the container it knows is there (the scan jumps over it).
+pub(crate) type Hook<'h> = &'h mut dyn FnMut(usize, &[u8]) -> Option<usize>;
 
 /// Byte range of a borrowed raw value inside `base`.
 pub(crate) fn range_in(base: &[u8], raw: RawText<'_>) -> Option<Range<usize>> {
@@ -264,6 +286,17 @@ pub(crate) fn locate_with(
     api: Option<Api>,
     tool_names: bool,
 ) -> Result<Located<'_>, LocateError> {
+    locate_hooked(body, api, tool_names, None)
+}
+
+/// [`locate_with`]; with `hook`, the fast scan records the containers it reads and asks `hook`
+/// at each whether it knows it (then jumps over it: [`Located::hit`]).
+pub(crate) fn locate_hooked<'a>(
+    body: &'a [u8],
+    api: Option<Api>,
+    tool_names: bool,
+    hook: Option<Hook<'_>>,
+) -> Result<Located<'a>, LocateError> {
     let c = compiled();
     let root = match api {
         Some(api) => c.per_api.get(api as usize).unwrap_or(&c.union),
@@ -274,7 +307,7 @@ pub(crate) fn locate_with(
     };
     if let Some(found) = std::str::from_utf8(body)
         .ok()
-        .and_then(|text| fast::locate(text, root, tool_names))
+        .and_then(|text| fast::locate(text, root, tool_names, hook))
     {
         return Ok(found);
     }

@@ -9,6 +9,7 @@
 pub mod cache;
 pub mod locate;
 pub mod plan;
+pub(crate) mod request_cache;
 pub(crate) mod rewrite;
 pub mod shapes;
 pub mod shapes_response;

@@ -8,12 +8,13 @@ use bytes::Bytes;
 
 use crate::cache::Cached;
 use crate::config::{Config, RequestCtx};
-use crate::locate::{self, Found, LocateError, range_of};
+use crate::locate::{self, Found, Hook, LocateError, range_of};
 use crate::plan::{SlotPlan, plan_slot};
 use crate::profile::Profile;
-use crate::report::{Outcome, SanitizeReport, SkipReason, SlotReport};
+use crate::report::{Outcome, SanitizeReport, SharedStr, SkipReason, SlotReport};
 use crate::sanitizer::SchemaSlot;
 use crate::shapes::{Encoding, SlotRole};
+use crate::slots::request_cache::Entry;
 
 /// One replacement of a byte range of the body.
 #[derive(Debug)]
@@ -132,6 +133,9 @@ pub(crate) type OriginalTool = (String, Option<Bytes>);
 
 /// [`process`], also collecting into `tools` every tool's name and original parameters schema
 /// (copied: the request body is not kept alive for them).
+///
+/// A tool list seen before (the same bytes at the same place, the same `model` and host) is
+/// not read slot by slot: its result is reused ([`crate::slots::request_cache`]).
 pub(crate) fn process_with(
     cfg: &Config,
     ctx: &RequestCtx,
@@ -139,21 +143,43 @@ pub(crate) fn process_with(
     tools: Option<&mut Vec<OriginalTool>>,
 ) -> (Option<Spliced>, SanitizeReport) {
     let api = ctx.shape.map(|s| s.api);
-    let mut located = match locate::locate_with(body, api, tools.is_some() || cfg.rename_tools) {
-        Ok(l) => l,
-        Err(LocateError::Invalid(e)) => {
-            return (
-                None,
-                SanitizeReport::skipped(api, SkipReason::InvalidJson(e)),
-            );
-        }
-        Err(LocateError::Duplicate(p)) => {
-            return (
-                None,
-                SanitizeReport::skipped(api, SkipReason::DuplicateKey(p)),
-            );
-        }
+    let tool_names = tools.is_some() || cfg.rename_tools;
+    // The tool-list cache, unless the tools themselves are wanted.
+    let requests = (tools.is_none() && cfg.requests.is_enabled()).then_some(&*cfg.requests);
+    let mut known: Option<Arc<Entry>> = None;
+    let mut hook = |node: usize, rest: &[u8]| {
+        let e = requests?.find(node, rest)?;
+        let len = e.bytes.len();
+        known = Some(e);
+        Some(len)
     };
+    let hook: Option<Hook<'_>> = match requests {
+        Some(_) => Some(&mut hook),
+        None => None,
+    };
+    let mut located = match or_skipped(locate::locate_hooked(body, api, tool_names, hook)) {
+        Ok(l) => l,
+        Err(why) => return (None, SanitizeReport::skipped(api, why)),
+    };
+    if let Some(hit) = located.hit.take() {
+        if let Some(e) = known.take()
+            && located.slots.is_empty()
+            && located.tools_without_schema.is_empty()
+            && e.model.as_deref() == located.model.as_deref()
+            && e.host == ctx.host
+        {
+            #[cfg(test)]
+            cfg.requests
+                .hits
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            return replay(body, &e, hit.span.start, api);
+        }
+        // Not the same request around the list: read in full.
+        located = match or_skipped(locate::locate_with(body, api, tool_names)) {
+            Ok(l) => l,
+            Err(why) => return (None, SanitizeReport::skipped(api, why)),
+        };
+    }
     let api = api.or_else(|| located.slots.first().map(|f| f.api));
     if let Some(tools) = tools {
         collect_tools(&located, tools);
@@ -174,14 +200,37 @@ pub(crate) fn process_with(
     }
     tool_limit(cfg, &located, ctx, budget.fields, &mut slots);
     let unslotted = unslotted(cfg, &located, api, ctx);
-    let report = |outcome| SanitizeReport {
+    if let Some(requests) = requests
+        && let Some(entry) = entry_of(body, &located, ctx, api, &slots, &unslotted, &edits)
+    {
+        requests.insert(entry);
+    }
+    spliced(body, edits, |outcome| SanitizeReport {
         api,
         outcome,
         slots,
         renames: Vec::new(),
         history: Vec::new(),
         unslotted,
-    };
+    })
+}
+
+/// What locating said, or why the body is skipped.
+fn or_skipped(
+    result: Result<locate::Located<'_>, LocateError>,
+) -> Result<locate::Located<'_>, SkipReason> {
+    result.map_err(|e| match e {
+        LocateError::Invalid(e) => SkipReason::InvalidJson(e),
+        LocateError::Duplicate(p) => SkipReason::DuplicateKey(p),
+    })
+}
+
+/// The body with `edits` made, and the report `report` makes of the outcome.
+fn spliced(
+    body: &[u8],
+    edits: Vec<Edit>,
+    report: impl FnOnce(Outcome) -> SanitizeReport,
+) -> (Option<Spliced>, SanitizeReport) {
     if edits.is_empty() {
         return (None, report(Outcome::Unchanged));
     }
@@ -192,6 +241,71 @@ pub(crate) fn process_with(
         }
         None => (None, report(Outcome::Unchanged)),
     }
+}
+
+/// A known tool list's result for `body`, whose list starts at `at`.
+fn replay(
+    body: &[u8],
+    e: &Entry,
+    at: usize,
+    api: Option<crate::shapes::Api>,
+) -> (Option<Spliced>, SanitizeReport) {
+    let edits = e
+        .edits
+        .iter()
+        .map(|(r, bytes)| Edit {
+            range: r.start + at..r.end + at,
+            bytes: bytes.to_vec(),
+        })
+        .collect();
+    spliced(body, edits, |outcome| SanitizeReport {
+        api: api.or(e.api),
+        outcome,
+        slots: e.slots.clone(),
+        renames: Vec::new(),
+        history: Vec::new(),
+        unslotted: e.unslotted.clone(),
+    })
+}
+
+/// The tool-list cache's entry for this request's result, when it can be reused (see
+/// [`crate::slots::request_cache`]): every slot and tool name in one container, every slot a
+/// cache hit, every edit inside the container.
+fn entry_of(
+    body: &[u8],
+    located: &locate::Located<'_>,
+    ctx: &RequestCtx,
+    api: Option<crate::shapes::Api>,
+    slots: &[SlotReport],
+    unslotted: &[(String, bool)],
+    edits: &[Edit],
+) -> Option<Entry> {
+    let c = located.containers.iter().find(|c| {
+        c.slots == (0..located.slots.len()) && c.tools == (0..located.tools_without_schema.len())
+    })?;
+    let span = c.span.clone();
+    if slots.is_empty() || slots.iter().any(|s| !s.cached) {
+        return None;
+    }
+    let edits = edits
+        .iter()
+        .map(|e| {
+            (span.start <= e.range.start && e.range.end <= span.end).then(|| {
+                let r = e.range.start - span.start..e.range.end - span.start;
+                (r, Bytes::copy_from_slice(&e.bytes))
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Entry {
+        node: c.node,
+        bytes: body.get(span)?.into(),
+        model: located.model.as_deref().map(str::to_owned),
+        host: ctx.host.clone(),
+        api,
+        slots: slots.to_vec(),
+        unslotted: unslotted.to_vec(),
+        edits,
+    })
 }
 
 /// The tools declared without a parameters slot, with whether the target refuses each name
@@ -338,10 +452,10 @@ fn process_slot(
     let mut profile = &profile;
     let mut report = SlotReport {
         // The pointer is the report's from here on (nothing else reads it).
-        pointer: std::mem::take(&mut found.pointer),
-        tool: found.tool(),
+        pointer: std::mem::take(&mut found.pointer).into(),
+        tool: found.tool().map(SharedStr::from),
         role: spec.role,
-        profile: profile.name().to_owned(),
+        profile: profile.name().into(),
         changes: empty::changes(),
         cached: false,
         strict_downgraded: false,
@@ -383,7 +497,7 @@ fn process_slot(
             });
             report.strict_downgraded = true;
         }
-        report.profile = profile.name().to_owned();
+        report.profile = profile.name().into();
     }
     report.cached = cached;
     if spec.role == SlotRole::ToolParameters
@@ -449,6 +563,128 @@ mod empty {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ToolSchemaLayer;
+    use std::sync::atomic::Ordering;
+
+    /// A body's result through the tool-list cache, and how many lists it found there.
+    fn cached(cfg: &Config, ctx: &RequestCtx, body: &str) -> (Vec<u8>, SanitizeReport, usize) {
+        let before = cfg.requests.hits.load(Ordering::SeqCst);
+        let (out, report) = process(cfg, ctx, body.as_bytes());
+        let hits = cfg.requests.hits.load(Ordering::SeqCst) - before;
+        let out = out.map_or_else(|| body.as_bytes().to_vec(), |o| o.into_vec(body.as_bytes()));
+        (out, report, hits)
+    }
+
+    /// The same body's result read slot by slot (asking for the tools skips the list cache).
+    fn slow(cfg: &Config, ctx: &RequestCtx, body: &str) -> (Vec<u8>, SanitizeReport) {
+        let (out, report) = process_with(cfg, ctx, body.as_bytes(), Some(&mut Vec::new()));
+        let out = out.map_or_else(|| body.as_bytes().to_vec(), |o| o.into_vec(body.as_bytes()));
+        (out, report)
+    }
+
+    fn chat_tools(n: usize, strict: bool) -> String {
+        let tools: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"type":"function","function":{{"name":"t.{i}","strict":{strict},"parameters":{{"type":"object","properties":{{"q":{{"type":"string","format":"date"}},"n":{{"type":"integer"}}}},"required":["q"]}}}}}}"#
+                )
+            })
+            .collect();
+        format!("[{}]", tools.join(","))
+    }
+
+    #[test]
+    fn a_known_tool_list_gives_what_reading_it_slot_by_slot_gives() {
+        let chat = |tools: &str, model: &str, turn: &str| {
+            format!(
+                r#"{{"model":"{model}","messages":[{{"role":"user","content":"{turn}"}}],"tools":{tools}}}"#
+            )
+        };
+        let (strict, plain) = (chat_tools(3, true), chat_tools(3, false));
+        let gemini = r#"{"contents":[{"parts":[{"text":"T"}]}],"tools":[{"functionDeclarations":[{"name":"a","parameters":{"type":"object","additionalProperties":false}},{"name":"now"}]}]}"#;
+        let anthropic = r#"{"model":"claude-sonnet-4","messages":[{"role":"user","content":"T"}],"tools":[{"name":"f","strict":true,"input_schema":{"type":"object","properties":{"x":{"type":"string","minLength":2}}}},{"type":"web_search_20250305","name":"web_search"}]}"#;
+        let layers = [
+            ToolSchemaLayer::openai(),
+            ToolSchemaLayer::gemini(),
+            ToolSchemaLayer::anthropic(),
+            ToolSchemaLayer::auto(),
+        ];
+        for layer in &layers {
+            let cfg = layer.config();
+            for (api, first, thens) in [
+                (
+                    Some(crate::shapes::Api::OpenAiChat),
+                    chat(&strict, "gpt-4o", "a"),
+                    vec![
+                        // The same list, another turn: found; another model or list: not.
+                        (chat(&strict, "gpt-4o", "b"), true),
+                        (chat(&strict, "claude-sonnet-4", "b"), false),
+                        (chat(&plain, "gpt-4o", "b"), false),
+                        // Space around the list does not matter; inside it, it does.
+                        (chat(&strict, "gpt-4o", "c").replace(r#""tools":["#, r#""tools": ["#), true),
+                        (chat(&strict, "gpt-4o", "c").replace(r#""tools":[{"#, r#""tools":[ {"#), false),
+                        // A slot outside the list: read in full.
+                        (
+                            chat(&strict, "gpt-4o", "d").replace(
+                                r#""messages""#,
+                                r#""response_format":{"type":"json_schema","json_schema":{"name":"r","schema":{"type":"object"}}},"messages""#,
+                            ),
+                            false,
+                        ),
+                        (format!(r#"{{"tools":{strict},"model":"gpt-4o","messages":[]}}"#), true),
+                    ],
+                ),
+                (None, gemini.to_owned(), vec![(gemini.replace(r#""T""#, r#""U""#), true)]),
+                (None, anthropic.to_owned(), vec![(anthropic.replace(r#""T""#, r#""U""#), true)]),
+            ] {
+                let ctx = RequestCtx {
+                    shape: api.map(crate::shapes::Api::shape),
+                    host: None,
+                };
+                // Twice: every slot is a hit the second time, and the list is kept then.
+                let (o1, r1, _) = cached(cfg, &ctx, &first);
+                let (o2, r2, h2) = cached(cfg, &ctx, &first);
+                assert_eq!((&o1, h2), (&o2, 0), "{first}");
+                assert_eq!(r1.slots.len(), r2.slots.len());
+                let (o3, r3, h3) = cached(cfg, &ctx, &first);
+                assert_eq!((&o3, &r3), (&o2, &r2), "{first}");
+                assert_eq!(h3, 1, "{first}: the list was not kept");
+                for (then, found) in thens {
+                    // Slot by slot first (twice: its slots are hits the second time).
+                    slow(cfg, &ctx, &then);
+                    let want = slow(cfg, &ctx, &then);
+                    let (out, report, hits) = cached(cfg, &ctx, &then);
+                    assert_eq!((out, report), want, "{then}");
+                    assert_eq!(hits > 0, found, "{then}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_changed_configuration_drops_the_known_lists() {
+        let body = format!(
+            r#"{{"model":"gpt-4o","messages":[],"tools":{}}}"#,
+            chat_tools(2, false)
+        );
+        let ctx = RequestCtx {
+            shape: None,
+            host: None,
+        };
+        let layer = ToolSchemaLayer::openai();
+        for _ in 0..3 {
+            cached(layer.config(), &ctx, &body);
+        }
+        assert_eq!(layer.config().requests.len(), 1);
+        let layer = layer.rename_tools(false);
+        assert_eq!(layer.config().requests.len(), 0);
+        let (_, report, hits) = cached(layer.config(), &ctx, &body);
+        assert!(hits == 0 && report.unslotted.is_empty());
+        let off = ToolSchemaLayer::openai().cache(crate::CacheConfig::disabled());
+        for _ in 0..3 {
+            assert_eq!(cached(off.config(), &ctx, &body).2, 0);
+        }
+    }
 
     #[test]
     fn splice_replaces_ranges_and_keeps_the_rest() {

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use super::scan::{PathSeg, name_and_flag};
 use super::trie::{Node, Object};
-use super::{Found, Located, RawText};
+use super::{Container, Found, Hook, Located, RawText};
 use crate::shapes::Encoding;
 
 /// Nesting this deep or deeper is left to serde_json's scan (and its own limit of 128).
@@ -34,7 +34,12 @@ fn first_special(w: u64) -> Option<usize> {
 
 /// The slots of the trie `root` in `text`, or `None` when the body is not one this pass is
 /// sure of (see the module docs).
-pub(super) fn locate<'a>(text: &'a str, root: &Node, tool_names: bool) -> Option<Located<'a>> {
+pub(super) fn locate<'a>(
+    text: &'a str,
+    root: &Node,
+    tool_names: bool,
+    hook: Option<Hook<'_>>,
+) -> Option<Located<'a>> {
     let mut s = Fast {
         text,
         b: text.as_bytes(),
@@ -42,6 +47,7 @@ pub(super) fn locate<'a>(text: &'a str, root: &Node, tool_names: bool) -> Option
         path: Vec::with_capacity(8),
         out: Located::default(),
         tool_names,
+        hook,
     };
     s.ws();
     s.node(root, true, 0)?;
@@ -49,13 +55,27 @@ pub(super) fn locate<'a>(text: &'a str, root: &Node, tool_names: bool) -> Option
     (s.i == s.b.len()).then_some(s.out)
 }
 
-struct Fast<'a> {
+struct Fast<'a, 'h> {
     text: &'a str,
     b: &'a [u8],
     i: usize,
     path: Vec<PathSeg>,
     out: Located<'a>,
     tool_names: bool,
+    /// Asked at each container (see [`Hook`]); its containers are recorded then.
+    hook: Option<Hook<'h>>,
+}
+
+/// Whether the slots under the array `node` at path depth `depth` keep their names and flags
+/// inside its elements (a container whose result does not depend on what is around it).
+fn self_contained(node: &Node, depth: usize) -> bool {
+    match node {
+        Node::Leaf(l) => [l.name_depth, l.strict_depth]
+            .iter()
+            .all(|d| d.is_none_or(|d| d > depth)),
+        Node::Array(child) => self_contained(child, depth),
+        Node::Object(o) => o.children.iter().all(|(_, c)| self_contained(c, depth)),
+    }
 }
 
 /// A stack of up to 128 flags.
@@ -81,7 +101,7 @@ impl Open {
     }
 }
 
-impl<'a> Fast<'a> {
+impl<'a> Fast<'a, '_> {
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
             self.i += 1;
@@ -123,34 +143,77 @@ impl<'a> Fast<'a> {
                 Some(())
             }
             (Node::Object(obj), b'{') => self.object(obj, root, depth),
-            (Node::Array(child), b'[') => {
-                self.i += 1;
-                self.ws();
-                if self.eat(b']').is_some() {
-                    return Some(());
-                }
-                let mut n = 0;
-                loop {
-                    self.path.push(PathSeg::Index(n));
-                    self.node(child, false, depth + 1)?;
-                    self.path.pop();
-                    n += 1;
-                    self.ws();
-                    match self.peek()? {
-                        b',' => {
-                            self.i += 1;
-                            self.ws();
-                        }
-                        b']' => {
-                            self.i += 1;
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
-                }
+            (Node::Array(_), b'[')
+                if self.hook.is_some()
+                    && self.path.iter().all(|s| matches!(s, PathSeg::Key(_)))
+                    && self_contained(node, self.path.len()) =>
+            {
+                self.container(node, depth)
             }
+            (Node::Array(child), b'[') => self.array(child, depth),
             // Not the shape the table expects here: skipped.
             _ => self.skip(depth),
+        }
+    }
+
+    /// A container at the cursor: jumped over when the hook knows its bytes, else read and
+    /// recorded.
+    fn container(&mut self, node: &Node, depth: usize) -> Option<()> {
+        let Node::Array(child) = node else {
+            return None;
+        };
+        let id = std::ptr::from_ref(node) as usize;
+        let start = self.i;
+        let (slots, tools) = (self.out.slots.len(), self.out.tools_without_schema.len());
+        if self.out.hit.is_none()
+            && let Some(hook) = self.hook.as_mut()
+            && let Some(len) = hook(id, &self.b[start..])
+            && self.text.get(start..start + len).is_some()
+        {
+            self.i = start + len;
+            self.out.hit = Some(Container {
+                node: id,
+                span: start..self.i,
+                slots: slots..slots,
+                tools: tools..tools,
+            });
+            return Some(());
+        }
+        self.array(child, depth)?;
+        self.out.containers.push(Container {
+            node: id,
+            span: start..self.i,
+            slots: slots..self.out.slots.len(),
+            tools: tools..self.out.tools_without_schema.len(),
+        });
+        Some(())
+    }
+
+    /// An array at the cursor whose elements are at `child`.
+    fn array(&mut self, child: &Node, depth: usize) -> Option<()> {
+        self.i += 1;
+        self.ws();
+        if self.eat(b']').is_some() {
+            return Some(());
+        }
+        let mut n = 0;
+        loop {
+            self.path.push(PathSeg::Index(n));
+            self.node(child, false, depth + 1)?;
+            self.path.pop();
+            n += 1;
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b']' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
         }
     }
 
@@ -459,7 +522,7 @@ mod tests {
         ];
         for body in bodies {
             let serde = locate_serde(body.as_bytes(), root, true);
-            match locate(body, root, true) {
+            match locate(body, root, true, None) {
                 Some(fast) => {
                     let serde = serde.unwrap_or_else(|e| panic!("{body}: serde says {e}"));
                     assert_eq!(seen(&fast), seen(&serde), "{body}");
@@ -471,9 +534,9 @@ mod tests {
             }
         }
         let deep = format!(r#"{{"messages":{}{}}}"#, "[".repeat(200), "]".repeat(200));
-        assert!(locate(&deep, root, true).is_none());
+        assert!(locate(&deep, root, true, None).is_none());
         let fine = format!(r#"{{"messages":{}{}}}"#, "[".repeat(90), "]".repeat(90));
-        assert!(locate(&fine, root, true).is_some());
+        assert!(locate(&fine, root, true, None).is_some());
     }
 
     #[test]

@@ -1,0 +1,196 @@
+//! The tool-list cache: an agent sends the same tool list on every turn (only the conversation
+//! grows), so the whole result of a request's slots (every slot report, the edits, the tools
+//! declared without a schema) is kept with the raw bytes of the list it came from. On the next
+//! request, when the body holds the very same bytes at the same place (compared byte for byte:
+//! a JSON value's text is self-delimiting, so equal bytes read as the same value), the slots
+//! are not located, planned or looked up one by one: the scan jumps over the list and the
+//! result is reused.
+//!
+//! The list is a *container*: the first array on a slot path (`tools`, `toolConfig.tools`), whose
+//! slots and their names and flags all sit inside it. A result is kept only when every slot and
+//! every tool name of the body is in one container, every slot report was already a cache hit
+//! (so a reused report says what the slow path would), and the body was read by the fast scan;
+//! it is reused only under the same `model` and host (the profiles depend on them). The cache is
+//! bounded in entries and bytes (32 lists, 4 MiB, or the slot cache's bounds if lower: a
+//! request compares at most that many bytes), dropped with every change of the layer's
+//! configuration, and off when the slot cache is.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use bytes::Bytes;
+
+use crate::cache::CacheConfig;
+use crate::report::SlotReport;
+use crate::shapes::Api;
+
+/// The most tool lists kept (the slot cache's own bound applies too, if lower).
+const MAX_ENTRIES: usize = 32;
+
+/// The most bytes kept (the slot cache's own bound applies too, if lower): a request compares
+/// at most this many bytes with the kept lists.
+const MAX_BYTES: usize = 4 << 20;
+
+/// One request's slot result, for the container bytes it came from.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    /// The container's trie node (its API's trie and its path), as an address.
+    pub(crate) node: usize,
+    /// The container's JSON text.
+    pub(crate) bytes: Box<[u8]>,
+    /// The body's `model` and the request's host the result was made under.
+    pub(crate) model: Option<String>,
+    pub(crate) host: Option<String>,
+    /// The report's API.
+    pub(crate) api: Option<Api>,
+    pub(crate) slots: Vec<SlotReport>,
+    pub(crate) unslotted: Vec<(String, bool)>,
+    /// The edits, their ranges from the container's start.
+    pub(crate) edits: Vec<(Range<usize>, Bytes)>,
+}
+
+impl Entry {
+    /// What the entry holds, roughly, in bytes (for the bound).
+    fn size(&self) -> usize {
+        let slots: usize = self
+            .slots
+            .iter()
+            .map(|s| {
+                s.pointer.len() + s.tool.as_ref().map_or(0, |t| t.len()) + s.profile.len() + 256
+            })
+            .sum();
+        let edits: usize = self.edits.iter().map(|(_, b)| b.len() + 32).sum();
+        self.bytes.len() + slots + edits + 128
+    }
+}
+
+/// The cache (one per configuration; see the module docs).
+#[derive(Debug)]
+pub(crate) struct RequestCache {
+    max_entries: usize,
+    max_bytes: usize,
+    state: Mutex<State>,
+    /// How many requests reused a list's result (for tests).
+    #[cfg(test)]
+    pub(crate) hits: std::sync::atomic::AtomicUsize,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Oldest first.
+    entries: VecDeque<Arc<Entry>>,
+    bytes: usize,
+}
+
+impl RequestCache {
+    /// A cache within `config`'s bounds (off when `config` is).
+    pub(crate) fn new(config: CacheConfig) -> Self {
+        let (max_entries, max_bytes) = config.bounds();
+        RequestCache {
+            max_entries: max_entries.min(MAX_ENTRIES),
+            max_bytes: max_bytes.min(MAX_BYTES),
+            state: Mutex::new(State::default()),
+            #[cfg(test)]
+            hits: Default::default(),
+        }
+    }
+
+    pub(crate) fn is_enabled(&self) -> bool {
+        self.max_entries > 0 && self.max_bytes > 0
+    }
+
+    /// The entry of the container at trie node `node` whose bytes `rest` (the body from the
+    /// container's first byte on) starts with; the newest first.
+    pub(crate) fn find(&self, node: usize, rest: &[u8]) -> Option<Arc<Entry>> {
+        if !self.is_enabled() {
+            return None;
+        }
+        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.node == node && rest.starts_with(&e.bytes))
+            .map(Arc::clone)
+    }
+
+    /// Keeps `entry`, in place of one for the same container bytes; the oldest go past the
+    /// bounds.
+    pub(crate) fn insert(&self, entry: Entry) {
+        let size = entry.size();
+        if !self.is_enabled() || size > self.max_bytes {
+            return;
+        }
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(i) = state
+            .entries
+            .iter()
+            .position(|e| e.node == entry.node && e.bytes == entry.bytes)
+            && let Some(old) = state.entries.remove(i)
+        {
+            state.bytes = state.bytes.saturating_sub(old.size());
+        }
+        state.entries.push_back(Arc::new(entry));
+        state.bytes += size;
+        while state.entries.len() > self.max_entries || state.bytes > self.max_bytes {
+            let Some(old) = state.entries.pop_front() else {
+                break;
+            };
+            state.bytes = state.bytes.saturating_sub(old.size());
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entries
+            .len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(node: usize, bytes: &[u8]) -> Entry {
+        Entry {
+            node,
+            bytes: bytes.into(),
+            model: None,
+            host: None,
+            api: None,
+            slots: Vec::new(),
+            unslotted: Vec::new(),
+            edits: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn finds_by_node_and_leading_bytes_and_stays_bounded() {
+        let c = RequestCache::new(CacheConfig::new());
+        c.insert(entry(1, b"[1,2]"));
+        assert!(c.find(1, b"[1,2],\"x\":1}").is_some());
+        assert!(c.find(2, b"[1,2]").is_none());
+        assert!(c.find(1, b"[1,3]").is_none());
+        assert!(c.find(1, b"[1,").is_none());
+        // The same bytes again replace the entry.
+        c.insert(entry(1, b"[1,2]"));
+        assert_eq!(c.len(), 1);
+        for i in 0..100u8 {
+            c.insert(entry(1, &[i]));
+        }
+        assert_eq!(c.len(), MAX_ENTRIES);
+        assert!(c.find(1, &[99]).is_some() && c.find(1, &[0]).is_none());
+        let small = RequestCache::new(CacheConfig::new().max_bytes(1000));
+        for i in 0..10u8 {
+            small.insert(entry(1, &[i; 300]));
+        }
+        assert!(small.len() <= 2, "{}", small.len());
+        let off = RequestCache::new(CacheConfig::disabled());
+        off.insert(entry(1, b"[]"));
+        assert!(off.find(1, b"[]").is_none());
+    }
+}
