@@ -4,7 +4,7 @@
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::Document;
 use super::output::emit;
-use super::output::emit_bytes;
+use super::output::emit_parts;
 use super::profile::Choice;
 use super::slots::{Applied, SlotResult, apply_with, body_config_with, write_applied};
 
@@ -128,7 +128,7 @@ fn warn_left_unchanged(doc: &Document, slots: &[SlotResult]) {
 fn run_body(file: Option<&Path>, choice: &Choice, api: Api, encode: bool) -> CliResult {
     // Bytes as read: the layer's scan checks the JSON (and its strings' UTF-8) itself.
     let (name, bytes) = read_bytes(file)?;
-    let (out, report, _) = tower_toolschema::restore::prepare_request(
+    let (parts, report, _) = tower_toolschema::restore::prepare_request_parts(
         &body_config_with(choice, encode),
         Some(api),
         Bytes::from(bytes),
@@ -138,7 +138,8 @@ fn run_body(file: Option<&Path>, choice: &Choice, api: Api, encode: bool) -> Cli
             "{name}: cannot read the request body: {reason}"
         )));
     }
-    emit_bytes(&out);
+    // The unchanged conversation is written from the input's own bytes.
+    emit_parts(&parts);
     for slot in &report.slots {
         if let Some(e) = &slot.error {
             eprintln!("warning: {name}: {}: left unchanged: {e}", slot.pointer);
