@@ -21,6 +21,7 @@ pub mod profile;
 pub mod progress;
 pub mod providers;
 pub mod read;
+pub mod read_large;
 pub mod restore;
 pub mod rules;
 pub mod sanitize;

@@ -48,51 +48,137 @@ pub fn run(file: Option<&Path>, rules: &Rules, slot: Slot) -> CliResult {
         }
         _ => ("<stdin>".to_owned(), Box::new(std::io::stdin().lock())),
     };
-    let mut reader = BufReader::with_capacity(1 << 16, input);
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let mut line = Vec::new();
+    answer_lines(input, 1 << 16, std::io::stdout().lock(), &name, rules, slot)
+}
+
+/// Answers every line of `input` on `out`, reading `capacity` bytes at a time (see the module
+/// header for when the output is flushed).
+fn answer_lines(
+    input: impl Read,
+    capacity: usize,
+    out: impl Write,
+    name: &str,
+    rules: &Rules,
+    slot: Slot,
+) -> CliResult {
+    let mut reader = BufReader::with_capacity(capacity, input);
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    // Only a line that runs past the end of the read buffer is copied (into `long`).
+    let mut long = Vec::new();
     let mut buf = String::new();
     let mut number = 0usize;
+    let cannot = |e: std::io::Error| CliError::usage(format!("cannot read {name}: {e}"));
     loop {
         // Nothing more buffered: whoever waits for the answers so far gets them now.
         if reader.buffer().is_empty() && out.flush().is_err() {
             // A closed pipe (`... | head`): stop quietly, as the other commands do.
             return Ok(EXIT_OK);
         }
-        line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| CliError::usage(format!("cannot read {name}: {e}")))?;
-        if n == 0 {
+        let ahead = reader.fill_buf().map_err(cannot)?;
+        if ahead.is_empty() {
             break;
         }
         number += 1;
-        let text = strip_newline(&line);
-        let written = match sanitize_line(text, rules, slot, &mut buf) {
-            LineResult::Unchanged => out.write_all(text),
-            LineResult::Changed => out.write_all(buf.as_bytes()),
-            LineResult::Refused(why) => {
-                eprintln!("warning: {name}: line {number}: {why}; wrote null");
-                out.write_all(b"null")
+        let written = match memchr::memchr(b'\n', ahead) {
+            // The whole line is in the buffer: read where it is.
+            Some(end) => {
+                let written = answer(&ahead[..end], rules, slot, &mut buf, &mut out);
+                reader.consume(end + 1);
+                written
+            }
+            None => {
+                long.clear();
+                long.extend_from_slice(ahead);
+                let n = ahead.len();
+                reader.consume(n);
+                reader.read_until(b'\n', &mut long).map_err(cannot)?;
+                let line = long.strip_suffix(b"\n").unwrap_or(&long);
+                answer(line, rules, slot, &mut buf, &mut out)
             }
         };
-        if written.and_then(|()| out.write_all(b"\n")).is_err() {
-            return Ok(EXIT_OK);
+        match written {
+            Ok(None) => {}
+            Ok(Some(why)) => eprintln!("warning: {name}: line {number}: {why}; wrote null"),
+            Err(_) => return Ok(EXIT_OK),
         }
     }
     let _ = out.flush();
     Ok(EXIT_OK)
 }
 
-/// The line without its `\n` or `\r\n`.
-fn strip_newline(line: &[u8]) -> &[u8] {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    line.strip_suffix(b"\r").unwrap_or(line)
+/// Writes the answer to one line (without its `\n`; a `\r` before it goes too) and a newline;
+/// why it was refused, if it was (`null` written).
+fn answer(
+    line: &[u8],
+    rules: &Rules,
+    slot: Slot,
+    buf: &mut String,
+    out: &mut impl Write,
+) -> std::io::Result<Option<String>> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let (bytes, refused) = match sanitize_line(line, rules, slot, buf) {
+        LineResult::Unchanged => (line, None),
+        LineResult::Changed => (buf.as_bytes(), None),
+        LineResult::Refused(why) => (&b"null"[..], Some(why)),
+    };
+    out.write_all(bytes)?;
+    out.write_all(b"\n")?;
+    Ok(refused)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_read_where_they_are_or_across_reads_give_the_same_answers() {
+        let long = format!(
+            r#"{{"type":"object","description":"{}","additionalProperties":false}}"#,
+            "x".repeat(100)
+        );
+        let lines = [
+            r#"{"type":"object","additionalProperties":false}"#,
+            "{\"type\":\"string\"}\r",
+            "{\"type\":",
+            "",
+            &long,
+            r#"{"type":["string","null"]}"#,
+        ];
+        let mut expected = Vec::new();
+        let mut buf = String::new();
+        for line in lines {
+            answer(
+                line.as_bytes(),
+                &Rules::GEMINI,
+                Slot::Parameters,
+                &mut buf,
+                &mut expected,
+            )
+            .unwrap();
+        }
+        for end in ["", "\n"] {
+            let input = format!("{}{end}", lines.join("\n"));
+            // 7 bytes a read: most lines straddle reads; 64 KiB: every line is read in place.
+            for capacity in [7, 1 << 16] {
+                let mut out = Vec::new();
+                let code = answer_lines(
+                    input.as_bytes(),
+                    capacity,
+                    &mut out,
+                    "t",
+                    &Rules::GEMINI,
+                    Slot::Parameters,
+                )
+                .unwrap();
+                assert_eq!(code, EXIT_OK);
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    String::from_utf8(expected.clone()).unwrap(),
+                    "capacity {capacity}, last line ended by {end:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_line_is_sanitized_kept_or_refused() {
@@ -123,6 +209,26 @@ mod tests {
             sanitize_line(b"  ", r, Slot::Parameters, &mut buf),
             LineResult::Refused(_)
         ));
-        assert_eq!(strip_newline(b"{}\r\n"), b"{}");
+        let mut out = Vec::new();
+        assert_eq!(
+            answer(
+                b"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}\r",
+                r,
+                Slot::Parameters,
+                &mut buf,
+                &mut out
+            )
+            .unwrap(),
+            None
+        );
+        assert!(
+            answer(b"[", r, Slot::Parameters, &mut buf, &mut out)
+                .unwrap()
+                .is_some()
+        );
+        assert_eq!(
+            out,
+            b"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}\nnull\n"
+        );
     }
 }

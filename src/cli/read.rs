@@ -44,6 +44,25 @@ pub fn read_bytes(file: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
     })
 }
 
+/// Reads `file` (`None` or `-`: standard input) as bytes, with the name to call it by; a large
+/// file into huge pages ([`super::read_large`]).
+pub fn read_body(file: Option<&Path>) -> Result<(String, bytes::Bytes), CliError> {
+    let Some(p) = file.filter(|p| p.as_os_str() != "-") else {
+        let (name, bytes) = read_stdin()?;
+        return Ok((name, bytes.into()));
+    };
+    let name = p.display().to_string();
+    let cannot = |e: std::io::Error| {
+        CliError::usage(format!(
+            "cannot read {name}: {e} (check the path, or pass - to read standard input)"
+        ))
+    };
+    let f = std::fs::File::open(p).map_err(cannot)?;
+    let len = f.metadata().map_err(cannot)?.len();
+    let bytes = super::read_large::read_all(f, len).map_err(cannot)?;
+    Ok((name, bytes))
+}
+
 fn read_stdin() -> Result<(String, Vec<u8>), CliError> {
     let name = "<stdin>".to_owned();
     let mut bytes = Vec::new();

@@ -5,14 +5,14 @@
 use super::ProfileArgs;
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::api_by_name;
-use super::output::emit_bytes;
+use super::output::{emit_bytes, emit_parts};
 use super::read::read_bytes;
 use super::slots::body_config;
 use bytes::Bytes;
 use clap::Args;
 use std::path::PathBuf;
 use tower_toolschema::report::Outcome;
-use tower_toolschema::restore::{RestoredCall, prepare_request};
+use tower_toolschema::restore::{RestoredCall, prepare_request_parts};
 
 /// Arguments of `toolschema restore`.
 #[derive(Debug, Clone, Args)]
@@ -54,7 +54,8 @@ pub fn run(args: &RestoreArgs) -> CliResult {
     }
     let (req_name, request) = read_bytes(Some(&args.request))?;
     let (res_name, response) = read_bytes(args.response.as_deref())?;
-    let (_, report, plan) = prepare_request(&body_config(&choice), api, Bytes::from(request));
+    // Only the plan is used: the request is not put back together.
+    let (_, report, plan) = prepare_request_parts(&body_config(&choice), api, Bytes::from(request));
     if let Outcome::Skipped(reason) = &report.outcome {
         return Err(CliError::usage(format!(
             "{req_name}: cannot read the request body: {reason}"
@@ -72,7 +73,7 @@ pub fn run(args: &RestoreArgs) -> CliResult {
         let mut stream = plan.stream();
         let mut out = stream.push(&response);
         out.extend(stream.finish(false));
-        emit_bytes(&out.concat());
+        emit_parts(&out);
         stream.take_calls()
     } else {
         let (out, calls) = plan

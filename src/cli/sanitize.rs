@@ -4,13 +4,12 @@
 use super::error::{CliError, CliResult, EXIT_OK};
 use super::input::Document;
 use super::output::emit;
-use super::output::emit_bytes;
+use super::output::emit_parts;
 use super::profile::Choice;
 use super::slots::{Applied, SlotResult, apply_with, body_config_with, write_applied};
 
-use super::read::read_bytes;
+use super::read::read_body;
 use super::{InputArgs, ProfileArgs};
-use bytes::Bytes;
 use clap::Args;
 use provider_rules::Change;
 use serde::Serialize;
@@ -127,18 +126,19 @@ fn warn_left_unchanged(doc: &Document, slots: &[SlotResult]) {
 /// layer costs.
 fn run_body(file: Option<&Path>, choice: &Choice, api: Api, encode: bool) -> CliResult {
     // Bytes as read: the layer's scan checks the JSON (and its strings' UTF-8) itself.
-    let (name, bytes) = read_bytes(file)?;
-    let (out, report, _) = tower_toolschema::restore::prepare_request(
+    let (name, bytes) = read_body(file)?;
+    let (parts, report, _) = tower_toolschema::restore::prepare_request_parts(
         &body_config_with(choice, encode),
         Some(api),
-        Bytes::from(bytes),
+        bytes,
     );
     if let Outcome::Skipped(reason) = &report.outcome {
         return Err(CliError::usage(format!(
             "{name}: cannot read the request body: {reason}"
         )));
     }
-    emit_bytes(&out);
+    // The unchanged conversation is written from the input's own bytes.
+    emit_parts(&parts);
     for slot in &report.slots {
         if let Some(e) = &slot.error {
             eprintln!("warning: {name}: {}: left unchanged: {e}", slot.pointer);

@@ -334,11 +334,57 @@ pub fn prepare_request(
     api: Option<Api>,
     body: Bytes,
 ) -> (Bytes, SanitizeReport, RestorePlan) {
-    let (out, mut report) = crate::sanitize_body(config, api, body);
-    let (renamed, plan) =
-        crate::encoding::history::finish(config, None, &|| out.clone(), &mut report);
-    let out = renamed.map(Bytes::from).unwrap_or(out);
+    let (parts, report, plan) = prepare_request_parts(config, api, body);
+    let out = match <[Bytes; 1]>::try_from(parts) {
+        Ok([one]) => one,
+        Err(parts) => Bytes::from(parts.concat()),
+    };
     (out, report, plan)
+}
+
+/// [`prepare_request`] with the body to send in parts, in order: where only schema slots
+/// changed, the input's unchanged head and tail are slices of `body` (no copy of the
+/// conversation) around the rewritten middle, so a writer can send them as they are (one
+/// vectored write) instead of copying the whole body into one buffer first. The parts
+/// together are [`prepare_request`]'s body.
+///
+/// ```
+/// use tower_toolschema::{ToolSchemaLayer, restore::prepare_request_parts, shapes::Api};
+/// let body = bytes::Bytes::from_static(br#"{"messages":[{"role":"user","content":"a long conversation"}],"tools":[{"functionDeclarations":[{"name":"f","parameters":{"type":"object","additionalProperties":false}}]}]}"#);
+/// let (parts, report, _) = prepare_request_parts(ToolSchemaLayer::gemini().config(), Some(Api::Gemini), body.clone());
+/// assert!(report.is_rewritten());
+/// // The conversation before the first slot is the input's own bytes, not a copy.
+/// assert_eq!(parts[0].as_ptr(), body.as_ptr());
+/// assert!(!String::from_utf8(parts.concat())?.contains("additionalProperties"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn prepare_request_parts(
+    config: &Config,
+    api: Option<Api>,
+    body: Bytes,
+) -> (Vec<Bytes>, SanitizeReport, RestorePlan) {
+    // No request here, so no host: the profile is the config's, or `auto`'s by the body.
+    let ctx = crate::config::RequestCtx {
+        shape: api.map(Api::shape),
+        host: None,
+    };
+    let (new, mut report) = crate::rewrite::process(config, &ctx, &body);
+    // The whole body is built only for the history's encoding or renaming, when they apply.
+    let (renamed, plan) = crate::encoding::history::finish(
+        config,
+        None,
+        &|| match &new {
+            Some(n) => Bytes::from(n.clone_vec(&body)),
+            None => body.clone(),
+        },
+        &mut report,
+    );
+    let parts = match (renamed, new) {
+        (Some(r), _) => vec![Bytes::from(r)],
+        (None, Some(new)) => new.into_parts(&body),
+        (None, None) => vec![body],
+    };
+    (parts, report, plan)
 }
 
 /// Whether the request's names must be read for renaming: renaming is on, the API's names come
