@@ -52,7 +52,7 @@ impl schema_core::Transform for ItemsBound<'_, '_> {
 
 /// How many leading positions `o` and its in-place applicators can evaluate; `None` where
 /// they may evaluate any position or the answer is elsewhere.
-fn evaluated_len(o: &SchemaObject, depth: usize) -> Option<usize> {
+pub(super) fn evaluated_len(o: &SchemaObject, depth: usize) -> Option<usize> {
     if depth > MAX_DEPTH
         || [K::Ref, K::DynamicRef, K::RecursiveRef]
             .iter()
