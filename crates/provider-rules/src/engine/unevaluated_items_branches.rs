@@ -16,7 +16,7 @@
 
 use super::Cx;
 use super::unevaluated_branches::copyable_target;
-use super::unevaluated_items_bound::evaluated_len;
+use super::unevaluated_items_bound::{evaluated_len, tighter};
 use crate::RuleId;
 use schema_core::{Keyword as K, RefIndex, Schema, SchemaObject, Transform, Value, Visit};
 use std::collections::BTreeMap;
@@ -92,11 +92,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
 /// `o` with `maxItems` at most `n`.
 fn bounded(o: &SchemaObject, n: usize) -> SchemaObject {
     let mut new = o.clone();
-    let tighter = o
-        .number(K::MaxItems)
-        .and_then(serde_json::Number::as_u64)
-        .is_none_or(|m| m > n as u64);
-    if tighter {
+    if tighter(o, n) {
         new.insert(K::MaxItems, Value::Number((n as u64).into()));
     }
     new
