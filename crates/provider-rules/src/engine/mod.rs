@@ -54,6 +54,7 @@ mod types;
 mod unevaluated_alone;
 mod unevaluated_branches;
 mod unevaluated_items_bound;
+mod unevaluated_items_branches;
 mod unions;
 
 pub(crate) use cx::Cx;

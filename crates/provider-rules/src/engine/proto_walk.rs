@@ -1,7 +1,9 @@
 //! The Schema-proto family's tree passes before the walk: `$dynamicRef`s with a fixed target as
 //! `$ref`s ([`dynamic_static`]) and `$ref`s to `false` as `allOf: [false]` ([`ref_false`]),
 //! `unevaluatedProperties: false` written into `oneOf`/`then`/`else` branches
-//! ([`unevaluated_branches`]), whole-tree passes, then in one walk
+//! ([`unevaluated_branches`]), `unevaluatedItems: false` beside `contains`, a `$ref` or
+//! branches as what each evaluates ([`unevaluated_items_branches`]), whole-tree passes, then
+//! in one walk
 //! `if`/`then`/`else` as a union ([`conditional_union`]), `contains` as a count
 //! ([`contains_bound`]), `false` members of unions ([`false_members`]), `oneOf` exclusivity
 //! ([`one_of_exclusive`]), lone `unevaluated*` ([`unevaluated_alone`]), `unevaluatedItems:
@@ -23,6 +25,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     super::dynamic_static::run(schema, cx);
     super::ref_false::run(schema, cx);
     super::unevaluated_branches::run(schema, cx);
+    super::unevaluated_items_branches::run(schema, cx);
     let k = &cx.rules.keywords;
     let on = [
         !k.contains(Keyword::If),

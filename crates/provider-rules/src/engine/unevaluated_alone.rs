@@ -7,7 +7,7 @@
 
 use super::Cx;
 use crate::RuleId;
-use schema_core::{Keyword as K, Schema, Transform};
+use schema_core::{Keyword as K, Schema, Transform, Value};
 
 /// What evaluates members beside `unevaluatedProperties`.
 pub(super) const MEMBERS: &[K] = &[
@@ -66,6 +66,13 @@ impl Transform for Alone<'_, '_> {
                 continue;
             }
             if let Some(v) = o.remove(from) {
+                // No item at all: said as a length too, which an `allOf` merge keeps (an
+                // `items: false` merged beside a sibling's tuple would allow its positions).
+                if from == K::UnevaluatedItems
+                    && matches!(v, Value::Schema(ref b) if **b == Schema::Bool(false))
+                {
+                    o.insert(K::MaxItems, Value::Number(0u64.into()));
+                }
                 o.insert(to, v);
                 self.cx.change(
                     p,
@@ -93,6 +100,9 @@ mod tests {
         assert!(accepts(s.clone(), json!({"foo": "foo"})) && !accepts(s, json!({"foo": "fo"})));
         let s = json!({"type": "array", "unevaluatedItems": {"type": "string"}});
         assert!(accepts(s.clone(), json!(["a"])) && !accepts(s, json!([42])));
+        // `false` beside nothing is the empty array, also as an `allOf` member.
+        let s = json!({"allOf": [{"prefixItems": [true]}, {"unevaluatedItems": false}]});
+        assert!(accepts(&s, json!([])) && !accepts(&s, json!([1])));
         // Beside properties, other steps decide (nothing is renamed).
         let s = json!({"type": "object", "properties": {"a": {"type": "integer"}},
             "unevaluatedProperties": {"type": "string"}});

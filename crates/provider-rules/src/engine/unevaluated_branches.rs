@@ -173,12 +173,23 @@ fn literal_match(pattern: &str, name: &str) -> Option<bool> {
 impl Resolver<'_> {
     /// The target of `r` (at `base`) and its pointer, when it can be copied where it is used.
     fn target(&self, at: &str, r: &str) -> Option<(Schema, String)> {
-        let t = self.index.locate_in(self.index.base_at(at), r).ok()?;
-        let segs = pointer::segments(&t)?;
-        let s = self.root.pointer_get(&segs)?.into_owned();
-        let text = s.to_json_string();
-        (!SCOPED.iter().any(|k| text.contains(k))).then_some((s, t))
+        copyable_target(self.root, self.index, at, r)
     }
+}
+
+/// The target of the local reference `r` (used at `at` in `root`) and its pointer, when it
+/// can be copied where it is used (no `$id`, anchors or dynamic references in it).
+pub(super) fn copyable_target(
+    root: &Schema,
+    index: &RefIndex,
+    at: &str,
+    r: &str,
+) -> Option<(Schema, String)> {
+    let t = index.locate_in(index.base_at(at), r).ok()?;
+    let segs = pointer::segments(&t)?;
+    let s = root.pointer_get(&segs)?.into_owned();
+    let text = s.to_json_string();
+    (!SCOPED.iter().any(|k| text.contains(k))).then_some((s, t))
 }
 
 /// Names evaluated for sure, each with the schema that declares it (which holds too).

@@ -32,11 +32,7 @@ impl schema_core::Transform for ItemsBound<'_, '_> {
         let Some(n) = evaluated_len(o, 0) else {
             return;
         };
-        let tighter = o
-            .number(K::MaxItems)
-            .and_then(serde_json::Number::as_u64)
-            .is_none_or(|m| m > n as u64);
-        if !tighter {
+        if !tighter(o, n) {
             return;
         }
         o.insert(K::MaxItems, Value::Number((n as u64).into()));
@@ -50,9 +46,16 @@ impl schema_core::Transform for ItemsBound<'_, '_> {
     }
 }
 
+/// Whether `maxItems: n` would bound `o` more than its own `maxItems` does.
+pub(super) fn tighter(o: &SchemaObject, n: usize) -> bool {
+    o.number(K::MaxItems)
+        .and_then(serde_json::Number::as_u64)
+        .is_none_or(|m| m > n as u64)
+}
+
 /// How many leading positions `o` and its in-place applicators can evaluate; `None` where
 /// they may evaluate any position or the answer is elsewhere.
-fn evaluated_len(o: &SchemaObject, depth: usize) -> Option<usize> {
+pub(super) fn evaluated_len(o: &SchemaObject, depth: usize) -> Option<usize> {
     if depth > MAX_DEPTH
         || [K::Ref, K::DynamicRef, K::RecursiveRef]
             .iter()
