@@ -20,7 +20,8 @@
 use super::Cx;
 use crate::RuleId;
 use schema_core::{
-    Keyword as K, RefIndex, Schema, SchemaMap, SchemaObject, Transform, Value, Visit, pointer,
+    Keyword as K, KeywordMask, RefIndex, Schema, SchemaMap, SchemaObject, Transform, Value, Visit,
+    pointer,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -50,7 +51,9 @@ const SCOPED: &[&str] = &[
 
 /// Rewrites the nodes (see the [module docs](self)).
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
-    if cx.rules.keywords.contains(K::UnevaluatedProperties) {
+    if cx.rules.keywords.contains(K::UnevaluatedProperties)
+        || !cx.tree_may_hold(KeywordMask::of(&[K::UnevaluatedProperties]))
+    {
         return;
     }
     let index = RefIndex::new(schema);

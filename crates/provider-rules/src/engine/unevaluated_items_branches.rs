@@ -18,7 +18,9 @@ use super::Cx;
 use super::unevaluated_branches::copyable_target;
 use super::unevaluated_items_bound::{evaluated_len, tighter};
 use crate::RuleId;
-use schema_core::{Keyword as K, RefIndex, Schema, SchemaObject, Transform, Value, Visit};
+use schema_core::{
+    Keyword as K, KeywordMask, RefIndex, Schema, SchemaObject, Transform, Value, Visit,
+};
 use std::collections::BTreeMap;
 
 /// What makes the evaluated positions depend on more than the node's tuple.
@@ -40,7 +42,10 @@ const APPLICATORS: &[K] = &[
 /// Rewrites the nodes (see the [module docs](self)).
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     let k = &cx.rules.keywords;
-    if k.contains(K::UnevaluatedItems) || !k.contains(K::MaxItems) {
+    if k.contains(K::UnevaluatedItems)
+        || !k.contains(K::MaxItems)
+        || !cx.tree_may_hold(KeywordMask::of(&[K::UnevaluatedItems]))
+    {
         return;
     }
     let index = RefIndex::new(schema);
