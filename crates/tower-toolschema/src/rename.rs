@@ -14,8 +14,8 @@ use crate::ToolSchemaLayer;
 use crate::locate::range_in;
 use crate::report::Rename;
 use crate::restore::json::{call_walk_path, each_at_many, holds, read_call, string};
-use crate::rewrite::{Edit, splice};
 use crate::shapes_response::{NamePath, ResponseShape};
+use crate::slots::splice::{Edit, splice};
 
 impl<P> ToolSchemaLayer<P> {
     /// Whether tool names the target refuses are renamed in requests and mapped back in

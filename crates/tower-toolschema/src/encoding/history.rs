@@ -19,9 +19,9 @@ use crate::locate::range_in;
 use crate::report::{EncodedCall, Outcome, SanitizeReport};
 use crate::restore::json;
 use crate::restore::{RestorePlan, needs_rename, plan_for};
-use crate::rewrite::{Edit, splice};
 use crate::shapes::SlotRole;
 use crate::shapes_response::{ResponseShape, response_shape};
+use crate::slots::splice::{Edit, splice};
 
 /// The deepest nesting of an earlier call's arguments that is encoded (serde_json's own default
 /// limit); deeper arguments go on as they came, reported.

@@ -11,8 +11,8 @@ use std::borrow::Cow;
 use super::RestorePlan;
 use super::report::RestoredCall;
 use crate::locate::{RawText as Raw, range_in};
-use crate::rewrite::{Edit, splice};
 use crate::shapes_response::{CallPath, Step, segments};
+use crate::slots::splice::{Edit, splice};
 
 /// The members of one JSON object, borrowed (a key is copied only when it has escapes), in
 /// order.

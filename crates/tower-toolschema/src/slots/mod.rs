@@ -13,3 +13,4 @@ pub(crate) mod request_cache;
 pub(crate) mod rewrite;
 pub mod shapes;
 pub mod shapes_response;
+pub(crate) mod splice;

@@ -25,8 +25,8 @@ use super::report::RestoredCall;
 use super::sse::{self, Splitter};
 use super::{RestorePlan, chat, json};
 use crate::locate::range_in;
-use crate::rewrite::{Edit, splice};
 use crate::shapes_response::Stream;
+use crate::slots::splice::{Edit, splice};
 
 /// A call whose fragments are held.
 #[derive(Debug)]

@@ -9,7 +9,7 @@ use bytes::Bytes;
 use super::super::json::{decode_args, member, members, string};
 use super::{Step, StreamRestorer, number};
 use crate::locate::range_in;
-use crate::rewrite::Edit;
+use crate::slots::splice::Edit;
 
 impl StreamRestorer {
     pub(super) fn responses(
