@@ -1,6 +1,5 @@
 //! The result types the Python functions return.
 
-use crate::from_tree::to_python_tree;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -119,26 +118,25 @@ pub fn change_list<'py>(py: Python<'py>, changes: &[Change]) -> PyResult<Bound<'
 /// `changes` / `unfixable` is read.
 #[pyclass(frozen, module = "toolschema")]
 pub struct Sanitized {
-    /// The engine's output tree.
-    pub(crate) tree: schema_core::Schema,
-    /// The output JSON text, once written (from the start when the input's text is it).
-    pub(crate) json: std::sync::OnceLock<String>,
+    /// The engine's answer (shared with the result cache and every `Sanitized` of the same
+    /// input).
+    pub(crate) done: std::sync::Arc<crate::cache::Done>,
     /// The input object when nothing changed and it was a dict (returned as `schema`) or a
     /// `str` (returned as `json`).
     pub(crate) original: Option<Py<PyAny>>,
-    /// The engine's report.
-    pub(crate) report: provider_rules::Report,
     /// The profile applied.
     pub(crate) chosen: crate::providers::Chosen,
     pub(crate) schema: PyOnceLock<Py<PyAny>>,
-    /// What undoes, in a call's arguments, what the rewrite made the model send.
-    pub(crate) decoder: provider_rules::Decoder,
 }
 
 impl Sanitized {
+    fn report(&self) -> &provider_rules::Report {
+        &self.done.out.report
+    }
+
     /// The input object, when nothing changed and it was of type `T`.
     fn original_as<'py, T: pyo3::PyTypeCheck>(&self, py: Python<'py>) -> Option<&Bound<'py, T>> {
-        if !self.report.changes.is_empty() {
+        if !self.report().changes.is_empty() {
             return None;
         }
         self.original.as_ref()?.bind(py).cast::<T>().ok()
@@ -154,7 +152,7 @@ impl Sanitized {
             return Ok(o.clone().into_any().unbind());
         }
         self.schema
-            .get_or_try_init(py, || to_python_tree(py, &self.tree).map(Bound::unbind))
+            .get_or_try_init(py, || self.done.fresh_schema(py).map(Bound::unbind))
             .map(|s| s.clone_ref(py))
     }
 
@@ -164,40 +162,39 @@ impl Sanitized {
         if let Some(s) = self.original_as::<PyString>(py) {
             return s.clone().into_any();
         }
-        let text = self.json.get_or_init(|| self.tree.to_json_string());
-        PyString::new(py, text).into_any()
+        self.done.json_str(py).into_any()
     }
 
     /// Every change made, in order (empty: the schema was already acceptable).
     #[getter]
     fn changes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.report.changes.iter().map(Change::from))
+        PyList::new(py, self.report().changes.iter().map(Change::from))
     }
 
     /// Whether anything changed.
     #[getter]
     fn changed(&self) -> bool {
-        !self.report.changes.is_empty()
+        !self.report().changes.is_empty()
     }
 
     /// Whether a change lost meaning (the lost constraints are also in `description`).
     #[getter]
     fn lossy(&self) -> bool {
-        self.report.changes.iter().any(|c| c.lossy)
+        self.report().changes.iter().any(|c| c.lossy)
     }
 
     /// For strict profiles: whether the result can go in strict mode without changing what it
     /// accepts (send it non-strict otherwise).
     #[getter]
     fn strict_compatible(&self) -> bool {
-        self.report.strict_compatible
+        self.report().strict_compatible
     }
 
     /// What the provider will still reject that sanitizing cannot fix (property keys that
     /// need renaming).
     #[getter]
     fn unfixable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.report.unfixable.iter().map(Violation::from))
+        PyList::new(py, self.report().unfixable.iter().map(Violation::from))
     }
 
     /// A tool call's arguments (a dict, or JSON text) as the original schema allows them:
@@ -208,7 +205,7 @@ impl Sanitized {
         py: Python<'py>,
         arguments: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::arguments::decode_arguments(py, &self.decoder, arguments)
+        crate::arguments::decode_arguments(py, &self.done.out.decoder, arguments)
     }
 
     /// A value in the tool's own terms as the rewritten schema expects it (see
@@ -219,13 +216,13 @@ impl Sanitized {
         py: Python<'py>,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::arguments::encode_value(py, &self.decoder, value)
+        crate::arguments::encode_value(py, &self.done.out.decoder, value)
     }
 
     /// Whether `decode` can change anything (the rewrite made the model send strict nulls).
     #[getter]
     fn decodes(&self) -> bool {
-        !self.decoder.is_identity()
+        !self.done.out.decoder.is_identity()
     }
 
     /// The profile applied.
@@ -238,9 +235,9 @@ impl Sanitized {
         format!(
             "Sanitized(profile={:?}, changes={}, lossy={}, strict_compatible={})",
             self.chosen.rules().name(),
-            self.report.changes.len(),
+            self.report().changes.len(),
             if self.lossy() { "True" } else { "False" },
-            if self.report.strict_compatible {
+            if self.report().strict_compatible {
                 "True"
             } else {
                 "False"

@@ -5,6 +5,7 @@
 
 mod arguments;
 mod body;
+mod cache;
 mod calls;
 mod classes;
 mod errors;
@@ -14,6 +15,7 @@ mod input;
 mod profile;
 mod providers;
 mod restore;
+mod snapshot;
 mod to_json;
 
 use classes::{Change, Sanitized, Violation};
@@ -65,31 +67,33 @@ fn sanitize(
     slot: &str,
     encode: bool,
 ) -> PyResult<Sanitized> {
-    let (chosen, slot, input) = args(py, schema, provider, slot)?;
-    let out = run(py, input.text(), |t| {
-        provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
-    })
-    .map_err(|e| input::not_json(&e).into_py_err(py))?;
-    let json = std::sync::OnceLock::new();
-    let mut original = None;
-    if out.report.is_empty() {
-        // The input is the result: kept as it came (a dict, a str) or as its text.
-        match input.kind {
-            Kind::Value | Kind::Str => original = Some(schema.clone().unbind()),
-            Kind::Bytes => {}
-        }
-        if input.kind != Kind::Str {
-            let _ = json.set(input.into_string());
-        }
-    }
+    let chosen = profile::chosen(provider, "gemini")?;
+    let slot = profile::slot(slot)?;
+    let (kind, done) = engine(py, schema, &chosen, slot, encode)?;
+    // The input is the result when nothing changed: kept as it came (a dict, a str).
+    let original =
+        (done.out.report.is_empty() && kind != Kind::Bytes).then(|| schema.clone().unbind());
     Ok(Sanitized {
-        tree: out.schema,
-        json,
+        done,
         original,
-        report: out.report,
         chosen,
         schema: PyOnceLock::new(),
-        decoder: out.decoder,
+    })
+}
+
+/// The engine's answer for `schema` (through the result cache), and how the schema came.
+fn engine(
+    py: Python<'_>,
+    schema: &Bound<'_, PyAny>,
+    chosen: &providers::Chosen,
+    slot: provider_rules::Slot,
+    encode: bool,
+) -> PyResult<(Kind, std::sync::Arc<cache::Done>)> {
+    cache::sanitized(py, schema, chosen, slot, encode, |input| {
+        run(py, input.text(), |t| {
+            provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
+        })
+        .map_err(|e| input::not_json(&e).into_py_err(py))
     })
 }
 
@@ -103,23 +107,23 @@ fn sanitize_json<'py>(
     slot: &str,
     encode: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (chosen, slot, input) = args(py, text, provider, slot)?;
-    if input.kind == Kind::Value {
+    let chosen = profile::chosen(provider, "gemini")?;
+    let slot = profile::slot(slot)?;
+    let is_text = text.is_instance_of::<PyString>()
+        || text.is_instance_of::<pyo3::types::PyBytes>()
+        || text.is_instance_of::<pyo3::types::PyByteArray>();
+    if !is_text {
+        // What `sanitize` would say of it first (not a schema at all), else the type's error.
+        input::read_schema(text).map_err(|e| e.into_py_err(py))?;
         return Err(pyo3::exceptions::PyTypeError::new_err(
             "sanitize_json takes JSON text (str or bytes); pass a dict to sanitize()",
         ));
     }
-    let out = run(py, input.text(), |t| {
-        provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
-    })
-    .map_err(|e| input::not_json(&e).into_py_err(py))?;
-    if out.report.is_empty() {
-        return Ok(match input.kind {
-            Kind::Str => text.clone(),
-            _ => PyString::new(py, &String::from_utf8_lossy(input.text())).into_any(),
-        });
+    let (kind, done) = engine(py, text, &chosen, slot, encode)?;
+    if done.out.report.is_empty() && kind == Kind::Str {
+        return Ok(text.clone());
     }
-    Ok(PyString::new(py, &out.schema.to_json_string()).into_any())
+    Ok(done.json_str(py).into_any())
 }
 
 /// What the provider would reject in a schema (empty: it would accept it).
@@ -226,6 +230,9 @@ fn _toolschema(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(restore::restore, m)?)?;
     m.add_function(wrap_pyfunction!(calls::validate_call, m)?)?;
     m.add_function(wrap_pyfunction!(calls::explain_call, m)?)?;
+    m.add_function(wrap_pyfunction!(cache::cache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(cache::cache_clear, m)?)?;
+    m.add_function(wrap_pyfunction!(cache::set_cache_capacity, m)?)?;
     m.add_class::<Sanitized>()?;
     m.add_class::<Change>()?;
     m.add_class::<Violation>()?;

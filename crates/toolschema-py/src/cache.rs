@@ -1,0 +1,342 @@
+//! The results of recent `sanitize` / `sanitize_json` calls, kept per process: agent
+//! frameworks send the same tool schemas on every model request, and the engine's result is
+//! determined by the schema, the profile, the slot and `encode` (sanitizing is
+//! deterministic), so a schema met again is answered without the engine.
+//!
+//! - JSON text (`str`, `bytes`) is found by its hash (which Python keeps in the object) and
+//!   compared whole.
+//! - A `dict` is found by identity (the cache holds a reference, so the identity stays its
+//!   own) and then compared with the [`Node`] snapshot taken when it was sanitized: a dict
+//!   changed in place since is sanitized again.
+//! - At most [`DEFAULT_CAPACITY`] entries (`toolschema.set_cache_capacity`; 0 turns the cache
+//!   off) and [`MAX_BYTES`] of input text; the oldest entry goes first. Inputs over
+//!   [`MAX_ENTRY_BYTES`] are not kept, nor values a snapshot cannot take (subclasses of the
+//!   built-in types, tuples, more than 128 levels).
+//!
+//! The lock is never held across a call into Python (a finalizer that runs there could
+//! sanitize too): entries are taken out and put in under it, compared and dropped outside it.
+
+use crate::from_tree::to_python_tree;
+use crate::input::{self, Input, Kind};
+use crate::providers::Chosen;
+use crate::snapshot::Node;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict, PyString};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Entries kept by default.
+pub const DEFAULT_CAPACITY: usize = 1024;
+/// The input text all entries may hold together.
+pub const MAX_BYTES: usize = 32 << 20;
+/// The largest input kept.
+pub const MAX_ENTRY_BYTES: usize = 1 << 20;
+
+/// The engine's answer for one input, shared by every `Sanitized` made from it.
+pub struct Done {
+    /// The engine's result.
+    pub out: provider_rules::Sanitized,
+    /// The output JSON text, once written (from the start when the input's text is it).
+    pub json: OnceLock<String>,
+    /// [`Done::json`] as a `str`, made once.
+    json_py: PyOnceLock<Py<PyString>>,
+    /// The output dict's shape, taken on its second conversion (copies are made from it).
+    output: PyOnceLock<Node>,
+    /// How many times the output dict was converted from the tree (up to 2).
+    converted: AtomicU8,
+}
+
+impl Done {
+    fn new(out: provider_rules::Sanitized) -> Done {
+        Done {
+            out,
+            json: OnceLock::new(),
+            json_py: PyOnceLock::new(),
+            output: PyOnceLock::new(),
+            converted: AtomicU8::new(0),
+        }
+    }
+
+    /// The output JSON text.
+    pub fn json_text(&self) -> &str {
+        self.json.get_or_init(|| self.out.schema.to_json_string())
+    }
+
+    /// The output JSON text as a `str` (the same object every time: `str` is immutable).
+    pub fn json_str<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        self.json_py
+            .get_or_init(py, || PyString::new(py, self.json_text()).unbind())
+            .bind(py)
+            .clone()
+    }
+
+    /// A new dict (or bool) of the output: from the engine's tree the first two times, then
+    /// copied from the shape taken the second time (a result read again and again is one
+    /// served from the cache).
+    pub fn fresh_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(shape) = self.output.get(py) {
+            return shape.make(py);
+        }
+        let v = to_python_tree(py, &self.out.schema)?;
+        if self.converted.fetch_add(1, Ordering::Relaxed) >= 1
+            && let Some(shape) = Node::of(&v)
+        {
+            let _ = self.output.set(py, shape);
+        }
+        Ok(v)
+    }
+}
+
+/// What an entry is found by.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    /// The profile's rules, by address (the entry holds the profile, so the address stays
+    /// its own).
+    rules: usize,
+    slot: provider_rules::Slot,
+    encode: bool,
+    by: By,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum By {
+    /// A `dict`, by identity.
+    Object(usize),
+    /// A `str`, by hash.
+    Str(isize),
+    /// A `bytes`, by hash.
+    Bytes(isize),
+}
+
+struct Entry {
+    /// The input object (kept alive, so its identity is not reused).
+    input: Py<PyAny>,
+    /// For a dict: its shape when it was sanitized.
+    shape: Option<Node>,
+    /// Keeps a custom profile alive (see [`Key::rules`]).
+    _chosen: Chosen,
+    done: Arc<Done>,
+    bytes: usize,
+}
+
+struct Cache {
+    map: HashMap<Key, Arc<Entry>>,
+    /// Keys, oldest first.
+    order: VecDeque<Key>,
+    capacity: usize,
+    bytes: usize,
+    hits: u64,
+    misses: u64,
+}
+
+static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
+
+/// Runs `f` on the cache under its lock (never calling into Python inside).
+fn with<T>(f: impl FnOnce(&mut Cache) -> T) -> T {
+    let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = guard.get_or_insert_with(|| Cache {
+        map: HashMap::new(),
+        order: VecDeque::new(),
+        capacity: DEFAULT_CAPACITY,
+        bytes: 0,
+        hits: 0,
+        misses: 0,
+    });
+    f(cache)
+}
+
+impl Cache {
+    /// Puts `e` in under `key`; returns what it pushed out (to be dropped outside the lock).
+    fn insert(&mut self, key: Key, e: Arc<Entry>) -> Vec<Arc<Entry>> {
+        let mut out = Vec::new();
+        if self.capacity == 0 {
+            out.push(e);
+            return out;
+        }
+        self.bytes += e.bytes;
+        match self.map.insert(key, e) {
+            Some(old) => {
+                self.bytes -= old.bytes;
+                out.push(old);
+            }
+            None => self.order.push_back(key),
+        }
+        while self.map.len() > self.capacity || self.bytes > MAX_BYTES {
+            let Some(k) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(old) = self.map.remove(&k) {
+                self.bytes -= old.bytes;
+                out.push(old);
+            }
+        }
+        out
+    }
+
+    fn clear(&mut self) -> Vec<Arc<Entry>> {
+        self.order.clear();
+        self.bytes = 0;
+        self.map.drain().map(|(_, e)| e).collect()
+    }
+}
+
+/// The result for `schema` (how it came, and the engine's answer): from the cache when it
+/// was sanitized before with the same profile, slot and options, else from the engine (and
+/// kept). `run` is the engine call on the input's text.
+pub fn sanitized<'a>(
+    py: Python<'_>,
+    schema: &'a Bound<'_, PyAny>,
+    chosen: &Chosen,
+    slot: provider_rules::Slot,
+    encode: bool,
+    run: impl FnOnce(&Input<'a>) -> PyResult<provider_rules::Sanitized>,
+) -> PyResult<(Kind, Arc<Done>)> {
+    let mut key = key_of(schema, chosen, slot, encode);
+    let found = match key {
+        Some(k) => with(|c| {
+            if c.capacity == 0 {
+                key = None;
+            }
+            c.map.get(&k).cloned()
+        }),
+        None => None,
+    };
+    if let (Some(key), Some(e)) = (key, found)
+        && same_input(&e, schema)
+    {
+        with(|c| c.hits += 1);
+        let kind = match key.by {
+            By::Object(_) => Kind::Value,
+            By::Str(_) => Kind::Str,
+            By::Bytes(_) => Kind::Bytes,
+        };
+        return Ok((kind, e.done.clone()));
+    }
+    let input = input::read_schema(schema).map_err(|e| e.into_py_err(py))?;
+    // The shape is taken before the engine runs (which may let other threads run).
+    let shape = match key.map(|k| k.by) {
+        Some(By::Object(_)) if input.text().len() <= MAX_ENTRY_BYTES => Node::of(schema),
+        _ => None,
+    };
+    let out = run(&input)?;
+    let kind = input.kind;
+    let bytes = input.text().len();
+    let done = Done::new(out);
+    if done.out.report.is_empty() && kind != Kind::Str {
+        let _ = done.json.set(input.into_string());
+    }
+    let done = Arc::new(done);
+    let keep = match key {
+        Some(k) if matches!(k.by, By::Object(_)) => shape.is_some().then_some(k),
+        Some(k) if bytes <= MAX_ENTRY_BYTES => Some(k),
+        _ => None,
+    };
+    if let Some(key) = keep {
+        let e = Arc::new(Entry {
+            input: schema.clone().unbind(),
+            shape,
+            _chosen: chosen.clone(),
+            done: done.clone(),
+            bytes,
+        });
+        let dropped = with(|c| {
+            c.misses += 1;
+            c.insert(key, e)
+        });
+        drop(dropped);
+    } else {
+        with(|c| c.misses += 1);
+    }
+    Ok((kind, done))
+}
+
+/// The key `schema` is cached under, if it can be (an exact `dict`, `str` or `bytes`).
+fn key_of(
+    schema: &Bound<'_, PyAny>,
+    chosen: &Chosen,
+    slot: provider_rules::Slot,
+    encode: bool,
+) -> Option<Key> {
+    let by = if schema.is_exact_instance_of::<PyDict>() {
+        By::Object(schema.as_ptr() as usize)
+    } else if schema.is_exact_instance_of::<PyString>() {
+        By::Str(schema.hash().ok()?)
+    } else if schema.is_exact_instance_of::<PyBytes>() {
+        By::Bytes(schema.hash().ok()?)
+    } else {
+        return None;
+    };
+    Some(Key {
+        rules: std::ptr::from_ref(chosen.rules()) as usize,
+        slot,
+        encode,
+        by,
+    })
+}
+
+/// Whether the entry's input is `schema` still (a dict: unchanged since; text: equal).
+fn same_input(e: &Entry, schema: &Bound<'_, PyAny>) -> bool {
+    let kept = e.input.bind(schema.py());
+    match &e.shape {
+        Some(shape) => kept.is(schema) && shape.matches(schema),
+        None => {
+            kept.is(schema)
+                || (kept.get_type().is(schema.get_type()) && kept.eq(schema).unwrap_or(false))
+        }
+    }
+}
+
+/// The cache's figures: `entries`, `capacity`, `bytes` (input text held), `hits`, `misses`.
+///
+/// ```text
+/// >>> toolschema.cache_info()["capacity"]
+/// 1024
+/// ```
+#[pyfunction]
+pub fn cache_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let (entries, capacity, bytes, hits, misses) =
+        with(|c| (c.map.len(), c.capacity, c.bytes, c.hits, c.misses));
+    let d = PyDict::new(py);
+    d.set_item("entries", entries)?;
+    d.set_item("capacity", capacity)?;
+    d.set_item("bytes", bytes)?;
+    d.set_item("hits", hits)?;
+    d.set_item("misses", misses)?;
+    Ok(d)
+}
+
+/// Empties the cache (and zeroes its counters).
+#[pyfunction]
+pub fn cache_clear() {
+    let dropped = with(|c| {
+        c.hits = 0;
+        c.misses = 0;
+        c.clear()
+    });
+    drop(dropped);
+}
+
+/// Sets how many results the cache keeps (0: none, the cache is off); returns the previous
+/// capacity.
+#[pyfunction]
+pub fn set_cache_capacity(entries: usize) -> usize {
+    let (previous, dropped) = with(|c| {
+        let previous = c.capacity;
+        c.capacity = entries;
+        let mut dropped = Vec::new();
+        while c.map.len() > entries {
+            let Some(k) = c.order.pop_front() else {
+                break;
+            };
+            if let Some(old) = c.map.remove(&k) {
+                c.bytes -= old.bytes;
+                dropped.push(old);
+            }
+        }
+        (previous, dropped)
+    });
+    drop(dropped);
+    previous
+}
