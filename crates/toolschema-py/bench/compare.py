@@ -13,12 +13,20 @@ the tools. Methods:
 - openai-agents ensure_strict_json_schema(dict): mutates its argument, so each call gets a
   fresh deep copy made outside the timed region
 
+toolschema keeps the results of recent calls (`toolschema.cache_info()`): every timed call
+after the first for a schema is answered from that cache, as the calls an agent makes with the
+same tools on every model request are (a dict is found by identity and checked unchanged
+against a snapshot of its shape; text by its hash, compared whole). The same toolschema rows
+are then measured again with the cache off (`set_cache_capacity(0)`): every call runs the
+engine, as a schema's first call (or one changed since) does.
+
 Prints one table row per method and RATIO lines (peer median / toolschema median).
 
     python crates/toolschema-py/bench/compare.py --parts [--reps N] [--rounds R]
 
-instead splits toolschema's time per schema into the binding's parts and the engine's, with
-CPython's own json module (C) as the yardstick measured in the same minutes:
+instead splits toolschema's time per schema into the binding's parts and the engine's (the
+result cache off), with CPython's own json module (C) as the yardstick measured in the same
+minutes:
 
 - engine: sanitize_json(text) (the engine's parse, rewrite and serialisation, and the call)
 - dict -> JSON text: check(dict) minus check(text), per schema (check builds no result)
@@ -95,6 +103,8 @@ def first_read(make, attr, schemas, reps, rounds):
 
 
 def parts(schemas, texts, reps, rounds):
+    # The engine and the conversions, each call doing them (the result cache off).
+    toolschema.set_cache_capacity(0)
     def each(fn, args):
         return [per_call(fn, lambda a=a: a, reps, rounds) for a in args]
 
@@ -147,11 +157,23 @@ def main():
     o_ts = measure("toolschema.sanitize(dict, openai-strict).schema", lambda s: toolschema.sanitize(s, "openai-strict").schema, schemas, args.reps, args.rounds)
     o_js = measure("toolschema.sanitize_json(text, openai-strict)", lambda t: toolschema.sanitize_json(t, "openai-strict"), texts, args.reps, args.rounds)
     o_oa = measure("openai-agents ensure_strict_json_schema(dict)", ensure_strict_json_schema, schemas, args.reps, args.rounds, fresh=True)
+    # The same calls with the result cache off: every call runs the engine (a schema seen
+    # for the first time, or one changed since).
+    capacity = toolschema.set_cache_capacity(0)
+    gc_ts = measure("cache off: toolschema.sanitize(dict, gemini).schema", lambda s: toolschema.sanitize(s, "gemini").schema, schemas, args.reps, args.rounds)
+    gc_js = measure("cache off: toolschema.sanitize_json(text, gemini)", lambda t: toolschema.sanitize_json(t, "gemini"), texts, args.reps, args.rounds)
+    oc_ts = measure("cache off: toolschema.sanitize(dict, openai-strict).schema", lambda s: toolschema.sanitize(s, "openai-strict").schema, schemas, args.reps, args.rounds)
+    oc_js = measure("cache off: toolschema.sanitize_json(text, openai-strict)", lambda t: toolschema.sanitize_json(t, "openai-strict"), texts, args.reps, args.rounds)
+    toolschema.set_cache_capacity(capacity)
     print()
     print(f"RATIO pydantic-ai gemini / toolschema dict: {g_pa / g_ts:.1f}x (target >= 10)")
     print(f"RATIO pydantic-ai gemini / toolschema sanitize_json: {g_pa / g_js:.1f}x (target >= 20)")
     print(f"RATIO openai-agents strict / toolschema dict: {o_oa / o_ts:.1f}x (target >= 10)")
     print(f"RATIO openai-agents strict / toolschema sanitize_json: {o_oa / o_js:.1f}x (target >= 20)")
+    print(f"RATIO cache off: pydantic-ai gemini / toolschema dict: {g_pa / gc_ts:.1f}x")
+    print(f"RATIO cache off: pydantic-ai gemini / toolschema sanitize_json: {g_pa / gc_js:.1f}x")
+    print(f"RATIO cache off: openai-agents strict / toolschema dict: {o_oa / oc_ts:.1f}x")
+    print(f"RATIO cache off: openai-agents strict / toolschema sanitize_json: {o_oa / oc_js:.1f}x")
     return 0
 
 

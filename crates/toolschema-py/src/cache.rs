@@ -19,12 +19,13 @@
 use crate::from_tree::to_python_tree;
 use crate::input::{self, Input, Kind};
 use crate::providers::Chosen;
-use crate::snapshot::Node;
+use crate::snapshot::{Node, Template};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Entries kept by default.
@@ -43,7 +44,7 @@ pub struct Done {
     /// [`Done::json`] as a `str`, made once.
     json_py: PyOnceLock<Py<PyString>>,
     /// The output dict's shape, taken on its second conversion (copies are made from it).
-    output: PyOnceLock<Node>,
+    output: PyOnceLock<Template>,
     /// How many times the output dict was converted from the tree (up to 2).
     converted: AtomicU8,
 }
@@ -81,7 +82,7 @@ impl Done {
         }
         let v = to_python_tree(py, &self.out.schema)?;
         if self.converted.fetch_add(1, Ordering::Relaxed) >= 1
-            && let Some(shape) = Node::of(&v)
+            && let Some(shape) = Template::of(&v)
         {
             let _ = self.output.set(py, shape);
         }
@@ -121,14 +122,49 @@ struct Entry {
     bytes: usize,
 }
 
+/// The keys' hasher: a key is a few words already spread (an address, or Python's own SipHash
+/// of the text), so one multiply per word mixes them enough; the standard SipHash cost more
+/// than the rest of a lookup.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_isize(&mut self, n: isize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+static HITS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
+
 struct Cache {
-    map: HashMap<Key, Arc<Entry>>,
+    map: HashMap<Key, Arc<Entry>, BuildHasherDefault<KeyHasher>>,
     /// Keys, oldest first.
     order: VecDeque<Key>,
     capacity: usize,
     bytes: usize,
-    hits: u64,
-    misses: u64,
 }
 
 static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
@@ -137,12 +173,10 @@ static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 fn with<T>(f: impl FnOnce(&mut Cache) -> T) -> T {
     let mut guard = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     let cache = guard.get_or_insert_with(|| Cache {
-        map: HashMap::new(),
+        map: HashMap::default(),
         order: VecDeque::new(),
         capacity: DEFAULT_CAPACITY,
         bytes: 0,
-        hits: 0,
-        misses: 0,
     });
     f(cache)
 }
@@ -206,7 +240,7 @@ pub fn sanitized<'a>(
     if let (Some(key), Some(e)) = (key, found)
         && same_input(&e, schema)
     {
-        with(|c| c.hits += 1);
+        HITS.fetch_add(1, Ordering::Relaxed);
         let kind = match key.by {
             By::Object(_) => Kind::Value,
             By::Str(_) => Kind::Str,
@@ -241,14 +275,10 @@ pub fn sanitized<'a>(
             done: done.clone(),
             bytes,
         });
-        let dropped = with(|c| {
-            c.misses += 1;
-            c.insert(key, e)
-        });
+        let dropped = with(|c| c.insert(key, e));
         drop(dropped);
-    } else {
-        with(|c| c.misses += 1);
     }
+    MISSES.fetch_add(1, Ordering::Relaxed);
     Ok((kind, done))
 }
 
@@ -296,8 +326,9 @@ fn same_input(e: &Entry, schema: &Bound<'_, PyAny>) -> bool {
 /// ```
 #[pyfunction]
 pub fn cache_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-    let (entries, capacity, bytes, hits, misses) =
-        with(|c| (c.map.len(), c.capacity, c.bytes, c.hits, c.misses));
+    let (entries, capacity, bytes) = with(|c| (c.map.len(), c.capacity, c.bytes));
+    let hits = HITS.load(Ordering::Relaxed);
+    let misses = MISSES.load(Ordering::Relaxed);
     let d = PyDict::new(py);
     d.set_item("entries", entries)?;
     d.set_item("capacity", capacity)?;
@@ -310,11 +341,9 @@ pub fn cache_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 /// Empties the cache (and zeroes its counters).
 #[pyfunction]
 pub fn cache_clear() {
-    let dropped = with(|c| {
-        c.hits = 0;
-        c.misses = 0;
-        c.clear()
-    });
+    HITS.store(0, Ordering::Relaxed);
+    MISSES.store(0, Ordering::Relaxed);
+    let dropped = with(Cache::clear);
     drop(dropped);
 }
 

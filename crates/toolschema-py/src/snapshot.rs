@@ -96,25 +96,84 @@ impl Node {
             Node::Leaf(leaf) => same_leaf(v, leaf.bind(v.py())),
         }
     }
+}
+
+/// A result's template: a copy is a C-level copy of each container (`dict.copy()`, a list
+/// slice) with the containers inside put in afresh; leaves are shared. For a result read again
+/// and again (one the cache serves), several times cheaper than converting the engine's tree.
+pub enum Template {
+    /// A dict (its container-valued entries hold `None` here) and those entries' templates.
+    Dict(Py<PyDict>, Vec<(Py<PyString>, Template)>),
+    /// A list (its container items `None` here) and those items' templates, by index.
+    List(Py<PyList>, Vec<(usize, Template)>),
+    /// Anything else: the object itself.
+    Leaf(Py<PyAny>),
+}
+
+impl Template {
+    /// The template of `v` (a dict the engine's tree was converted to, not yet handed out);
+    /// `None` past 128 container levels.
+    ///
+    /// ```text
+    /// {"type": "object", "properties": {"a": {}}} -> Dict({"type": "object", "properties": None}, [("properties", Dict(..))])
+    /// ```
+    pub fn of(v: &Bound<'_, PyAny>) -> Option<Template> {
+        Template::at(v, 0)
+    }
+
+    fn at(v: &Bound<'_, PyAny>, level: usize) -> Option<Template> {
+        if level >= MAX_LEVELS {
+            return None;
+        }
+        let py = v.py();
+        if let Ok(d) = v.cast_exact::<PyDict>() {
+            let master = d.copy().ok()?;
+            let mut children = Vec::new();
+            for (k, x) in d.iter() {
+                if x.is_instance_of::<PyDict>() || x.is_instance_of::<PyList>() {
+                    let key = k.cast_exact::<PyString>().ok()?.clone();
+                    children.push((key.clone().unbind(), Template::at(&x, level + 1)?));
+                    master.set_item(key, py.None()).ok()?;
+                }
+            }
+            return Some(Template::Dict(master.unbind(), children));
+        }
+        if let Ok(l) = v.cast_exact::<PyList>() {
+            let master = l.get_slice(0, l.len());
+            let mut children = Vec::new();
+            for (i, x) in l.iter().enumerate() {
+                if x.is_instance_of::<PyDict>() || x.is_instance_of::<PyList>() {
+                    children.push((i, Template::at(&x, level + 1)?));
+                    master.set_item(i, py.None()).ok()?;
+                }
+            }
+            return Some(Template::List(master.unbind(), children));
+        }
+        if v.is_instance_of::<PyDict>() || v.is_instance_of::<PyList>() {
+            return None;
+        }
+        Some(Template::Leaf(v.clone().unbind()))
+    }
 
     /// A fresh copy: new dicts and lists, the same leaf objects.
     pub fn make<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         Ok(match self {
-            Node::Dict(items) => {
-                let d = PyDict::new(py);
-                for (k, node) in items {
-                    d.set_item(k.bind(py), node.make(py)?)?;
+            Template::Dict(master, children) => {
+                let d = master.bind(py).copy()?;
+                for (k, t) in children {
+                    d.set_item(k.bind(py), t.make(py)?)?;
                 }
                 d.into_any()
             }
-            Node::List(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for node in items {
-                    out.push(node.make(py)?);
+            Template::List(master, children) => {
+                let m = master.bind(py);
+                let l = m.get_slice(0, m.len());
+                for (i, t) in children {
+                    l.set_item(*i, t.make(py)?)?;
                 }
-                PyList::new(py, out)?.into_any()
+                l.into_any()
             }
-            Node::Leaf(leaf) => leaf.bind(py).clone(),
+            Template::Leaf(leaf) => leaf.bind(py).clone(),
         })
     }
 }

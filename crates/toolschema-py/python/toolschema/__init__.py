@@ -26,6 +26,8 @@ from ._toolschema import (
     SanitizedBody,
     SchemaError,
     Violation,
+    cache_clear,
+    cache_info,
     check,
     decode,
     encode,
@@ -36,6 +38,7 @@ from ._toolschema import (
     sanitize,
     sanitize_body,
     sanitize_json,
+    set_cache_capacity,
     validate_call,
 )
 
@@ -52,6 +55,8 @@ __all__ = [
     "SanitizedBody",
     "SchemaError",
     "Violation",
+    "cache_clear",
+    "cache_info",
     "check",
     "decode",
     "encode",
@@ -62,5 +67,6 @@ __all__ = [
     "sanitize",
     "sanitize_body",
     "sanitize_json",
+    "set_cache_capacity",
     "validate_call",
 ]
