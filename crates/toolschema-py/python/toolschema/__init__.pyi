@@ -274,6 +274,54 @@ def sanitize_json(text: Union[str, bytes, bytearray], provider: Provider = "gemi
     '{"type":"object","properties":{"t":{"type":"string","nullable":true}}}'
     """
 
+def cache_info() -> dict[str, int]:
+    """The result cache's figures: ``entries``, ``capacity``, ``bytes`` (input text held),
+    ``hits``, ``misses``.
+
+    ``sanitize`` and ``sanitize_json`` keep the engine's answers for recent inputs (per
+    process, at most ``capacity`` entries and 32 MiB of input text, the oldest dropped first):
+    agent frameworks send the same tool schemas on every request. Text (``str``, ``bytes``) is
+    found by its hash and compared whole; a ``dict`` by identity, then checked against a
+    snapshot of its contents taken when it was sanitized (keys in order, exact types), so a
+    dict changed in place since is sanitized again. The cache holds a reference to each dict
+    it keeps. Every ``.schema`` read is still a new dict (or the input itself when nothing
+    changed).
+
+    >>> import toolschema
+    >>> toolschema.cache_clear()
+    >>> schema = {"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}
+    >>> first = toolschema.sanitize(schema).schema
+    >>> again = toolschema.sanitize(schema).schema
+    >>> first == again and first is not again
+    True
+    >>> info = toolschema.cache_info()
+    >>> (info["entries"], info["hits"], info["misses"])
+    (1, 1, 1)
+    """
+
+def cache_clear() -> None:
+    """Empties the result cache and zeroes its counters (see :func:`cache_info`).
+
+    >>> import toolschema
+    >>> toolschema.cache_clear()
+    >>> toolschema.cache_info()["entries"]
+    0
+    """
+
+def set_cache_capacity(entries: int) -> int:
+    """Sets how many results the cache keeps (0 turns it off: every call runs the engine);
+    returns the previous capacity (1024 by default).
+
+    >>> import toolschema
+    >>> previous = toolschema.set_cache_capacity(0)
+    >>> toolschema.sanitize({"type": ["string", "null"]}).changed
+    True
+    >>> toolschema.cache_info()["entries"]
+    0
+    >>> toolschema.set_cache_capacity(previous)
+    0
+    """
+
 def check(schema: SchemaInput, provider: Provider = "gemini", slot: Slot = "parameters") -> list[Violation]:
     """What ``provider`` would reject in ``schema`` (empty: it would accept it).
 
