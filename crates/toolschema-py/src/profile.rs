@@ -98,27 +98,38 @@ pub fn by_name(name: &str) -> PyResult<Chosen> {
 
 /// Every name [`by_name`] takes, as an interned `str` and as text, with its profile: looked
 /// up once per process.
-static NAMED: PyOnceLock<Vec<(Py<PyString>, &'static str, Chosen)>> = PyOnceLock::new();
+static NAMED: PyOnceLock<Vec<Named>> = PyOnceLock::new();
+
+/// One name of [`NAMED`]: the interned `str`, its text, its profile and the `str`'s hash.
+type Named = (Py<PyString>, &'static str, Chosen, isize);
 
 /// The profile a `str` names: an interned name (an identifier-like literal: `"gemini"`) is
-/// found by identity, any other exact name by its text, and other spellings (case, spaces)
-/// as [`by_name`] reads them.
+/// found by identity, any other exact name by its hash (which the `str` keeps once computed)
+/// and equality, and other spellings (case, spaces) as [`by_name`] reads them.
 fn named(s: &Bound<'_, PyString>) -> PyResult<Chosen> {
     let py = s.py();
     let table = NAMED.get_or_init(py, || {
         providers::accepted()
             .into_iter()
-            .filter_map(|n| Some((PyString::intern(py, n).unbind(), n, providers::lookup(n)?)))
+            .filter_map(|n| {
+                let name = PyString::intern(py, n);
+                let hash = name.hash().ok()?;
+                Some((name.unbind(), n, providers::lookup(n)?, hash))
+            })
             .collect()
     });
-    if let Some((_, _, chosen)) = table.iter().find(|(name, _, _)| s.is(name.bind(py))) {
+    if let Some((_, _, chosen, _)) = table.iter().find(|(name, ..)| s.is(name.bind(py))) {
         return Ok(chosen.clone());
     }
-    let text = s.to_cow()?;
-    match table.iter().find(|(_, name, _)| *name == text) {
-        Some((_, _, chosen)) => Ok(chosen.clone()),
-        None => by_name(&text),
+    let hash = s.hash()?;
+    let same = |name: &Py<PyString>| s.as_any().eq(name.bind(py)).unwrap_or(false);
+    if let Some((_, _, chosen, _)) = table
+        .iter()
+        .find(|(name, _, _, h)| *h == hash && same(name))
+    {
+        return Ok(chosen.clone());
     }
+    by_name(&s.to_cow()?)
 }
 
 /// Reads a `provider=` argument: a built-in name or a [`Profile`]; `None` is `default`.

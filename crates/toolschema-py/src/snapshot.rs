@@ -76,7 +76,15 @@ impl Node {
                 let mut n = 0;
                 for ((k, x), (key, node)) in d.iter().zip(items) {
                     n += 1;
-                    if !same_leaf(&k, key.bind(v.py()).as_any()) || !node.matches(&x) {
+                    let key = key.bind(v.py());
+                    if !(k.is(key) || same_leaf(&k, key.as_any())) {
+                        return false;
+                    }
+                    let same = match node {
+                        Node::Leaf(leaf) => x.is(leaf) || same_leaf(&x, leaf.bind(v.py())),
+                        _ => node.matches(&x),
+                    };
+                    if !same {
                         return false;
                     }
                 }
