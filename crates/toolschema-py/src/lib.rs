@@ -156,7 +156,7 @@ fn decode<'py>(
     encode: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let out = sanitized(py, schema, provider, encode)?;
-    arguments::decode_arguments(py, &out.decoder, arguments)
+    arguments::decode_arguments(py, &out.out.decoder, arguments)
 }
 
 /// A value in the tool's own terms as the schema sanitized for `provider` with its encodings
@@ -171,21 +171,20 @@ fn encode<'py>(
     provider: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let out = sanitized(py, schema, provider, true)?;
-    arguments::encode_value(py, &out.decoder, value)
+    arguments::encode_value(py, &out.out.decoder, value)
 }
 
-/// `schema` sanitized for `provider` (with the encodings when `encode`), for its decoder.
+/// `schema` sanitized for `provider` (with the encodings when `encode`), for its decoder:
+/// through the result cache, so decoding every call of one tool sanitizes its schema once.
 fn sanitized(
     py: Python<'_>,
     schema: &Bound<'_, PyAny>,
     provider: &Bound<'_, PyAny>,
     encode: bool,
-) -> PyResult<provider_rules::Sanitized> {
-    let (chosen, slot, input) = args(py, schema, Some(provider), "parameters")?;
-    run(py, input.text(), |t| {
-        provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
-    })
-    .map_err(|e| input::not_json(&e).into_py_err(py))
+) -> PyResult<std::sync::Arc<cache::Done>> {
+    let chosen = profile::chosen(Some(provider), "gemini")?;
+    let slot = provider_rules::Slot::Parameters;
+    Ok(engine(py, schema, &chosen, slot, encode)?.1)
 }
 
 /// The names of the built-in profiles.

@@ -142,3 +142,12 @@ def test_errors_are_not_cached():
         with pytest.raises(toolschema.SchemaError):
             toolschema.sanitize("{not json")
     assert toolschema.cache_info()["entries"] == 0
+
+
+def test_decode_sanitizes_each_schema_once():
+    schema = {"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}, "required": ["q"]}
+    sent = {"q": "x", "n": None}
+    for _ in range(3):
+        assert toolschema.decode(schema, sent, "openai-strict") == {"q": "x"}
+    info = toolschema.cache_info()
+    assert (info["misses"], info["hits"]) == (1, 2)
