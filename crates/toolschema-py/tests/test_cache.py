@@ -151,3 +151,29 @@ def test_decode_sanitizes_each_schema_once():
         assert toolschema.decode(schema, sent, "openai-strict") == {"q": "x"}
     info = toolschema.cache_info()
     assert (info["misses"], info["hits"]) == (1, 2)
+
+
+def test_threads_share_the_cache():
+    import threading
+
+    schemas = [
+        {"type": "object", "properties": {f"p{i}": {"type": ["string", "null"]}}, "required": [f"p{i}"]}
+        for i in range(8)
+    ]
+    want = [toolschema.sanitize_json(compact(s), "openai-strict") for s in schemas]
+    failures = []
+
+    def work():
+        for _ in range(100):
+            for s, w in zip(schemas, want):
+                got = toolschema.sanitize(s, "openai-strict").schema
+                if compact(got) != w:
+                    failures.append(got)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert toolschema.cache_info()["hits"] >= 3000
