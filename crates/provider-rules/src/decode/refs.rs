@@ -79,6 +79,7 @@ pub(crate) fn build(
     for (at, names) in nulls {
         match node_at(&mut root, schema, &at) {
             Some(d) => {
+                d.drop_null.reserve(names.len());
                 for name in names {
                     if !d.drop_null.contains(&name) {
                         d.drop_null.push(name);

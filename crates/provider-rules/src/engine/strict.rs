@@ -104,6 +104,9 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             // A typeless node's `null` is a call leaving it out too: the encodings' second
             // run makes it a string that admits `null` (`encode::any_value::admit_null`).
             if !accepts_null(so) || is_typeless(so) {
+                if nulls.is_empty() {
+                    nulls.reserve(props_len);
+                }
                 nulls.push(name.clone());
             }
             add_null(so, style);
