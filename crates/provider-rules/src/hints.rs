@@ -10,11 +10,24 @@ const MAX_HINT: usize = 400;
 
 /// Appends hints to a description: `"Desc (hint hint)"`, or the hints alone.
 pub(crate) fn join(description: Option<&str>, hints: &[String]) -> String {
-    let h = hints.join(" ");
-    match description {
-        Some(d) if !d.trim().is_empty() => format!("{} ({h})", d.trim_end()),
-        _ => h,
+    // Written once into a string of the final length (no joined copy of the hints).
+    let d = description.map(str::trim_end).filter(|d| !d.is_empty());
+    let len = hints.iter().map(|h| h.len() + 1).sum::<usize>() + d.map_or(0, |d| d.len() + 3);
+    let mut out = String::with_capacity(len);
+    if let Some(d) = d {
+        out.push_str(d);
+        out.push_str(" (");
     }
+    for (i, h) in hints.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(h);
+    }
+    if d.is_some() {
+        out.push(')');
+    }
+    out
 }
 
 /// The hint that keeps the meaning of `kw: value` when the keyword is dropped from `node`.
@@ -340,6 +353,20 @@ mod tests {
 
     fn num(n: u64) -> Value {
         Value::Number(n.into())
+    }
+
+    /// Hints follow a description in parentheses, or stand alone where it is blank; the
+    /// description's trailing space is dropped.
+    #[test]
+    fn hints_join_a_description() {
+        let h = ["At least 1.".to_owned(), "Format: uri.".to_owned()];
+        assert_eq!(
+            join(Some("A link. "), &h),
+            "A link. (At least 1. Format: uri.)"
+        );
+        assert_eq!(join(Some(" \n"), &h), "At least 1. Format: uri.");
+        assert_eq!(join(None, &h[..1]), "At least 1.");
+        assert_eq!(join(Some(" x"), &h[1..]), " x (Format: uri.)");
     }
 
     #[test]

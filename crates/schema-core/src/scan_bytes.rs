@@ -11,50 +11,50 @@ const fn splat(b: u8) -> u64 {
     LO * b as u64
 }
 
-/// Whether some byte of `w` is below `n` (exact for `n <= 0x80`).
-const fn has_below(w: u64, n: u8) -> bool {
-    w.wrapping_sub(splat(n)) & !w & HI != 0
+/// The high bit of each byte of `w` that is below `n` may be set, and is where one is (exact
+/// for `n <= 0x80` on the lowest such byte; a set bit above it may be a borrow): zero exactly
+/// when no byte is below `n`.
+const fn below(w: u64, n: u8) -> u64 {
+    w.wrapping_sub(splat(n)) & !w & HI
 }
 
-/// Whether some byte of `w` is zero.
-const fn has_zero(w: u64) -> bool {
-    has_below(w, 1)
+/// Zero exactly when no byte of `w` is `b`.
+const fn byte(w: u64, b: u8) -> u64 {
+    below(w ^ splat(b), 1)
 }
 
-/// Whether some byte of `w` is `b`.
-const fn has_byte(w: u64, b: u8) -> bool {
-    has_zero(w ^ splat(b))
-}
-
-/// Whether any byte of `bytes` matches `word` (on eight bytes) or `byte` (on the rest).
-fn any(bytes: &[u8], word: impl Fn(u64) -> bool, byte: impl Fn(u8) -> bool) -> bool {
+/// Whether `word` is non-zero on some eight bytes of `bytes`; the last bytes (fewer than
+/// eight) are tested as one word padded with `pad`, a byte `word` never flags: no loop of
+/// byte tests on the tail of a short name.
+fn any(bytes: &[u8], pad: u8, word: impl Fn(u64) -> u64) -> bool {
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
         if let Ok(a) = <[u8; 8]>::try_from(c)
-            && word(u64::from_le_bytes(a))
+            && word(u64::from_le_bytes(a)) != 0
         {
             return true;
         }
     }
-    chunks.remainder().iter().any(|&b| byte(b))
+    let rest = chunks.remainder();
+    if rest.is_empty() {
+        return false;
+    }
+    let mut last = [pad; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    word(u64::from_le_bytes(last)) != 0
 }
 
 /// Whether `bytes` hold a byte JSON escapes in a string: a control byte, `"` or `\`.
 pub(crate) fn needs_json_escape(bytes: &[u8]) -> bool {
-    any(
-        bytes,
-        |w| has_below(w, 0x20) || has_byte(w, b'"') || has_byte(w, b'\\'),
-        |b| b < 0x20 || b == b'"' || b == b'\\',
-    )
+    // The three tests are or-ed, not short-circuited: one branch a word.
+    any(bytes, b'a', |w| {
+        below(w, 0x20) | byte(w, b'"') | byte(w, b'\\')
+    })
 }
 
 /// Whether `bytes` hold a `~` or a `/` (what a JSON pointer segment escapes).
 pub(crate) fn needs_pointer_escape(bytes: &[u8]) -> bool {
-    any(
-        bytes,
-        |w| has_byte(w, b'~') || has_byte(w, b'/'),
-        |b| b == b'~' || b == b'/',
-    )
+    any(bytes, b'a', |w| byte(w, b'~') | byte(w, b'/'))
 }
 
 #[cfg(test)]

@@ -66,13 +66,20 @@ pub(super) mod defs {
 /// Builds a decoder tree from the places of the sanitized `schema` where the strict rewrite
 /// made properties nullable (`(pointer of the object, property names)`), its kept references
 /// followed. A place the tree cannot reach (under `not`...) is returned in the second list,
-/// once per property.
-pub(crate) fn build(schema: &Schema, nulls: Vec<(String, Vec<String>)>) -> (Decoder, Vec<String>) {
+/// once per property. `refs`: whether `schema` may hold a `$ref` (`false` only where a walk of
+/// the finished tree found none: then no reference is linked, and the search for them is
+/// skipped).
+pub(crate) fn build(
+    schema: &Schema,
+    nulls: Vec<(String, Vec<String>)>,
+    refs: bool,
+) -> (Decoder, Vec<String>) {
     let mut root = Decoder::default();
     let mut unreachable = Vec::new();
     for (at, names) in nulls {
         match node_at(&mut root, schema, &at) {
             Some(d) => {
+                d.drop_null.reserve(names.len());
                 for name in names {
                     if !d.drop_null.contains(&name) {
                         d.drop_null.push(name);
@@ -82,7 +89,7 @@ pub(crate) fn build(schema: &Schema, nulls: Vec<(String, Vec<String>)>) -> (Deco
             None => unreachable.extend(std::iter::repeat_n(at, names.len())),
         }
     }
-    if !root.is_identity() || !root.defs.is_empty() {
+    if refs && (!root.is_identity() || !root.defs.is_empty()) {
         link_refs(&mut root, schema);
     }
     (root, unreachable)

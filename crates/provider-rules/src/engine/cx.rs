@@ -39,6 +39,10 @@ pub(crate) struct Cx<'r> {
     /// object's pointer and the properties' names, one entry per object rewritten (the
     /// decoders are built from them).
     pub(crate) strict_nulls: Vec<(String, Vec<String>)>,
+    /// Whether the finished tree holds a `$ref`, where the strict limits' walk of it looked
+    /// ([`super::strict::limits`]; `None`: no walk did): the decoders' search for references
+    /// is skipped where it found none.
+    pub(crate) holds_ref: Option<bool>,
     /// The keywords the whole tree held after the last tree-pass walk, and how many changes
     /// the report held then ([`Cx::tree_may_hold`]).
     held: Option<(KeywordMask, usize)>,
@@ -61,6 +65,7 @@ impl<'r> Cx<'r> {
             any_value_lossy,
             guesses: Vec::new(),
             strict_nulls: Vec::new(),
+            holds_ref: None,
             held: None,
         }
     }

@@ -133,7 +133,12 @@ const DRAFT_2020_URI: &str = "https://json-schema.org/draft/2020-12/schema";
 /// remove them. One `$schema` at the root; linear in the schema.
 pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
     use schema_core::{Dialect, Key, Visit};
-    if !cx.rules.draft_2020 || !cx.rules.keywords.contains(Keyword::SchemaUri) {
+    if !cx.rules.draft_2020
+        || !cx.rules.keywords.contains(Keyword::SchemaUri)
+        // No `$ref` in the tree where the last tree-pass walk saw none and nothing changed
+        // since (a schema that needs no change): nothing to search.
+        || !cx.tree_may_hold(schema_core::KeywordMask::of(&[Keyword::Ref]))
+    {
         return;
     }
     struct RefWithSiblings(bool);

@@ -368,8 +368,9 @@ fn finish(
     slot: Slot,
 ) -> Sanitized {
     let strict_nulls = std::mem::take(&mut cx.strict_nulls);
+    let refs = cx.holds_ref != Some(false);
     let mut report = cx.into_report();
-    let (mut decoder, unreachable) = crate::decode::build(&out, strict_nulls);
+    let (mut decoder, unreachable) = crate::decode::build(&out, strict_nulls, refs);
     if let Some(d) = then {
         decoder.then = Some(Box::new(d));
     }

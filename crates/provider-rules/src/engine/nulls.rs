@@ -170,15 +170,21 @@ pub(crate) fn add_null(o: &mut SchemaObject, style: NullStyle) {
     {
         values.push(Instance::null());
     }
-    match (o.types().cloned(), style) {
+    match (o.types(), style) {
         (Some(TypeSet::Single(T::Null)), _) => {}
         (Some(TypeSet::List(l)), _) if l.contains(&T::Null) => {}
-        (Some(TypeSet::Single(t)), NullStyle::TypeList | NullStyle::Nullable) => {
-            o.insert(Keyword::Type, Value::Type(TypeSet::List(vec![t, T::Null])));
-        }
-        (Some(TypeSet::List(mut l)), NullStyle::TypeList | NullStyle::Nullable) => {
-            l.push(T::Null);
-            o.insert(Keyword::Type, Value::Type(TypeSet::List(l)));
+        (Some(_), NullStyle::TypeList | NullStyle::Nullable) => {
+            // `null` joins the types where they are (no copy of the list, no second lookup).
+            if let Some(Value::Type(types)) = o.get_mut(Keyword::Type) {
+                let list = match std::mem::replace(types, TypeSet::Single(T::Null)) {
+                    TypeSet::Single(t) => vec![t, T::Null],
+                    TypeSet::List(mut l) => {
+                        l.push(T::Null);
+                        l
+                    }
+                };
+                *types = TypeSet::List(list);
+            }
         }
         (None, _) if !o.contains(Keyword::AnyOf) && !o.contains(Keyword::OneOf) => {
             // A typeless node already accepts null.

@@ -22,6 +22,8 @@ pub(crate) static STRICT_REQUIRED: Rule = Rule::new(RuleId::StrictRequired)
 /// properties`); a property that was optional becomes nullable, so a call that omitted it can
 /// send `null` instead. A node with no type is not strict-compatible.
 pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+    /// The message's start, before the names.
+    const NULLABLE: &str = "optional properties made required and nullable: ";
     let style = cx.rules.null_style;
     let o = node.make_object();
     if !is_object(o) {
@@ -47,6 +49,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         o.insert(Keyword::Properties, Value::SchemaMap(Default::default()));
     }
     let all_required = cx.rules.all_required;
+    let props_len = o.properties().map_or(0, |m| m.len());
     // Read without copying a name: every property required (the object is closed already).
     let every_required = all_required && {
         let required = o.required().unwrap_or_default();
@@ -68,20 +71,18 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
         return;
     }
-    // Which properties are required, read before the properties are rewritten (no name
-    // copied: one flag per property, in the map's order).
-    let required: Vec<bool> = {
-        let listed = o.required().unwrap_or_default();
-        o.properties()
-            .map(|m| m.keys().map(|n| listed.iter().any(|r| r == n)).collect())
-            .unwrap_or_default()
-    };
+    // Which properties are required: the list is taken out of its entry (which keeps its
+    // place) while the properties are rewritten, and written back there.
+    let mut listed = o
+        .strings_mut(Keyword::Required)
+        .map(std::mem::take)
+        .unwrap_or_default();
     let mut made_nullable = String::new();
     let mut nulls = Vec::new();
     let mut banned = Vec::new();
     let mut untyped = Vec::new();
     if let Some(props) = o.properties_mut() {
-        for ((name, s), &required) in props.iter_mut().zip(&required) {
+        for (name, s) in props.iter_mut() {
             if matches!(s, Schema::Bool(false)) {
                 banned.push(name.clone());
                 continue;
@@ -89,7 +90,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             if matches!(s, Schema::Bool(true)) {
                 untyped.push(name.clone());
             }
-            if required || !all_required {
+            if !all_required || listed.iter().any(|r| r == name) {
                 s.make_object();
                 continue;
             }
@@ -103,14 +104,18 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
             // A typeless node's `null` is a call leaving it out too: the encodings' second
             // run makes it a string that admits `null` (`encode::any_value::admit_null`).
             if !accepts_null(so) || is_typeless(so) {
+                if nulls.is_empty() {
+                    nulls.reserve(props_len);
+                }
                 nulls.push(name.clone());
             }
             add_null(so, style);
-            made_nullable.push_str(if made_nullable.is_empty() {
-                "optional properties made required and nullable: "
+            if made_nullable.is_empty() {
+                made_nullable.reserve(NULLABLE.len() + 16 * props_len);
+                made_nullable.push_str(NULLABLE);
             } else {
-                ", "
-            });
+                made_nullable.push_str(", ");
+            }
             made_nullable.push_str(name);
         }
         if !banned.is_empty() {
@@ -121,12 +126,22 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         cx.strict_nulls.push((p.to_owned(), nulls));
     }
     if all_required {
-        // Every property left, in the map's order.
+        // Every property left, in the map's order (a name already listed is moved, not
+        // copied).
         let names: Vec<String> = o
             .properties()
-            .map(|m| m.keys().cloned().collect())
+            .map(|m| {
+                m.keys()
+                    .map(|n| match listed.iter_mut().find(|r| *r == n) {
+                        Some(r) => std::mem::take(r),
+                        None => n.clone(),
+                    })
+                    .collect()
+            })
             .unwrap_or_default();
         o.insert(Keyword::Required, Value::Strings(names));
+    } else if let Some(r) = o.strings_mut(Keyword::Required) {
+        *r = listed;
     }
     if !banned.is_empty() {
         let list: Vec<String> = banned.iter().map(|n| format!("\"{n}\"")).collect();
@@ -190,6 +205,8 @@ pub(crate) struct Sizes {
     pub(crate) properties: u32,
     pub(crate) enum_values: u32,
     pub(crate) string_chars: u64,
+    /// Whether a node holds a `$ref` (the decoders link references only where one is).
+    pub(crate) refs: bool,
 }
 
 /// Measures the limited sizes of a schema in one walk.
@@ -204,6 +221,7 @@ pub(crate) fn measure(schema: &Schema) -> Sizes {
         }
         fn enter(&mut self, _: &str, s: &Schema) -> bool {
             if let Some(o) = s.as_object() {
+                self.s.refs |= o.contains(Keyword::Ref);
                 if let Some(props) = o.properties() {
                     self.depth += 1;
                     self.s.depth = self.s.depth.max(self.depth);
@@ -251,6 +269,9 @@ pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
         return;
     }
     let s = measure(schema);
+    // The last walk of the finished tree: what it found of references spares the decoders
+    // their own search (nothing after this pass writes a `$ref`).
+    cx.holds_ref = Some(s.refs);
     let over = |v: u64, lim: Option<u32>| lim.is_some_and(|x| v > u64::from(x));
     if over(u64::from(s.depth), l.max_depth) {
         cx.not_strict(
@@ -330,6 +351,36 @@ mod tests {
     use crate::RuleId;
     use crate::engine::alone::fixes;
     use crate::rules::Rules;
+
+    /// The limits' walk is the last over the finished tree before the decoders are built
+    /// (only passes on the result follow it), so the `$ref`s it found are those the decoders
+    /// would search for; a strict schema with a kept reference still decodes through it.
+    #[test]
+    fn the_limits_walk_sees_the_tree_the_decoders_are_built_from() {
+        use crate::engine::{ORDER, Pass, Run};
+        let at = ORDER
+            .iter()
+            .position(|r| matches!(r, Run::Tree(t) if std::ptr::eq(*t, &super::super::trees::STRICT_LIMITS)))
+            .expect("in the order");
+        assert!(
+            ORDER[at + 1..]
+                .iter()
+                .all(|r| matches!(r, Run::Tree(t) if matches!(t.pass, Pass::Result(_))))
+        );
+        let text = r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"object","properties":{"b":{"type":"string"}}}}}"##;
+        let s = Schema::from_str(text).unwrap();
+        let out = crate::sanitize(&s, &Rules::OPENAI_STRICT, crate::Slot::Parameters);
+        let mut args = serde_json::json!({"a": {"b": null}});
+        out.decoder.decode_value(&mut args);
+        assert_eq!(args, serde_json::json!({"a": {}}), "{}", out.schema);
+        // Without a reference the search is skipped: the nulls are still dropped.
+        let plain =
+            Schema::from_str(r#"{"type":"object","properties":{"b":{"type":"string"}}}"#).unwrap();
+        let out = crate::sanitize(&plain, &Rules::OPENAI_STRICT, crate::Slot::Parameters);
+        let mut args = serde_json::json!({"b": null});
+        out.decoder.decode_value(&mut args);
+        assert_eq!(args, serde_json::json!({}));
+    }
 
     #[test]
     fn openai_strict_required_must_include_every_key_in_properties() {

@@ -34,10 +34,11 @@ pub(crate) static REFS: Rule = Rule::new(RuleId::Ref)
 /// The references' pass: draft-07 siblings dropped, then the profile's [`Refs`]: kept as
 /// they are, inlined ([`inline`]), or kept where they can be ([`keep`]).
 pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
-    // Where references are rewritten, every branch below leaves a schema without any as it
-    // is: asked once here, in one walk (the branches ask again only for a schema that has
-    // some).
-    if cx.rules.refs != Refs::Keep && (!cx.tree_may_hold(REFERENCES) || !schema.has_any_refs()) {
+    // Every branch below leaves a schema without references as it is: where the last
+    // tree-pass walk saw none (and nothing changed since), for every profile; else, where
+    // references are rewritten, asked once here, in one walk (the branches ask again only for
+    // a schema that has some).
+    if !cx.tree_may_hold(REFERENCES) || (cx.rules.refs != Refs::Keep && !schema.has_any_refs()) {
         return;
     }
     if cx.rules.refs != Refs::Keep || cx.rules.draft_2020 {
