@@ -32,6 +32,7 @@ mod filter;
 mod formats;
 mod merge;
 mod min_items;
+mod not_members;
 mod not_types;
 mod nulls;
 mod objects;

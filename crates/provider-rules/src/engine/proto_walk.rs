@@ -8,12 +8,13 @@
 //! ([`contains_bound`]), `false` members of unions ([`false_members`]), `oneOf` exclusivity
 //! ([`one_of_exclusive`]), lone `unevaluated*` ([`unevaluated_alone`]), `unevaluatedItems:
 //! false` as a length ([`unevaluated_items_bound`]), the names a closed object forbids
-//! ([`closed_names`]), one dependent schema as a union ([`dependent_union`]), then `not` and the nodes that accept nothing ([`not_types`]).
+//! ([`closed_names`]), one dependent schema as a union ([`dependent_union`]), `not` of an object's members
+//! ([`not_members`]), then `not` and the nodes that accept nothing ([`not_types`]).
 //! A step's rewrite puts its `not`s in the node's children, which the walk visits after it.
 
 use super::{
-    Cx, closed_names, conditional_union, contains_bound, dependent_union, false_members, not_types,
-    one_of_exclusive, unevaluated_alone, unevaluated_items_bound,
+    Cx, closed_names, conditional_union, contains_bound, dependent_union, false_members,
+    not_members, not_types, one_of_exclusive, unevaluated_alone, unevaluated_items_bound,
 };
 use schema_core::{Keyword, Schema, Transform};
 
@@ -56,6 +57,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
             unevaluated_items_bound::ItemsBound { cx: &mut *cx }.pre(p, s);
             closed_names::ClosedNames { cx: &mut *cx }.pre(p, s);
             dependent_union::DependentUnion { cx: &mut *cx }.pre(p, s);
+            not_members::Members { cx: &mut *cx }.pre(p, s);
             not_types::Types { cx }.pre(p, s);
         }
     }
