@@ -1,7 +1,7 @@
 //! The encodings' walk over the typed tree: each node is encoded where the profile says so,
 //! and its [`Decoder`] node is built on the way (the decoder tree mirrors the encoded schema).
 
-use super::{Encoding, Encodings, any_value, enum_text, map, multiple, tuple};
+use super::{Encoding, Encodings, any_value, contains, enum_text, map, multiple, tuple};
 use crate::decode::{Branch, Decoder};
 use crate::report::Change;
 use crate::rules::Rules;
@@ -29,6 +29,9 @@ pub(crate) fn run(schema: &mut Schema, rules: &Rules, slot: crate::Slot) -> Opti
     on.multiples &= !rules.keywords.contains(Keyword::MultipleOf);
     let mut w = Walk {
         on,
+        // Arrays are reshaped where tuples are, where the dialect has no `contains` and does
+        // not close every object (a strict profile would make `at` and `rest` nullable).
+        contains: on.tuples && !rules.keywords.contains(Keyword::Contains) && !rules.strict,
         changes: Vec::new(),
         nulls: rules.strict.then_some(rules.null_style),
     };
@@ -79,6 +82,8 @@ enum Place {
 
 struct Walk {
     on: Encodings,
+    /// Whether arrays that must contain an item hold it apart ([`contains`]).
+    contains: bool,
     changes: Vec<Change>,
     /// A strict profile's null style: its required any-value properties admit `null` too
     /// ([`any_value::admit_null`]).
@@ -136,6 +141,9 @@ impl Walk {
         if !matches!(place, Place::Root | Place::Part) {
             if self.on.tuples && tuple::is_tuple(o) {
                 return self.tuple(s, at, depth);
+            }
+            if place == Place::Value && self.contains && contains::is_contains(o) {
+                return self.contains(s, at, depth);
             }
             if map::is_map(o, &self.on) {
                 return self.map(s, at, depth);
@@ -332,6 +340,29 @@ impl Walk {
                 names,
                 items,
                 rest: rest_decoder,
+            }),
+            ..Decoder::default()
+        }
+    }
+
+    fn contains(&mut self, s: &mut Schema, at: &mut String, depth: usize) -> Decoder {
+        let Some((test, mut matched, mut item)) = contains::take(s) else {
+            return Decoder::default();
+        };
+        let md = self.child(&mut matched, at, "contains", depth, Place::Value);
+        let id = self.child(&mut item, at, "items", depth, Place::Value);
+        contains::rewrite(s, matched, item);
+        self.change(
+            at,
+            contains::RULE,
+            "an array that must contain an item is an object holding it apart".to_owned(),
+            false,
+        );
+        Decoder {
+            encoding: Some(Encoding::Contains {
+                test,
+                matched: Box::new(md),
+                items: Box::new(id),
             }),
             ..Decoder::default()
         }
