@@ -32,6 +32,11 @@ pub(crate) fn run(schema: &mut Schema, rules: &Rules, slot: crate::Slot) -> Opti
         // Arrays are reshaped where tuples are, where the dialect has no `contains` and does
         // not close every object (a strict profile would make `at` and `rest` nullable).
         contains: on.tuples && !rules.keywords.contains(Keyword::Contains) && !rules.strict,
+        // Where the dialect keeps `additionalProperties` (Vertex), the objects the encodings
+        // make are closed: no member but theirs decodes (strict profiles close every object).
+        close: rules.additional_properties == crate::AdditionalProperties::Keep
+            && rules.keywords.contains(Keyword::AdditionalProperties)
+            && !rules.strict,
         changes: Vec::new(),
         nulls: rules.strict.then_some(rules.null_style),
     };
@@ -84,6 +89,8 @@ struct Walk {
     on: Encodings,
     /// Whether arrays that must contain an item hold it apart ([`contains`]).
     contains: bool,
+    /// Whether the objects tuples and arrays become say `additionalProperties: false`.
+    close: bool,
     changes: Vec<Change>,
     /// A strict profile's null style: its required any-value properties admit `null` too
     /// ([`any_value::admit_null`]).
@@ -305,6 +312,7 @@ impl Walk {
             return Decoder::default();
         };
         let mut rest = tuple::take_rest(o);
+        tuple::cut_at_false(o, &mut rest);
         let len = at.len();
         let key = if o.contains(Keyword::PrefixItems) {
             "prefixItems"
@@ -326,6 +334,7 @@ impl Walk {
             .as_mut()
             .map(|r| Box::new(self.child(r, at, "items", depth, Place::Value)));
         let names = tuple::rewrite(s, rest);
+        self.closed(s);
         self.change(
             at,
             tuple::RULE,
@@ -345,6 +354,16 @@ impl Walk {
         }
     }
 
+    /// Closes the object an encoding made, where the walk says so ([`Walk::close`]).
+    fn closed(&self, s: &mut Schema) {
+        if let (true, Some(o)) = (self.close, s.as_object_mut()) {
+            o.insert(
+                Keyword::AdditionalProperties,
+                Value::Schema(Box::new(Schema::Bool(false))),
+            );
+        }
+    }
+
     fn contains(&mut self, s: &mut Schema, at: &mut String, depth: usize) -> Decoder {
         let Some((test, mut matched, mut item)) = contains::take(s) else {
             return Decoder::default();
@@ -352,6 +371,7 @@ impl Walk {
         let md = self.child(&mut matched, at, "contains", depth, Place::Value);
         let id = self.child(&mut item, at, "items", depth, Place::Value);
         contains::rewrite(s, matched, item);
+        self.closed(s);
         self.change(
             at,
             contains::RULE,
