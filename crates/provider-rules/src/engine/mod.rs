@@ -53,6 +53,7 @@ mod strict;
 mod trees;
 mod types;
 mod unevaluated_alone;
+mod unevaluated_any_of;
 mod unevaluated_branches;
 mod unevaluated_items_bound;
 mod unevaluated_items_branches;

@@ -1,6 +1,7 @@
 //! The Schema-proto family's tree passes before the walk: `$dynamicRef`s with a fixed target as
 //! `$ref`s ([`dynamic_static`]) and `$ref`s to `false` as `allOf: [false]` ([`ref_false`]),
-//! `unevaluatedProperties: false` written into `oneOf`/`then`/`else` branches
+//! `unevaluatedProperties: false` beside `anyOf` as a `oneOf` of the sets of branches that hold
+//! ([`unevaluated_any_of`]) and written into `oneOf`/`then`/`else` branches
 //! ([`unevaluated_branches`]), `unevaluatedItems: false` beside `contains`, a `$ref` or
 //! branches as what each evaluates ([`unevaluated_items_branches`]), whole-tree passes, then
 //! in one walk
@@ -25,6 +26,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
     super::dynamic_static::run(schema, cx);
     super::ref_false::run(schema, cx);
+    super::unevaluated_any_of::run(schema, cx);
     super::unevaluated_branches::run(schema, cx);
     super::unevaluated_items_branches::run(schema, cx);
     let k = &cx.rules.keywords;
