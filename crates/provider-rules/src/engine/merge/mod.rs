@@ -5,6 +5,7 @@
 mod all_of;
 mod conditionals;
 mod dependent_schemas;
+mod extras;
 
 pub(crate) use all_of::{ALL_OF, merge_all_of};
 pub(crate) use conditionals::CONDITIONALS;
