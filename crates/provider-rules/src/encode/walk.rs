@@ -242,6 +242,7 @@ impl Walk {
             d.additional_properties = (!cd.is_identity()).then(|| Box::new(cd));
         }
         // Parts of this node: the engine merges them in, their decoders join this one's.
+        crate::engine::merge::hold_parts(o);
         if let Some(list) = o.schemas_mut(Keyword::AllOf) {
             pointer::push(at, "allOf");
             for (i, part) in list.iter_mut().enumerate() {

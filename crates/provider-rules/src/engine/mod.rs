@@ -30,7 +30,7 @@ mod enums;
 mod false_members;
 mod filter;
 mod formats;
-mod merge;
+pub(crate) mod merge;
 mod min_items;
 mod not_members;
 mod not_types;

@@ -79,9 +79,39 @@ pub(super) fn node_side(dst: &mut SchemaObject, src: &SchemaObject, p: &str, cx:
     }
 }
 
+/// Before the encodings (which run before the merge and would encode a member's `{}` as any
+/// value): each `allOf` member's property that the node does not declare becomes `allOf: [it,
+/// the node's extra schema]`, what [`member_side`] makes of it in the merge.
+pub(crate) fn hold_parts(o: &mut SchemaObject) {
+    let Some(a) = extra(o).cloned() else { return };
+    let own: Vec<String> = o
+        .properties()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    let Some(parts) = o.schemas_mut(Keyword::AllOf) else {
+        return;
+    };
+    for part in parts {
+        let Some(map) = part.as_object_mut().and_then(SchemaObject::properties_mut) else {
+            continue;
+        };
+        for (k, s) in map.iter_mut() {
+            if own.contains(k) || matches!(s, Schema::Bool(false)) {
+                continue;
+            }
+            let mut both = SchemaObject::new();
+            both.insert(
+                Keyword::AllOf,
+                schema_core::Value::Schemas(vec![std::mem::take(s), a.clone()]),
+            );
+            *s = Schema::Object(both);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::engine::proto_walk::test_support::accepts;
+    use crate::engine::proto_walk::test_support::{accepts, accepts_encoded};
     use serde_json::json;
 
     #[test]
@@ -90,6 +120,9 @@ mod tests {
             "allOf": [{"properties": {"foo": {}}}]});
         assert!(accepts(&s, json!({"foo": true})));
         assert!(!accepts(&s, json!({"foo": 1})));
+        assert!(
+            !accepts_encoded(&s, json!({"foo": 1})) && accepts_encoded(&s, json!({"foo": true}))
+        );
         // And the other way round: the member's extra schema holds for the node's names.
         let s = json!({"type": "object", "properties": {"a": {}},
             "allOf": [{"properties": {"b": {}}, "additionalProperties": {"type": "string"}}]});
