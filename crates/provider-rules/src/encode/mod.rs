@@ -73,7 +73,9 @@ pub struct Encodings {
     pub any_value: bool,
     /// Numeric and boolean `enum`/`const` values become a string enum of their JSON texts.
     pub enum_text: bool,
-    /// Tuples become objects with one property per position.
+    /// Tuples become objects with one property per position; and, where the dialect has no
+    /// `contains` and is not strict, arrays that must contain an item hold it apart
+    /// ([`contains`](mod@contains)).
     pub tuples: bool,
     /// Numbers with an integer `multipleOf` become their quotient (an integer).
     pub multiples: bool,
