@@ -60,6 +60,9 @@ const BESIDE: &[Keyword] = &[
 
 /// Whether `o` is an array with a `contains` this encoding says exactly.
 pub(crate) fn is_contains(o: &SchemaObject) -> bool {
+    if !o.contains(Keyword::Contains) {
+        return false;
+    }
     let array = match o.types() {
         None => true,
         Some(t) => {
