@@ -181,6 +181,8 @@ rule_ids! {
     EncodeTuple = "encode-tuple",
     /// A number with an integer `multipleOf` said as the quotient, an integer.
     EncodeMultiple = "encode-multiple",
+    /// An array that must contain a matching item said as an object holding that item apart.
+    EncodeContains = "encode-contains",
     /// More properties across all tools than the provider accepts in one request.
     FieldCount = "field-count",
 }

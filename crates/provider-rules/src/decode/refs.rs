@@ -223,6 +223,10 @@ fn children(d: &Decoder) -> Vec<&Decoder> {
             out.extend(items.iter());
             out.extend(rest.as_deref());
         }
+        Some(Encoding::Contains { matched, items, .. }) => {
+            out.push(matched);
+            out.push(items);
+        }
         _ => {}
     }
     out
@@ -284,6 +288,10 @@ fn strip(d: &mut Decoder, live: &std::collections::BTreeSet<String>) {
             if let Some(r) = rest.as_deref_mut() {
                 strip(r, live);
             }
+        }
+        Some(Encoding::Contains { matched, items, .. }) => {
+            strip(matched, live);
+            strip(items, live);
         }
         _ => {}
     }

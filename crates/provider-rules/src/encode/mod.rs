@@ -9,7 +9,9 @@
 //! - [`tuple`](mod@tuple): `prefixItems` (draft-07 `items: [...]`) where the dialect has no tuples → an
 //!   object with one property per position (`"0"`, `"1"`, ...);
 //! - [`multiple`]: a number with an integer `multipleOf` where the dialect has none → the
-//!   quotient, an integer (`3` for `15` with `multipleOf: 5`).
+//!   quotient, an integer (`3` for `15` with `multipleOf: 5`);
+//! - [`contains`](mod@contains): an array that must contain a matching item, where the dialect
+//!   has no `contains` → an object holding that item apart (`match`, `rest`, `at`).
 //!
 //! Which encodings a profile uses is data ([`Rules::encodings`](crate::Rules::encodings)); they
 //! run only when the caller decodes ([`SanitizeOptions::encode`], see
@@ -34,6 +36,7 @@
 //! ```
 
 pub mod any_value;
+pub mod contains;
 pub mod enum_text;
 pub mod map;
 pub mod multiple;
@@ -70,7 +73,9 @@ pub struct Encodings {
     pub any_value: bool,
     /// Numeric and boolean `enum`/`const` values become a string enum of their JSON texts.
     pub enum_text: bool,
-    /// Tuples become objects with one property per position.
+    /// Tuples become objects with one property per position; and, where the dialect has no
+    /// `contains` and is not strict, arrays that must contain an item hold it apart
+    /// ([`contains`](mod@contains)).
     pub tuples: bool,
     /// Numbers with an integer `multipleOf` become their quotient (an integer).
     pub multiples: bool,
@@ -271,6 +276,18 @@ pub enum Encoding {
         #[serde(default = "one", skip_serializing_if = "is_one")]
         per: i64,
     },
+    /// An object holding the matching item apart back to the array (`match` put back at `at`
+    /// among `rest`).
+    Contains {
+        /// The `contains` schema the encoder finds the match by ([`contains::matches`]).
+        test: serde_json::Value,
+        /// The matching item's decoder.
+        #[serde(default, skip_serializing_if = "Decoder::is_identity")]
+        matched: Box<Decoder>,
+        /// The other items' decoder.
+        #[serde(default, skip_serializing_if = "Decoder::is_identity")]
+        items: Box<Decoder>,
+    },
 }
 
 impl Encoding {
@@ -286,6 +303,7 @@ impl Encoding {
             Encoding::EnumText => enum_text::RULE,
             Encoding::Tuple { .. } => tuple::RULE,
             Encoding::Multiple { .. } => multiple::RULE,
+            Encoding::Contains { .. } => contains::RULE,
         }
     }
 
@@ -305,6 +323,9 @@ impl Encoding {
                 tuple::decode_text(names, items, rest.as_deref(), s, i, out, notes)
             }
             Encoding::Multiple { of, per } => multiple::decode_text(*of, *per, s, i, out, notes),
+            Encoding::Contains { matched, items, .. } => {
+                contains::decode_text(matched, items, s, i, out, notes)
+            }
         }
     }
 
@@ -318,6 +339,9 @@ impl Encoding {
                 tuple::decode_value(names, items, rest.as_deref(), v, notes)
             }
             Encoding::Multiple { of, per } => multiple::decode_value(*of, *per, v, notes),
+            Encoding::Contains { matched, items, .. } => {
+                contains::decode_value(matched, items, v, notes)
+            }
         }
     }
 
@@ -331,6 +355,11 @@ impl Encoding {
                 tuple::encode_value(names, items, rest.as_deref(), v)
             }
             Encoding::Multiple { of, per } => multiple::encode_value(*of, *per, v),
+            Encoding::Contains {
+                test,
+                matched,
+                items,
+            } => contains::encode_value(test, matched, items, v),
         }
     }
 }

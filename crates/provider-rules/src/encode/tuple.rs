@@ -54,6 +54,33 @@ pub(crate) fn take_rest(o: &mut SchemaObject) -> Option<Schema> {
     }
 }
 
+/// A position of schema `false` takes no item: no array reaches it, so the tuple ends before
+/// it, with no rest (exact: an array of more items is refused as the original refuses it).
+/// Left as it is where `minItems` asks for more items than the positions before it (the tuple
+/// then takes no array, which the object would not say).
+pub(crate) fn cut_at_false(o: &mut SchemaObject, rest: &mut Option<Schema>) {
+    let min = o
+        .number(Keyword::MinItems)
+        .and_then(serde_json::Number::as_u64)
+        .unwrap_or(0);
+    let kw = if o.schemas(Keyword::PrefixItems).is_some() {
+        Keyword::PrefixItems
+    } else {
+        Keyword::Items
+    };
+    let Some(list) = o.schemas_mut(kw) else {
+        return;
+    };
+    let Some(k) = list.iter().position(|p| matches!(p, Schema::Bool(false))) else {
+        return;
+    };
+    if min > k as u64 {
+        return;
+    }
+    list.truncate(k);
+    *rest = None;
+}
+
 /// Writes the tuple `o` (positions already encoded; `rest` its encoded rest schema) as an
 /// object; returns the positions' names.
 pub(crate) fn rewrite(s: &mut Schema, rest: Option<Schema>) -> Vec<String> {
@@ -369,6 +396,25 @@ mod tests {
                 .collect();
             assert_eq!(position_names(&list), ["0", "1"], "{positions}");
         }
+    }
+
+    #[test]
+    fn a_false_position_ends_the_tuple() {
+        use crate::engine::proto_walk::test_support::accepts_encoded;
+        use serde_json::json;
+        for s in [
+            json!({"prefixItems": [true, false]}),
+            json!({"items": [true, false]}),
+        ] {
+            assert!(accepts_encoded(&s, json!([])) && accepts_encoded(&s, json!([1])));
+            assert!(!accepts_encoded(&s, json!([1, "foo"])), "{s}");
+        }
+        // More items asked for than the positions before `false`: as before.
+        let mut o = Schema::from_str(r#"{"prefixItems":[true,false],"minItems":2}"#).unwrap();
+        let o = o.as_object_mut().unwrap();
+        let mut rest = take_rest(o);
+        cut_at_false(o, &mut rest);
+        assert_eq!(o.schemas(Keyword::PrefixItems).map(<[_]>::len), Some(2));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The encodings' walk over the typed tree: each node is encoded where the profile says so,
 //! and its [`Decoder`] node is built on the way (the decoder tree mirrors the encoded schema).
 
-use super::{Encoding, Encodings, any_value, enum_text, map, multiple, tuple};
+use super::{Encoding, Encodings, any_value, contains, enum_text, map, multiple, tuple};
 use crate::decode::{Branch, Decoder};
 use crate::report::Change;
 use crate::rules::Rules;
@@ -29,6 +29,14 @@ pub(crate) fn run(schema: &mut Schema, rules: &Rules, slot: crate::Slot) -> Opti
     on.multiples &= !rules.keywords.contains(Keyword::MultipleOf);
     let mut w = Walk {
         on,
+        // Arrays are reshaped where tuples are, where the dialect has no `contains` and does
+        // not close every object (a strict profile would make `at` and `rest` nullable).
+        contains: on.tuples && !rules.keywords.contains(Keyword::Contains) && !rules.strict,
+        // Where the dialect keeps `additionalProperties` (Vertex), the objects the encodings
+        // make are closed: no member but theirs decodes (strict profiles close every object).
+        close: rules.additional_properties == crate::AdditionalProperties::Keep
+            && rules.keywords.contains(Keyword::AdditionalProperties)
+            && !rules.strict,
         changes: Vec::new(),
         nulls: rules.strict.then_some(rules.null_style),
     };
@@ -79,6 +87,10 @@ enum Place {
 
 struct Walk {
     on: Encodings,
+    /// Whether arrays that must contain an item hold it apart ([`contains`]).
+    contains: bool,
+    /// Whether the objects tuples and arrays become say `additionalProperties: false`.
+    close: bool,
     changes: Vec<Change>,
     /// A strict profile's null style: its required any-value properties admit `null` too
     /// ([`any_value::admit_null`]).
@@ -136,6 +148,9 @@ impl Walk {
         if !matches!(place, Place::Root | Place::Part) {
             if self.on.tuples && tuple::is_tuple(o) {
                 return self.tuple(s, at, depth);
+            }
+            if place == Place::Value && self.contains && contains::is_contains(o) {
+                return self.contains(s, at, depth);
             }
             if map::is_map(o, &self.on) {
                 return self.map(s, at, depth);
@@ -227,6 +242,7 @@ impl Walk {
             d.additional_properties = (!cd.is_identity()).then(|| Box::new(cd));
         }
         // Parts of this node: the engine merges them in, their decoders join this one's.
+        crate::engine::merge::hold_parts(o);
         if let Some(list) = o.schemas_mut(Keyword::AllOf) {
             pointer::push(at, "allOf");
             for (i, part) in list.iter_mut().enumerate() {
@@ -297,6 +313,7 @@ impl Walk {
             return Decoder::default();
         };
         let mut rest = tuple::take_rest(o);
+        tuple::cut_at_false(o, &mut rest);
         let len = at.len();
         let key = if o.contains(Keyword::PrefixItems) {
             "prefixItems"
@@ -318,6 +335,7 @@ impl Walk {
             .as_mut()
             .map(|r| Box::new(self.child(r, at, "items", depth, Place::Value)));
         let names = tuple::rewrite(s, rest);
+        self.closed(s);
         self.change(
             at,
             tuple::RULE,
@@ -332,6 +350,40 @@ impl Walk {
                 names,
                 items,
                 rest: rest_decoder,
+            }),
+            ..Decoder::default()
+        }
+    }
+
+    /// Closes the object an encoding made, where the walk says so ([`Walk::close`]).
+    fn closed(&self, s: &mut Schema) {
+        if let (true, Some(o)) = (self.close, s.as_object_mut()) {
+            o.insert(
+                Keyword::AdditionalProperties,
+                Value::Schema(Box::new(Schema::Bool(false))),
+            );
+        }
+    }
+
+    fn contains(&mut self, s: &mut Schema, at: &mut String, depth: usize) -> Decoder {
+        let Some((test, mut matched, mut item)) = contains::take(s) else {
+            return Decoder::default();
+        };
+        let md = self.child(&mut matched, at, "contains", depth, Place::Value);
+        let id = self.child(&mut item, at, "items", depth, Place::Value);
+        contains::rewrite(s, matched, item);
+        self.closed(s);
+        self.change(
+            at,
+            contains::RULE,
+            "an array that must contain an item is an object holding it apart".to_owned(),
+            false,
+        );
+        Decoder {
+            encoding: Some(Encoding::Contains {
+                test,
+                matched: Box::new(md),
+                items: Box::new(id),
             }),
             ..Decoder::default()
         }

@@ -36,7 +36,7 @@ impl Transform for Conditionals<'_, '_> {
             return;
         }
         let fixed = matches!(cond, Schema::Bool(_));
-        if !fixed && !has(Keyword::Else) && !negatable(cond) {
+        if !fixed && !has(Keyword::Else) && !negatable(cond) && !super::not_members::sayable(cond) {
             return;
         }
         let mut j = s.to_value();

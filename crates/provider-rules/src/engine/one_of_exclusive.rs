@@ -16,7 +16,7 @@ const MAX_BRANCHES: usize = 4;
 
 /// Whether the proto can say `not: s`.
 fn sayable(s: &Schema) -> bool {
-    negatable(s) || ruled_out(s).is_some()
+    negatable(s) || ruled_out(s).is_some() || super::not_members::sayable(s)
 }
 
 /// Whether two branches say types that no value has both of.

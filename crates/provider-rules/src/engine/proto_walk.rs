@@ -1,6 +1,7 @@
 //! The Schema-proto family's tree passes before the walk: `$dynamicRef`s with a fixed target as
 //! `$ref`s ([`dynamic_static`]) and `$ref`s to `false` as `allOf: [false]` ([`ref_false`]),
-//! `unevaluatedProperties: false` written into `oneOf`/`then`/`else` branches
+//! `unevaluatedProperties: false` beside `anyOf` as a `oneOf` of the sets of branches that hold
+//! ([`unevaluated_any_of`]) and written into `oneOf`/`then`/`else` branches
 //! ([`unevaluated_branches`]), `unevaluatedItems: false` beside `contains`, a `$ref` or
 //! branches as what each evaluates ([`unevaluated_items_branches`]), whole-tree passes, then
 //! in one walk
@@ -8,12 +9,13 @@
 //! ([`contains_bound`]), `false` members of unions ([`false_members`]), `oneOf` exclusivity
 //! ([`one_of_exclusive`]), lone `unevaluated*` ([`unevaluated_alone`]), `unevaluatedItems:
 //! false` as a length ([`unevaluated_items_bound`]), the names a closed object forbids
-//! ([`closed_names`]), one dependent schema as a union ([`dependent_union`]), then `not` and the nodes that accept nothing ([`not_types`]).
+//! ([`closed_names`]), one dependent schema as a union ([`dependent_union`]), `not` of an object's members
+//! ([`not_members`]), then `not` and the nodes that accept nothing ([`not_types`]).
 //! A step's rewrite puts its `not`s in the node's children, which the walk visits after it.
 
 use super::{
-    Cx, closed_names, conditional_union, contains_bound, dependent_union, false_members, not_types,
-    one_of_exclusive, unevaluated_alone, unevaluated_items_bound,
+    Cx, closed_names, conditional_union, contains_bound, dependent_union, false_members,
+    not_members, not_types, one_of_exclusive, unevaluated_alone, unevaluated_items_bound,
 };
 use schema_core::{Keyword, Schema, Transform};
 
@@ -24,6 +26,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
     super::dynamic_static::run(schema, cx);
     super::ref_false::run(schema, cx);
+    super::unevaluated_any_of::run(schema, cx);
     super::unevaluated_branches::run(schema, cx);
     super::unevaluated_items_branches::run(schema, cx);
     let k = &cx.rules.keywords;
@@ -56,6 +59,7 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
             unevaluated_items_bound::ItemsBound { cx: &mut *cx }.pre(p, s);
             closed_names::ClosedNames { cx: &mut *cx }.pre(p, s);
             dependent_union::DependentUnion { cx: &mut *cx }.pre(p, s);
+            not_members::Members { cx: &mut *cx }.pre(p, s);
             not_types::Types { cx }.pre(p, s);
         }
     }

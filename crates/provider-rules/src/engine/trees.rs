@@ -98,6 +98,7 @@ pub(crate) static ENCODE: Tree = Tree {
         RuleId::EncodeEnumText,
         RuleId::EncodeTuple,
         RuleId::EncodeMultiple,
+        RuleId::EncodeContains,
     ],
     pass: Pass::Encode,
 };

@@ -114,6 +114,10 @@ pub(crate) fn intersect(dst: &mut SchemaObject, src: &Schema, p: &str, cx: &mut 
         }
         Schema::Object(o) => o,
     };
+    // Each side's schema for extra members holds for the names only the other declares.
+    super::extras::node_side(dst, src, p, cx);
+    let crossed = super::extras::member_side(dst, src, p, cx);
+    let src = crossed.as_ref().unwrap_or(src);
     for e in src.entries() {
         let Key::Known(kw) = e.key else {
             if !dst.entries().iter().any(|x| x.key == e.key) {

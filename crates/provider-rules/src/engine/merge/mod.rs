@@ -5,10 +5,12 @@
 mod all_of;
 mod conditionals;
 mod dependent_schemas;
+mod extras;
 
 pub(crate) use all_of::{ALL_OF, merge_all_of};
 pub(crate) use conditionals::CONDITIONALS;
 pub(crate) use dependent_schemas::DEPENDENT_SCHEMAS;
+pub(crate) use extras::hold_parts;
 
 use crate::hints;
 use schema_core::{Keyword, Schema, SchemaObject, Value};
