@@ -30,7 +30,7 @@ pub(crate) struct At<'a> {
 
 impl<'a> At<'a> {
     /// The root.
-    fn root() -> At<'static> {
+    pub(super) fn root() -> At<'static> {
         At {
             parent: None,
             loc: None,
@@ -39,7 +39,7 @@ impl<'a> At<'a> {
     }
 
     /// The child of `parent` at `loc`.
-    fn child(parent: &'a At<'a>, loc: Location<'a>) -> At<'a> {
+    pub(super) fn child(parent: &'a At<'a>, loc: Location<'a>) -> At<'a> {
         At {
             parent: Some(parent),
             loc: Some(loc),
@@ -179,6 +179,67 @@ impl Walk<'_, '_, '_> {
             self.held = self.held.union(o.keyword_mask());
         }
         // As deep as `Schema::transform` goes; what lies deeper is not known.
+        if depth < MAX_WALK_DEPTH {
+            s.for_each_child_mut(|loc, child| {
+                self.node(child, &At::child(at, loc), depth + 1);
+            });
+        } else {
+            self.held = KeywordMask::ALL;
+        }
+    }
+}
+
+/// A step of [`run_each`] and the keywords it reads: it leaves an object node that holds none
+/// of them as it is, and the walk skips it there ([`KeywordMask::ALL`]: it always runs).
+pub(crate) type ReadStep = (NodeStep, KeywordMask);
+
+/// Runs `steps` in one pre-order walk of `schema`, all of them on a node before its children,
+/// in their order (a step sees the node as the earlier ones left it), their changes straight
+/// into the report in the order the walk makes them: what [`Schema::transform`] with those
+/// steps in one `pre` does, but a step is skipped on an object node that holds none of what
+/// it reads, and a node's pointer is built only where a step reads it ([`At`]). Afterwards
+/// the context knows which keywords the tree holds ([`Cx::tree_holds`]).
+pub(crate) fn run_each(schema: &mut Schema, cx: &mut Cx<'_>, steps: &[ReadStep]) {
+    let any = steps
+        .iter()
+        .fold(KeywordMask::NONE, |m, (_, reads)| m.union(*reads));
+    let mut walk = Each {
+        steps,
+        any,
+        cx,
+        held: KeywordMask::NONE,
+    };
+    walk.node(schema, &At::root(), 0);
+    let held = walk.held;
+    cx.tree_holds(held);
+}
+
+/// The walk of [`run_each`].
+struct Each<'a, 'r, 's> {
+    steps: &'s [ReadStep],
+    /// What any of the steps reads: a node that holds none of it is only walked through.
+    any: KeywordMask,
+    cx: &'a mut Cx<'r>,
+    /// The keywords the nodes walked hold, as the steps left them ([`Cx::tree_holds`]).
+    held: KeywordMask,
+}
+
+impl Each<'_, '_, '_> {
+    fn node(&mut self, s: &mut Schema, at: &At<'_>, depth: usize) {
+        let holds = |s: &Schema, reads: KeywordMask| match s {
+            Schema::Object(o) => o.may_contain_any(reads),
+            Schema::Bool(_) => true,
+        };
+        if holds(s, self.any) {
+            for (step, reads) in self.steps {
+                if holds(s, *reads) {
+                    step(s, at, self.cx);
+                }
+            }
+        }
+        if let Schema::Object(o) = s {
+            self.held = self.held.union(o.keyword_mask());
+        }
         if depth < MAX_WALK_DEPTH {
             s.for_each_child_mut(|loc, child| {
                 self.node(child, &At::child(at, loc), depth + 1);
