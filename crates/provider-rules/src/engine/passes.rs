@@ -189,15 +189,16 @@ impl Walk<'_, '_, '_> {
     }
 }
 
-/// A step of [`run_each`] and the keywords it reads: it leaves an object node that holds none
-/// of them as it is, and the walk skips it there ([`KeywordMask::ALL`]: it always runs).
+/// A step of [`run_each`] and the keywords it reads: it leaves a node that is not an object,
+/// or an object that holds none of them, as it is, and the walk skips it there
+/// ([`KeywordMask::ALL`]: it runs on every object).
 pub(crate) type ReadStep = (NodeStep, KeywordMask);
 
 /// Runs `steps` in one pre-order walk of `schema`, all of them on a node before its children,
 /// in their order (a step sees the node as the earlier ones left it), their changes straight
 /// into the report in the order the walk makes them: what [`Schema::transform`] with those
-/// steps in one `pre` does, but a step is skipped on an object node that holds none of what
-/// it reads, and a node's pointer is built only where a step reads it ([`At`]). Afterwards
+/// steps in one `pre` does, but a step is skipped on a node that is not an object or holds
+/// none of what it reads, and a node's pointer is built only where a step reads it ([`At`]). Afterwards
 /// the context knows which keywords the tree holds ([`Cx::tree_holds`]).
 pub(crate) fn run_each(schema: &mut Schema, cx: &mut Cx<'_>, steps: &[ReadStep]) {
     let any = steps
@@ -228,7 +229,7 @@ impl Each<'_, '_, '_> {
     fn node(&mut self, s: &mut Schema, at: &At<'_>, depth: usize) {
         let holds = |s: &Schema, reads: KeywordMask| match s {
             Schema::Object(o) => o.may_contain_any(reads),
-            Schema::Bool(_) => true,
+            Schema::Bool(_) => false,
         };
         if holds(s, self.any) {
             for (step, reads) in self.steps {

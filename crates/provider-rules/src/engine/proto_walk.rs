@@ -214,8 +214,9 @@ mod tests {
     }
 
     /// Each step leaves every object node that holds none of the keywords it says it reads
-    /// as it is (the walk skips it there): each object node of the samples, with those
-    /// keywords removed, at the root and below it, for every profile of the family.
+    /// as it is, and every boolean (the walk skips it there): each object node of the
+    /// samples, with those keywords removed, at the root and below it, for every profile of
+    /// the family.
     #[test]
     fn a_step_skipped_for_what_it_reads_would_change_nothing() {
         struct Nodes(Vec<Schema>);
@@ -261,7 +262,34 @@ mod tests {
                 }
             }
         }
+        // A boolean subschema holds no keyword: every step leaves it as it is.
+        for rules in proto_profiles() {
+            for (_, step, _) in STEPS {
+                for b in [true, false] {
+                    let (root, mut s) = (At::root(), Schema::Bool(b));
+                    let child = At::child(&root, schema_core::Location::Keyword(K::Not));
+                    for at in [&root, &child] {
+                        let mut cx = Cx::new(rules, Slot::Schema);
+                        step(&mut s, at, &mut cx);
+                        assert_eq!(s, Schema::Bool(b));
+                        assert_eq!(cx.change_count(), 0);
+                    }
+                }
+            }
+        }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// Every step on every node, booleans included, pre-order (the walk without skips).
+    fn every_step(s: &mut Schema, at: &At<'_>, cx: &mut Cx<'_>, steps: &[ReadStep], depth: usize) {
+        for (step, _) in steps {
+            step(s, at, cx);
+        }
+        if depth < schema_core::MAX_WALK_DEPTH {
+            s.for_each_child_mut(|loc, child| {
+                every_step(child, &At::child(at, loc), cx, steps, depth + 1);
+            });
+        }
     }
 
     /// The walk with its skips makes the tree and the report the walk without them makes,
@@ -274,14 +302,10 @@ mod tests {
                 for s in samples() {
                     let mut cx = Cx::new(rules, slot);
                     let (steps, n) = steps(&cx);
-                    let mut all = steps;
-                    for (_, reads) in &mut all {
-                        *reads = KeywordMask::ALL;
-                    }
                     let (mut a, mut b) = (s.clone(), s.clone());
                     passes::run_each(&mut a, &mut cx, &steps[..n]);
                     let mut full = Cx::new(rules, slot);
-                    passes::run_each(&mut b, &mut full, &all[..n]);
+                    every_step(&mut b, &At::root(), &mut full, &steps[..n], 0);
                     assert_eq!(a, b, "{}", s.to_json_string());
                     let (ra, rb) = (cx.into_report(), full.into_report());
                     assert_eq!(ra, rb, "{}", s.to_json_string());
