@@ -67,12 +67,29 @@ impl<'a> At<'a> {
     }
 }
 
+impl At<'_> {
+    /// At least the length of the pointer's text (escapes counted at their longest): the
+    /// text is built in one allocation.
+    fn bound(&self) -> usize {
+        if let Some(text) = self.text.get() {
+            return text.len();
+        }
+        let own = match self.loc {
+            None => 0,
+            Some(Location::Keyword(k)) => 1 + k.as_str().len(),
+            Some(Location::Index(k, _)) => 2 + k.as_str().len() + 20,
+            Some(Location::Name(k, name)) => 2 + k.as_str().len() + 2 * name.len(),
+        };
+        own + self.parent.map_or(0, At::bound)
+    }
+}
+
 impl Deref for At<'_> {
     type Target = str;
 
     fn deref(&self) -> &str {
         self.text.get_or_init(|| {
-            let mut out = String::new();
+            let mut out = String::with_capacity(self.bound());
             self.write(&mut out);
             out
         })
