@@ -221,6 +221,10 @@ pub(crate) fn run_each(schema: &mut Schema, cx: &mut Cx<'_>, steps: &[ReadStep])
     let any = steps
         .iter()
         .fold(KeywordMask::NONE, |m, (_, reads)| m.union(*reads));
+    // No node holds what any step reads: no step would run.
+    if !cx.tree_may_hold(any) {
+        return;
+    }
     let mut walk = Each {
         steps,
         any,
