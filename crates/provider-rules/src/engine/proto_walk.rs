@@ -119,40 +119,9 @@ pub(crate) mod test_support {
     use serde_json::Value;
     use std::borrow::Borrow;
 
-    /// Whether what sanitizing `schema` for Gemini makes takes `v` (a validator's answer).
-    pub(crate) fn accepts(schema: impl Borrow<Value>, v: Value) -> bool {
-        let out = sanitize(
-            &Schema::from_value(schema.borrow()),
-            &Rules::GEMINI,
-            Slot::Schema,
-        )
-        .schema
-        .to_value();
-        jsonschema::validator_for(&out).is_ok_and(|x| x.is_valid(&v))
-    }
-
-    /// Whether what sanitizing `schema` for Gemini with encodings makes takes `v`, encoded.
-    pub(crate) fn accepts_encoded(schema: impl Borrow<Value>, v: Value) -> bool {
-        let out = sanitize_with(
-            &Schema::from_value(schema.borrow()),
-            &Rules::GEMINI,
-            Slot::Schema,
-            &SanitizeOptions::ENCODE,
-        );
-        let sent = out.decoder.encode_value(&v);
-        jsonschema::validator_for(&out.schema.to_value()).is_ok_and(|x| x.is_valid(&sent))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{PROFILES, Slot};
-    use schema_core::{Key, SchemaObject};
-
     /// Every schema of the test-suite corpus (each of its drafts) and of the MCP corpus, and
-    /// a few rich in what the steps read.
-    fn samples() -> Vec<Schema> {
+    /// a few rich in what the Schema-proto steps read.
+    pub(crate) fn sample_texts() -> Vec<String> {
         let mut texts: Vec<String> = [
             r##"{"if":{"required":["a"]},"then":{"maxLength":2},"else":false,"contains":{"type":"integer"},"minContains":2,"type":["array","object"],"anyOf":[false,{"type":"string"}],"oneOf":[{"type":"string"},{"minLength":1},false],"unevaluatedProperties":false,"unevaluatedItems":false,"prefixItems":[{}],"additionalProperties":false,"properties":{"a":false,"b":{}},"dependentSchemas":{"a":{"properties":{"c":{}}}},"not":{"type":"string"},"enum":[]}"##,
             r#"{"type":"object","properties":{"a":{}},"additionalProperties":false,"allOf":[{"properties":{"b":{}}}],"dependencies":{"a":{"properties":{"d":{}}}}}"#,
@@ -200,6 +169,42 @@ mod tests {
             }
         }
         texts
+    }
+
+    /// Whether what sanitizing `schema` for Gemini makes takes `v` (a validator's answer).
+    pub(crate) fn accepts(schema: impl Borrow<Value>, v: Value) -> bool {
+        let out = sanitize(
+            &Schema::from_value(schema.borrow()),
+            &Rules::GEMINI,
+            Slot::Schema,
+        )
+        .schema
+        .to_value();
+        jsonschema::validator_for(&out).is_ok_and(|x| x.is_valid(&v))
+    }
+
+    /// Whether what sanitizing `schema` for Gemini with encodings makes takes `v`, encoded.
+    pub(crate) fn accepts_encoded(schema: impl Borrow<Value>, v: Value) -> bool {
+        let out = sanitize_with(
+            &Schema::from_value(schema.borrow()),
+            &Rules::GEMINI,
+            Slot::Schema,
+            &SanitizeOptions::ENCODE,
+        );
+        let sent = out.decoder.encode_value(&v);
+        jsonschema::validator_for(&out.schema.to_value()).is_ok_and(|x| x.is_valid(&sent))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PROFILES, Slot};
+    use schema_core::{Key, SchemaObject};
+
+    /// The samples, parsed.
+    fn samples() -> Vec<Schema> {
+        test_support::sample_texts()
             .iter()
             .filter_map(|t| Schema::from_str(t).ok())
             .collect()
