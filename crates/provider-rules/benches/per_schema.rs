@@ -72,7 +72,7 @@ fn main() {
     let mut lines = Vec::new();
     // `TS_BENCH_PROFILE=gemini`: that profile only (for a profiler).
     let only = std::env::var("TS_BENCH_PROFILE").ok();
-    let names = ["gemini", "openai-strict", "openai", "anthropic"];
+    let names = ["gemini", "vertex", "openai-strict", "openai", "anthropic"];
     for name in names
         .into_iter()
         .filter(|n| only.as_deref().is_none_or(|o| o == *n))

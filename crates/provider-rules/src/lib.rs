@@ -222,13 +222,24 @@ pub fn sanitize_slice_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
-    let (schema, cuts) = depth::Cuts::read(Schema::parse(bytes, &ParseOptions::default())?, rules);
+    let parsed = Schema::parse(bytes, &ParseOptions::default())?;
+    // Each value of the wrong JSON type the parser keeps it reports.
+    let raw = if parsed
+        .diagnostics
+        .iter()
+        .any(|d| matches!(d.kind, schema_core::DiagnosticKind::WrongType { .. }))
+    {
+        engine::Raw::Maybe
+    } else {
+        engine::Raw::None
+    };
+    let (schema, cuts) = depth::Cuts::read(parsed, rules);
     let cap = if cuts.is_empty() {
         engine::Cap::Changed
     } else {
         engine::Cap::On
     };
-    let out = engine::sanitize_capped(schema, rules, slot, options, cap);
+    let out = engine::sanitize_capped(schema, rules, slot, options, cap, raw);
     Ok(cuts.report(out))
 }
 

@@ -138,9 +138,14 @@ fn close(
 /// family), it is written so before anything merges or inlines, and a closed object then
 /// keeps what the dialect can say of it ([`closed_bound`]; issue 16). A tree-level pass
 /// before `$ref` inlining.
+///
+/// The tree is walked only where it may hold one of the keywords the step reads (most hold
+/// none: [`Cx::tree_may_hold`]).
 pub(crate) fn closed_unevaluated_on(cx: &Cx<'_>) -> bool {
     let k = &cx.rules.keywords;
-    !k.contains(Keyword::UnevaluatedProperties) && k.contains(Keyword::MaxProperties)
+    !k.contains(Keyword::UnevaluatedProperties)
+        && k.contains(Keyword::MaxProperties)
+        && cx.tree_may_hold(CLOSED_READ)
 }
 
 /// The keywords [`closed_unevaluated`] reads: a node without any is left as it is.

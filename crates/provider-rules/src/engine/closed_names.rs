@@ -13,7 +13,7 @@
 
 use super::Cx;
 use crate::RuleId;
-use schema_core::{Keyword as K, Schema, SchemaObject, Transform};
+use schema_core::{Keyword as K, KeywordMask, Schema, SchemaObject, Transform};
 use std::collections::BTreeSet;
 
 /// Deeper than this, subschemas are not searched for names.
@@ -36,6 +36,23 @@ impl Transform for ClosedNames<'_, '_> {
             || !matches!(o.schema(K::AdditionalProperties), Some(Schema::Bool(false)))
             || o.contains(K::PatternProperties)
             || o.contains(K::Ref)
+        {
+            return;
+        }
+        // Most closed objects have no subschema that names anything, and declare what they
+        // require: no name to collect.
+        const NAMING: KeywordMask = KeywordMask::of(&[
+            K::AllOf,
+            K::AnyOf,
+            K::OneOf,
+            K::If,
+            K::Then,
+            K::Else,
+            K::Not,
+            K::DependentSchemas,
+        ]);
+        let declared = |n: &String| o.properties().is_some_and(|m| m.contains_key(n));
+        if !o.may_contain_any(NAMING) && o.strings(K::Required).into_iter().flatten().all(declared)
         {
             return;
         }

@@ -46,6 +46,9 @@ pub(crate) struct Cx<'r> {
     /// The keywords the whole tree held after the last tree-pass walk, and how many changes
     /// the report held then ([`Cx::tree_may_hold`]).
     held: Option<(KeywordMask, usize)>,
+    /// How many changes the report held when the tree was known to hold no value of the
+    /// wrong JSON type ([`Cx::may_hold_raw`]).
+    raw_free: Option<usize>,
 }
 
 impl<'r> Cx<'r> {
@@ -67,6 +70,7 @@ impl<'r> Cx<'r> {
             strict_nulls: Vec::new(),
             holds_ref: None,
             held: None,
+            raw_free: None,
         }
     }
 
@@ -116,6 +120,20 @@ impl<'r> Cx<'r> {
             Some((held, changes)) if changes == self.change_count() => held.intersects(keywords),
             _ => true,
         }
+    }
+
+    /// Records that no keyword of the tree holds a value of the wrong JSON type (the parser
+    /// reported none: [`super::Raw`]).
+    pub(crate) fn parsed_without_raw(&mut self) {
+        self.raw_free = Some(self.change_count());
+    }
+
+    /// Whether a keyword of the tree may hold a value of the wrong JSON type
+    /// ([`schema_core::Value::Raw`]): `false` only where the parser reported none and nothing
+    /// changed since (every rewrite records a change; a wrapped bare map's members, parsed
+    /// anew, may hold some), so a pass that rewrites only such values would find none.
+    pub(crate) fn may_hold_raw(&self) -> bool {
+        self.raw_free != Some(self.change_count())
     }
 
     /// How many changes the report holds.

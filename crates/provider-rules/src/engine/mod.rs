@@ -217,23 +217,27 @@ pub(crate) fn sanitize_with(
     slot: Slot,
     options: &crate::SanitizeOptions,
 ) -> Sanitized {
-    sanitize_capped(schema, rules, slot, options, Cap::On)
+    sanitize_capped(schema, rules, slot, options, Cap::On, Raw::Maybe)
 }
 
 /// [`sanitize_with`] with the cap as `cap` says on the first run (the encodings' second run,
 /// on that run's result, has it on): [`Cap::Changed`] for a schema as the parser kept it
 /// whole ([`crate::sanitize_slice`], no subtree cut at the parser's limit, which is the
 /// cap's), which nests within the limit, so where nothing changed the cap has nothing to find.
+/// `raw`: what the parser says of values of the wrong JSON type ([`Raw`]).
 pub(crate) fn sanitize_capped(
     schema: Schema,
     rules: &Rules,
     slot: Slot,
     options: &crate::SanitizeOptions,
     cap: Cap,
+    raw: Raw,
 ) -> Sanitized {
-    let out = run_with(schema, rules, slot, options, cap);
+    let out = run_with(schema, rules, slot, options, cap, raw);
     if options.encode {
-        return crate::encode::settle(out, |s| run_with(s.clone(), rules, slot, options, Cap::On));
+        return crate::encode::settle(out, |s| {
+            run_with(s.clone(), rules, slot, options, Cap::On, Raw::Maybe)
+        });
     }
     out
 }
@@ -247,6 +251,7 @@ pub(crate) fn run(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
         slot,
         &crate::SanitizeOptions::default(),
         Cap::Off,
+        Raw::Maybe,
     )
 }
 
@@ -262,6 +267,19 @@ pub(crate) enum Cap {
     Off,
 }
 
+/// Whether a keyword of the tree may hold a value of the wrong JSON type
+/// ([`schema_core::Value::Raw`]): what the tree passes before the walk look for (a type name
+/// in another case, a property map that is not a map of schemas, a draft-03 `required:
+/// true`), each in a walk of its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Raw {
+    /// One may (a tree that was not just parsed).
+    Maybe,
+    /// None does: the parser, which keeps each such value as it reports it, reported none
+    /// ([`crate::sanitize_slice`]); those walks have nothing to find ([`Cx::may_hold_raw`]).
+    None,
+}
+
 /// [`ORDER`] on `schema` ([`sanitize`] and [`run`]): its tree passes at their places, the walk
 /// of its PRE and POST steps at the first of them, and, where `cap` is on, the passes on the
 /// finished result. The tree is rewritten in place, and whether anything changed is what the
@@ -273,8 +291,12 @@ pub(crate) fn run_with(
     slot: Slot,
     options: &crate::SanitizeOptions,
     cap: Cap,
+    raw: Raw,
 ) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
+    if raw == Raw::None {
+        cx.parsed_without_raw();
+    }
     let mut out = schema;
     let mut encoded = None;
     let (walk_start, walk_end) = WALK;

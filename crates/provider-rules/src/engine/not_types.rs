@@ -327,7 +327,7 @@ pub(super) struct Types<'a, 'r> {
 }
 /// The keywords [`Types`] reads: it leaves a node that holds none of them as it is (an empty
 /// enum, an `allOf`/`oneOf` that accepts nothing, `false` members, a `not`).
-const TYPES_READ: KeywordMask = KeywordMask::of(&[
+pub(super) const TYPES_READ: KeywordMask = KeywordMask::of(&[
     Keyword::Enum,
     Keyword::AllOf,
     Keyword::OneOf,

@@ -30,7 +30,7 @@ pub(crate) struct At<'a> {
 
 impl<'a> At<'a> {
     /// The root.
-    fn root() -> At<'static> {
+    pub(super) fn root() -> At<'static> {
         At {
             parent: None,
             loc: None,
@@ -39,7 +39,7 @@ impl<'a> At<'a> {
     }
 
     /// The child of `parent` at `loc`.
-    fn child(parent: &'a At<'a>, loc: Location<'a>) -> At<'a> {
+    pub(super) fn child(parent: &'a At<'a>, loc: Location<'a>) -> At<'a> {
         At {
             parent: Some(parent),
             loc: Some(loc),
@@ -67,12 +67,29 @@ impl<'a> At<'a> {
     }
 }
 
+impl At<'_> {
+    /// At least the length of the pointer's text (escapes counted at their longest): the
+    /// text is built in one allocation.
+    fn bound(&self) -> usize {
+        if let Some(text) = self.text.get() {
+            return text.len();
+        }
+        let own = match self.loc {
+            None => 0,
+            Some(Location::Keyword(k)) => 1 + k.as_str().len(),
+            Some(Location::Index(k, _)) => 2 + k.as_str().len() + 20,
+            Some(Location::Name(k, name)) => 2 + k.as_str().len() + 2 * name.len(),
+        };
+        own + self.parent.map_or(0, At::bound)
+    }
+}
+
 impl Deref for At<'_> {
     type Target = str;
 
     fn deref(&self) -> &str {
         self.text.get_or_init(|| {
-            let mut out = String::new();
+            let mut out = String::with_capacity(self.bound());
             self.write(&mut out);
             out
         })
@@ -179,6 +196,72 @@ impl Walk<'_, '_, '_> {
             self.held = self.held.union(o.keyword_mask());
         }
         // As deep as `Schema::transform` goes; what lies deeper is not known.
+        if depth < MAX_WALK_DEPTH {
+            s.for_each_child_mut(|loc, child| {
+                self.node(child, &At::child(at, loc), depth + 1);
+            });
+        } else {
+            self.held = KeywordMask::ALL;
+        }
+    }
+}
+
+/// A step of [`run_each`] and the keywords it reads: it leaves a node that is not an object,
+/// or an object that holds none of them, as it is, and the walk skips it there
+/// ([`KeywordMask::ALL`]: it runs on every object).
+pub(crate) type ReadStep = (NodeStep, KeywordMask);
+
+/// Runs `steps` in one pre-order walk of `schema`, all of them on a node before its children,
+/// in their order (a step sees the node as the earlier ones left it), their changes straight
+/// into the report in the order the walk makes them: what [`Schema::transform`] with those
+/// steps in one `pre` does, but a step is skipped on a node that is not an object or holds
+/// none of what it reads, and a node's pointer is built only where a step reads it ([`At`]). Afterwards
+/// the context knows which keywords the tree holds ([`Cx::tree_holds`]).
+pub(crate) fn run_each(schema: &mut Schema, cx: &mut Cx<'_>, steps: &[ReadStep]) {
+    let any = steps
+        .iter()
+        .fold(KeywordMask::NONE, |m, (_, reads)| m.union(*reads));
+    // No node holds what any step reads: no step would run.
+    if !cx.tree_may_hold(any) {
+        return;
+    }
+    let mut walk = Each {
+        steps,
+        any,
+        cx,
+        held: KeywordMask::NONE,
+    };
+    walk.node(schema, &At::root(), 0);
+    let held = walk.held;
+    cx.tree_holds(held);
+}
+
+/// The walk of [`run_each`].
+struct Each<'a, 'r, 's> {
+    steps: &'s [ReadStep],
+    /// What any of the steps reads: a node that holds none of it is only walked through.
+    any: KeywordMask,
+    cx: &'a mut Cx<'r>,
+    /// The keywords the nodes walked hold, as the steps left them ([`Cx::tree_holds`]).
+    held: KeywordMask,
+}
+
+impl Each<'_, '_, '_> {
+    fn node(&mut self, s: &mut Schema, at: &At<'_>, depth: usize) {
+        let holds = |s: &Schema, reads: KeywordMask| match s {
+            Schema::Object(o) => o.may_contain_any(reads),
+            Schema::Bool(_) => false,
+        };
+        if holds(s, self.any) {
+            for (step, reads) in self.steps {
+                if holds(s, *reads) {
+                    step(s, at, self.cx);
+                }
+            }
+        }
+        if let Schema::Object(o) = s {
+            self.held = self.held.union(o.keyword_mask());
+        }
         if depth < MAX_WALK_DEPTH {
             s.for_each_child_mut(|loc, child| {
                 self.node(child, &At::child(at, loc), depth + 1);

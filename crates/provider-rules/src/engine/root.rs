@@ -231,6 +231,13 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
         return;
     }
     let Some(o) = schema.as_object() else { return };
+    // A root whose first member is a keyword is no bare map (the usual case: no search).
+    if o.entries()
+        .first()
+        .is_some_and(|e| matches!(e.key, schema_core::Key::Known(_)))
+    {
+        return;
+    }
     let Some(members) = o.bare_properties() else {
         return;
     };

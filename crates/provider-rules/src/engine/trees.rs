@@ -11,15 +11,17 @@ use super::{
 use crate::RuleId;
 use schema_core::Schema;
 
-/// A node step that is always on.
-fn on(_: &Cx<'_>) -> bool {
-    true
+/// Whether the tree may hold a value of the wrong JSON type, which is all the passes below
+/// before the wrap and the closing look for (a `type` in another case, a property map that
+/// is not one, a draft-03 boolean `required`): where it holds none, they are not walked.
+fn may_hold_raw(cx: &Cx<'_>) -> bool {
+    cx.may_hold_raw()
 }
 
 /// Type names in another case read (`"String"`): every later pass and step reads `type`.
 pub(crate) static TYPE_NAMES: Tree = Tree {
     ids: &[RuleId::TypeCase],
-    pass: Pass::Walk(&[(on, types::read_type_names as NodeStep)]),
+    pass: Pass::Walk(&[(may_hold_raw as TreeGate, types::read_type_names as NodeStep)]),
 };
 
 /// A bare property map wrapped (checked by [`root::BARE_PROPERTIES`]): the root is not yet a
@@ -38,11 +40,11 @@ pub(crate) static MAPS_AND_FLAGS: Tree = Tree {
     ids: &[RuleId::PropertyMapRepaired, RuleId::BooleanRequired],
     pass: Pass::Walk(&[
         (
-            |cx: &Cx<'_>| cx.rules.repair_property_maps,
+            |cx: &Cx<'_>| cx.rules.repair_property_maps && cx.may_hold_raw(),
             property_maps::repair as NodeStep,
         ),
         (
-            |cx: &Cx<'_>| cx.rules.promote_boolean_required,
+            |cx: &Cx<'_>| cx.rules.promote_boolean_required && cx.may_hold_raw(),
             objects::boolean_required,
         ),
     ]),
@@ -125,3 +127,91 @@ pub(crate) static DEPTH: Tree = Tree {
     ids: &[RuleId::Depth],
     pass: Pass::Result(crate::depth::cap),
 };
+
+#[cfg(test)]
+mod tests {
+    use super::super::proto_walk::test_support::sample_texts;
+    use super::super::{Cap, Raw, sanitize_capped};
+    use crate::{PROFILES, SanitizeOptions, Slot};
+    use schema_core::{DiagnosticKind, Key, ParseOptions, Schema, Transform, Value};
+
+    /// Samples with values of the wrong JSON type, and the corpus.
+    fn texts() -> Vec<String> {
+        let mut t: Vec<String> = [
+            r#"{"type":"String"}"#,
+            r#"{"type":"object","properties":{"a":"string","b":{"type":"INTEGER"}}}"#,
+            r#"{"type":"object","properties":{"a":{"type":"string","required":true}}}"#,
+            r#"{"a":{"type":"string","required":true},"b":{"type":"Number"}}"#,
+            r#"{"items":{"type":["String","null"]},"patternProperties":{"^x":3},"required":"a"}"#,
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        t.extend(sample_texts());
+        t
+    }
+
+    fn wrong_type(text: &str) -> bool {
+        Schema::parse(text.as_bytes(), &ParseOptions::default()).is_ok_and(|p| {
+            p.diagnostics
+                .iter()
+                .any(|d| matches!(d.kind, DiagnosticKind::WrongType { .. }))
+        })
+    }
+
+    /// What the walks skipped for a tree without values of the wrong JSON type rest on: the
+    /// parser reports each such value it keeps under a keyword.
+    #[test]
+    fn the_parser_reports_every_value_of_the_wrong_type() {
+        struct Raws(usize);
+        impl Transform for Raws {
+            fn pre(&mut self, _: &str, s: &mut Schema) {
+                if let Some(o) = s.as_object() {
+                    self.0 += o
+                        .entries()
+                        .iter()
+                        .filter(|e| matches!(e.key, Key::Known(_)))
+                        .filter(|e| matches!(e.value, Value::Raw(_)))
+                        .count();
+                }
+            }
+        }
+        let mut reported = 0;
+        for t in texts() {
+            let Ok(mut s) = Schema::from_str(&t) else {
+                continue;
+            };
+            let mut raws = Raws(0);
+            s.transform(&mut raws);
+            assert!(raws.0 == 0 || wrong_type(&t), "{t}");
+            reported += usize::from(raws.0 > 0);
+        }
+        assert!(reported >= 4, "{reported}");
+    }
+
+    /// The passes skipped where the parser reported no value of the wrong type change
+    /// nothing there: every sample so parsed sanitizes to the same schema and report with
+    /// them, for every profile, in both slots, with and without the encodings.
+    #[test]
+    fn the_walks_skipped_without_raw_values_would_change_nothing() {
+        let mut compared = 0;
+        for t in texts().iter().filter(|t| !wrong_type(t)) {
+            let Ok(s) = Schema::from_str(t) else {
+                continue;
+            };
+            for rules in PROFILES {
+                for slot in [Slot::Parameters, Slot::Schema] {
+                    for options in [SanitizeOptions::default(), SanitizeOptions::ENCODE] {
+                        let run =
+                            |raw| sanitize_capped(s.clone(), rules, slot, &options, Cap::On, raw);
+                        let (a, b) = (run(Raw::None), run(Raw::Maybe));
+                        assert_eq!(a.schema, b.schema, "{}: {t}", rules.name);
+                        assert_eq!(a.report, b.report, "{}: {t}", rules.name);
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
+    }
+}

@@ -12,6 +12,7 @@ use schema_core::{Instance, InstanceType as T, JsonType, Keyword, Schema, TypeSe
 /// `enum` values in the forms the provider accepts (the step tests each against the profile).
 pub(crate) static ENUM_VALUES: Rule = Rule::new(RuleId::EnumValues)
     .post(enum_values)
+    .reads(&[Keyword::Enum])
     .check(Check::Object(check::values))
     .reports(&[
         RuleId::EnumEmpty,

@@ -4,13 +4,23 @@
 use super::keyword_fits;
 use crate::RuleId;
 use crate::engine::{Check, Cx, Rule};
-use schema_core::{Key, Schema, TypeSet};
+use schema_core::{Key, Keyword, KeywordMask, Schema, TypeSet};
 
 /// Keywords on a type they do not apply to, removed where the provider refuses them.
 pub(crate) static FOREIGN_KEYWORD: Rule = Rule::new(RuleId::ForeignKeyword)
     .gate(|r, _| r.keywords_on_own_type_only)
     .post(drop_foreign_keywords)
+    .reads_for(typed_keywords)
     .check(Check::Object(check::foreign_keywords));
+
+/// The keywords that apply to some types only: a node without any has none to remove (read
+/// once per plan).
+fn typed_keywords(_: &crate::Rules, _: crate::Slot) -> KeywordMask {
+    Keyword::ALL
+        .iter()
+        .filter(|k| super::applies_to(**k).is_some())
+        .fold(KeywordMask::NONE, |m, k| m.union(KeywordMask::of(&[*k])))
+}
 
 /// Removes keywords that apply to another type than the node's (gated by
 /// `keywords_on_own_type_only`). Lossless: JSON Schema ignores them on other types. Prevents
