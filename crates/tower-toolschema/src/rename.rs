@@ -17,7 +17,9 @@ use crate::ToolSchemaLayer;
 use crate::locate::range_in;
 use crate::rename_memo::{Memo, RenameMemo};
 use crate::report::Rename;
-use crate::restore::json::{call_walk_path, each_at_many, elements, holds, read_call, string};
+use crate::restore::json::{
+    Jump, call_walk_path, each_at_many, each_at_many_with, elements, holds, read_call, string,
+};
 use crate::shapes_response::{NamePath, ResponseShape, segments};
 use crate::slots::splice::{Edit, splice};
 
@@ -83,7 +85,14 @@ struct Names<'a> {
     model: Option<String>,
 }
 
-fn read_names<'a>(doc: RawText<'a>, shape: &ResponseShape, layout: &Layout) -> Names<'a> {
+/// `known`: containers seen before, each with its key (the last segment of its path): the walk
+/// takes a known container's bytes without reading them.
+fn read_names<'a>(
+    doc: RawText<'a>,
+    shape: &ResponseShape,
+    layout: &Layout,
+    known: &[(&str, Arc<Memo>)],
+) -> Names<'a> {
     let direct: Vec<usize> = (0..shape.declarations.len())
         .filter(|i| layout.inner.get(*i).is_some_and(Option::is_none))
         .collect();
@@ -112,7 +121,14 @@ fn read_names<'a>(doc: RawText<'a>, shape: &ResponseShape, layout: &Layout) -> N
     let mut containers = Vec::new();
     let mut found = Vec::new();
     let mut model = None;
-    each_at_many(doc, &refs, &mut |i, holder, raw| {
+    let jump = |key: &str, rest: &[u8]| {
+        known
+            .iter()
+            .find(|(k, m)| *k == key && rest.starts_with(&m.bytes))
+            .map(|(_, m)| m.bytes.len())
+    };
+    let jump: Option<Jump<'_>> = (!known.is_empty()).then_some(&jump);
+    each_at_many_with(doc, &refs, jump, &mut |i, holder, raw| {
         if i < nc {
             containers.push((i, raw));
             return;
@@ -241,12 +257,24 @@ pub(crate) fn rename_with(
         false => serde_json::from_str(text).ok()?,
     };
     let layout = layout(shape);
+    let shape_id = std::ptr::from_ref(shape) as usize;
+    // The containers seen before (under any rule: the jump only skips their bytes).
+    let known: Vec<(&str, Arc<Memo>)> = memo
+        .map(|m| m.of_shape(shape_id))
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|m| {
+            let path = layout.containers.get(m.container)?;
+            let key = path.rsplit('.').next()?;
+            Some((key, m))
+        })
+        .collect();
     let Names {
         containers,
         direct,
         history,
         model,
-    } = read_names(doc, shape, &layout);
+    } = read_names(doc, shape, &layout, &known);
     // The body's `model` picks the rule where one URL serves every vendor (`auto`).
     let rule = rule_for(model.as_deref());
     let place = |raw: RawText<'_>| range_in(body, raw);
@@ -255,7 +283,6 @@ pub(crate) fn rename_with(
         ([(c, raw)], true) => Some((*c, *raw)),
         _ => None,
     };
-    let shape_id = std::ptr::from_ref(shape) as usize;
     let (decl, map, renames) = match (memo, single) {
         (Some(memo), Some((c, raw))) => {
             let start = place(raw)?.start;

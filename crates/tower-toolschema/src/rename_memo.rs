@@ -106,6 +106,21 @@ impl RenameMemo {
             .map(Arc::clone)
     }
 
+    /// The entries of `shape` (the newest first).
+    pub(crate) fn of_shape(&self, shape: usize) -> Vec<Arc<Memo>> {
+        if !self.is_enabled() {
+            return Vec::new();
+        }
+        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state
+            .entries
+            .iter()
+            .rev()
+            .filter(|e| e.shape == shape)
+            .map(Arc::clone)
+            .collect()
+    }
+
     /// Keeps `memo`; the oldest go past the bounds.
     pub(crate) fn insert(&self, memo: Arc<Memo>) {
         let size = memo.size();
