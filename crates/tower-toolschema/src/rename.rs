@@ -237,6 +237,21 @@ fn names_for(
     (map, renames)
 }
 
+/// The edits that give the declarations `decl` (in declaration order, each with its place)
+/// the names `map` sends.
+fn declared_edits(map: &NameMap, decl: Vec<(String, Option<Range<usize>>)>) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    for (i, (name, range)) in decl.into_iter().enumerate() {
+        if let Some(sent) = map.declared(i)
+            && sent != name
+            && let (Some(range), Ok(bytes)) = (range, serde_json::to_vec(sent))
+        {
+            edits.push(Edit { range, bytes });
+        }
+    }
+    edits
+}
+
 /// Renames the refused names of `body`: `None` when every name is fine (or the body is not
 /// JSON). The map lists every declaration. `validated`: the body is known to be valid JSON
 /// (the slot scan read it whole), so it is not validated again (only split along the paths).
@@ -283,7 +298,7 @@ pub(crate) fn rename_with(
         ([(c, raw)], true) => Some((*c, *raw)),
         _ => None,
     };
-    let (decl, map, renames) = match (memo, single) {
+    let (mut edits, map, renames) = match (memo, single) {
         (Some(memo), Some((c, raw))) => {
             let start = place(raw)?.start;
             let bytes = raw.get().as_bytes();
@@ -306,7 +321,7 @@ pub(crate) fn rename_with(
                         container: c,
                         rule: rule.clone(),
                         bytes: bytes.into(),
-                        declared: decl,
+                        edits: declared_edits(&map, decl),
                         names: Arc::new(map),
                         renames,
                     });
@@ -314,17 +329,15 @@ pub(crate) fn rename_with(
                     m
                 }
             };
-            let decl = m
-                .declared
+            let edits = m
+                .edits
                 .iter()
-                .map(|(n, r)| {
-                    (
-                        n.clone(),
-                        r.as_ref().map(|r| r.start + start..r.end + start),
-                    )
+                .map(|e| Edit {
+                    range: e.range.start + start..e.range.end + start,
+                    bytes: e.bytes.clone(),
                 })
-                .collect::<Vec<_>>();
-            (decl, Arc::clone(&m.names), m.renames.clone())
+                .collect();
+            (edits, Arc::clone(&m.names), m.renames.clone())
         }
         _ => {
             let mut found = direct;
@@ -335,29 +348,17 @@ pub(crate) fn rename_with(
             let decl: Vec<(String, Option<Range<usize>>)> =
                 found.into_iter().map(|(_, n, r)| (n, place(r))).collect();
             let (map, renames) = names_for(&rule, &decl);
-            (decl, Arc::new(map), renames)
+            (declared_edits(&map, decl), Arc::new(map), renames)
         }
     };
     if map.is_empty() {
         return None;
     }
-    let mut edits = Vec::new();
-    let mut edit = |range: Option<Range<usize>>, to: &str| {
-        if let (Some(range), Ok(bytes)) = (range, serde_json::to_vec(to)) {
-            edits.push(Edit { range, bytes });
-        }
-    };
-    for (i, (name, range)) in decl.into_iter().enumerate() {
-        if let Some(sent) = map.declared(i)
-            && sent != name
-        {
-            edit(range, sent);
-        }
-    }
     for (name, raw) in history {
         let sent = map.sent(&name);
-        if sent != name {
-            edit(place(raw), sent);
+        if let (true, Some(range), Ok(bytes)) = (sent != name, place(raw), serde_json::to_vec(sent))
+        {
+            edits.push(Edit { range, bytes });
         }
     }
     let out = splice(body, edits)?.into_vec(body);

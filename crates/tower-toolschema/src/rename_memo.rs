@@ -12,13 +12,13 @@
 //! bytes (the slot cache's bounds apply, if lower) and off when the slot cache is.
 
 use std::collections::VecDeque;
-use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use provider_rules::{NameMap, ToolNameRule};
 
 use crate::cache::CacheConfig;
 use crate::report::Rename;
+use crate::slots::splice::Edit;
 
 /// The most containers kept.
 const MAX_ENTRIES: usize = 16;
@@ -35,8 +35,8 @@ pub(crate) struct Memo {
     pub(crate) rule: ToolNameRule,
     /// The container's JSON text.
     pub(crate) bytes: Box<[u8]>,
-    /// The declared names in declaration order, each with its place from the container's start.
-    pub(crate) declared: Vec<(String, Option<Range<usize>>)>,
+    /// The edits that rename the declarations, their ranges from the container's start.
+    pub(crate) edits: Vec<Edit>,
     /// The names to send.
     pub(crate) names: Arc<NameMap>,
     /// The renames, for the report.
@@ -46,8 +46,13 @@ pub(crate) struct Memo {
 impl Memo {
     /// What the entry holds, roughly, in bytes (for the bound).
     fn size(&self) -> usize {
-        let names: usize = self.declared.iter().map(|(n, _)| 3 * n.len() + 96).sum();
-        self.bytes.len() + names + 128
+        let names: usize = self
+            .renames
+            .iter()
+            .map(|r| 2 * (r.original.len() + r.sent.len()) + 128)
+            .sum();
+        let edits: usize = self.edits.iter().map(|e| e.bytes.len() + 32).sum();
+        self.bytes.len() + names + edits + 128
     }
 }
 
@@ -159,7 +164,7 @@ mod tests {
             container: 0,
             rule: rule.clone(),
             bytes: bytes.into(),
-            declared: Vec::new(),
+            edits: Vec::new(),
             names: Arc::new(NameMap::default()),
             renames: Vec::new(),
         })

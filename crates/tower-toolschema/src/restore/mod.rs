@@ -541,12 +541,7 @@ pub(crate) fn wrap<B: http_body::Body>(
         return res.map(RestoreBody::pass);
     };
     let (mut parts, body) = res.into_parts();
-    let report = RestoreReport::new(
-        plan.names()
-            .pairs()
-            .map(|(o, s)| (o.to_owned(), s.to_owned()))
-            .collect(),
-    );
+    let report = RestoreReport::new(Arc::clone(&plan.names));
     parts.extensions.insert(report.clone());
     let body = match decide(&plan, &parts.headers) {
         Ok(Read::Pass) => RestoreBody::pass(body),
