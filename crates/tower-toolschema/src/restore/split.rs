@@ -146,14 +146,14 @@ fn each_item<'a>(
 /// The members of `raw` when it is an object, in order (a key is copied only when it has
 /// escapes).
 pub(crate) fn members(raw: RawText<'_>) -> Option<Vec<(Cow<'_, str>, RawText<'_>)>> {
-    members_with(raw, &|_, _| None)
+    members_with(raw, |_, _| None)
 }
 
 /// [`members`], a value whose length `jump` knows from its key and first bytes on taken
 /// without reading it (`jump` is given the key and the text from the value's first byte on).
 pub(crate) fn members_with<'a>(
     raw: RawText<'a>,
-    jump: &dyn Fn(&str, &[u8]) -> Option<usize>,
+    jump: impl Fn(&str, &[u8]) -> Option<usize>,
 ) -> Option<Vec<(Cow<'a, str>, RawText<'a>)>> {
     let mut out = Vec::new();
     each_item(raw, (b'{', b'}'), |s| {
