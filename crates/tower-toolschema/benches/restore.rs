@@ -196,6 +196,57 @@ fn bare(b: Bencher) {
     b.bench_local(|| exchange(&rt, &up, &body));
 }
 
+/// [`main`]'s `TS_BENCH_RESTORE_PROFILE` runs: `n` of each, after one warm-up of each.
+fn profile_runs<S, RB>(rt: &tokio::runtime::Runtime, svc: &S, up: &Upstream, body: &Bytes, n: usize)
+where
+    S: tower::Service<Request<Full<Bytes>>, Response = http::Response<RB>> + Clone,
+    S::Error: std::fmt::Debug,
+    RB: Body<Data = Bytes>,
+    RB::Error: std::fmt::Debug,
+{
+    #[inline(never)]
+    fn profile_layer<S, RB>(rt: &tokio::runtime::Runtime, svc: &S, body: &Bytes, n: usize)
+    where
+        S: tower::Service<Request<Full<Bytes>>, Response = http::Response<RB>> + Clone,
+        S::Error: std::fmt::Debug,
+        RB: Body<Data = Bytes>,
+        RB::Error: std::fmt::Debug,
+    {
+        for _ in 0..n {
+            black_box(exchange(rt, svc, body));
+        }
+    }
+    #[inline(never)]
+    fn profile_response(
+        rt: &tokio::runtime::Runtime,
+        stream: &Bytes,
+        plan: &Arc<RestorePlan>,
+        n: usize,
+    ) {
+        for _ in 0..n {
+            black_box(response_only(rt, stream, Some(plan)));
+        }
+    }
+    #[inline(never)]
+    fn profile_bare(rt: &tokio::runtime::Runtime, up: &Upstream, body: &Bytes, n: usize) {
+        for _ in 0..n {
+            black_box(exchange(rt, up, body));
+        }
+    }
+    let (_, _, plan) = prepare_request(
+        ToolSchemaLayer::openai().config(),
+        Some(Api::OpenAiChat),
+        body.clone(),
+    );
+    let plan = Arc::new(plan);
+    black_box(exchange(rt, svc, body));
+    black_box(response_only(rt, &up.0, Some(&plan)));
+    black_box(exchange(rt, up, body));
+    profile_layer(rt, svc, body, n);
+    profile_response(rt, &up.0, &plan, n);
+    profile_bare(rt, up, body, n);
+}
+
 fn main() {
     if run_divan() {
         divan::Divan::default()
@@ -212,12 +263,22 @@ fn main() {
     );
     // `TS_BENCH_RESTORE_CASE=nothing` (or `all`) measures one case only (to profile it).
     let only = std::env::var("TS_BENCH_RESTORE_CASE").ok();
+    // `TS_BENCH_RESTORE_PROFILE=N`: no timing, N exchanges through the layer, N of the response
+    // side alone and N bare, each kind its own function (for an instruction profiler: a
+    // function's inclusive cost over N is the cost of one).
+    let profile = std::env::var("TS_BENCH_RESTORE_PROFILE")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok());
     for (name, all, target) in [("nothing", false, 1.05), ("all", true, 1.5)] {
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
         let body = request_body(all);
         let svc = ToolSchemaLayer::openai().layer(up.clone());
+        if let Some(n) = profile {
+            profile_runs(&rt, &svc, &up, &body, n);
+            continue;
+        }
         // Sanity: the restored stream is not the upstream's when there is something to restore.
         let restored = exchange(&rt, &svc, &body);
         let bare = exchange(&rt, &up, &body);

@@ -7,6 +7,7 @@ use http::{HeaderMap, Method, Uri, header};
 
 use crate::cache::{CacheConfig, SlotCache};
 use crate::profile::Profiles;
+use crate::rename_memo::RenameMemo;
 use crate::report::SkipReason;
 use crate::sanitizer::{RulesSanitizer, SlotSanitizer};
 use crate::shapes::{Api, ApiShape};
@@ -59,6 +60,8 @@ pub struct Config {
     /// Whole tool lists' results ([`crate::slots::request_cache`]): replaced by every change
     /// of the configuration ([`Config::changed`]).
     pub(crate) requests: Arc<RequestCache>,
+    /// What renaming made of tool lists seen before ([`crate::rename_memo`]).
+    pub(crate) rename_memo: Arc<RenameMemo>,
     /// Whether refused tool names are renamed (and mapped back): see [`crate::restore`].
     pub(crate) rename_tools: bool,
 }
@@ -104,6 +107,7 @@ impl Config {
             cache_config,
             cache: Arc::new(SlotCache::new(cache_config)),
             requests: Arc::new(RequestCache::new(cache_config)),
+            rename_memo: Arc::new(RenameMemo::new(cache_config)),
             rename_tools: true,
         }
     }
@@ -142,6 +146,7 @@ impl Config {
     pub(crate) fn set_cache(&mut self, config: CacheConfig) {
         self.cache_config = config;
         self.cache = Arc::new(SlotCache::new(config));
+        self.rename_memo = Arc::new(RenameMemo::new(config));
         self.changed();
     }
 

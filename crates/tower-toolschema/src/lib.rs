@@ -90,6 +90,7 @@ pub mod encoding;
 mod log;
 pub mod profile;
 mod rename;
+mod rename_memo;
 pub mod report;
 mod request;
 pub mod restore;

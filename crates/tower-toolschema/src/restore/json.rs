@@ -71,13 +71,28 @@ pub(crate) fn each_at_many<'a>(
     paths: &[&str],
     f: &mut dyn FnMut(usize, Option<&Members<'a>>, Raw<'a>),
 ) {
+    each_at_many_with(raw, paths, None, f);
+}
+
+/// How long a member's value (its key, the text from its first byte on) is, when it is known
+/// without reading it (a JSON value's text is self-delimiting: bytes that start with a known
+/// value's are that value).
+pub(crate) type Jump<'j> = &'j dyn Fn(&str, &[u8]) -> Option<usize>;
+
+/// [`each_at_many`], the objects on the way split with `jump` (see [`Jump`]).
+pub(crate) fn each_at_many_with<'a>(
+    raw: Raw<'a>,
+    paths: &[&str],
+    jump: Option<Jump<'_>>,
+    f: &mut dyn FnMut(usize, Option<&Members<'a>>, Raw<'a>),
+) {
     let split: Vec<Vec<&str>> = paths.iter().map(|p| segments(p).collect()).collect();
     let todo: Vec<PathLeft<'_>> = split
         .iter()
         .enumerate()
         .map(|(i, s)| (i, s.as_slice()))
         .collect();
-    walk_many(raw, &todo, None, f);
+    walk_many(raw, &todo, None, jump, f);
 }
 
 /// A path of [`each_at_many`] on the way: its index and the segments left.
@@ -87,6 +102,7 @@ fn walk_many<'a>(
     raw: Raw<'a>,
     todo: &[PathLeft<'_>],
     holder: Option<&Members<'a>>,
+    jump: Option<Jump<'_>>,
     f: &mut dyn FnMut(usize, Option<&Members<'a>>, Raw<'a>),
 ) {
     let mut deeper = Vec::new();
@@ -99,7 +115,11 @@ fn walk_many<'a>(
     if deeper.is_empty() {
         return;
     }
-    let Some(m) = members(raw) else { return };
+    let m = match jump {
+        Some(j) => super::split::members_with(raw, j),
+        None => members(raw),
+    };
+    let Some(m) = m else { return };
     // The paths that go on through the same segment, in first-seen order.
     let mut groups: Vec<(&str, Vec<PathLeft<'_>>)> = Vec::new();
     for (id, first, rest) in deeper {
@@ -113,11 +133,11 @@ fn walk_many<'a>(
         for key in step.keys() {
             let Some(v) = member(&m, key) else { continue };
             if !step.every {
-                walk_many(v, &list, Some(&m), f);
+                walk_many(v, &list, Some(&m), jump, f);
                 continue;
             }
             for item in elements(v).unwrap_or_default() {
-                walk_many(item, &list, None, f);
+                walk_many(item, &list, None, jump, f);
             }
         }
     }

@@ -93,7 +93,7 @@ use crate::shapes_response::{ResponseShape, Stream, response_shape};
 #[derive(Debug, Clone)]
 pub struct RestorePlan {
     api: Api,
-    names: NameMap,
+    names: Arc<NameMap>,
     decoders: Vec<(String, Arc<Decoder>)>,
 }
 
@@ -114,7 +114,7 @@ impl RestorePlan {
     ) -> Self {
         Self::shared(
             api,
-            names,
+            Arc::new(names),
             decoders
                 .into_iter()
                 .map(|(n, d)| (n, Arc::new(d)))
@@ -125,7 +125,7 @@ impl RestorePlan {
     /// [`RestorePlan::new`] with the decoders as the cache holds them (no copy).
     pub(crate) fn shared(
         api: Api,
-        names: NameMap,
+        names: Arc<NameMap>,
         mut decoders: Vec<(String, Arc<Decoder>)>,
     ) -> Self {
         decoders.retain(|(_, d)| !d.is_identity());
@@ -425,7 +425,7 @@ pub(crate) fn plan_for(
     let Some(api) = report.api else {
         return (
             None,
-            RestorePlan::new(Api::OpenAiChat, NameMap::default(), []),
+            RestorePlan::shared(Api::OpenAiChat, no_names(), Vec::new()),
         );
     };
     // The decoders as the slot cache holds them, shared (not copied per request).
@@ -446,9 +446,13 @@ pub(crate) fn plan_for(
         };
         // A body the slot scan read (not skipped) is valid JSON, and so is what was spliced in.
         let validated = !matches!(report.outcome, Outcome::Skipped(_));
-        if let Some(renamed) =
-            crate::rename::rename(body, validated, response_shape(api), &rule_for)
-        {
+        if let Some(renamed) = crate::rename::rename_with(
+            body,
+            validated,
+            response_shape(api),
+            &rule_for,
+            Some(&config.rename_memo),
+        ) {
             report.renames = renamed.renames;
             return (
                 Some(renamed.body),
@@ -456,7 +460,13 @@ pub(crate) fn plan_for(
             );
         }
     }
-    (None, RestorePlan::shared(api, NameMap::default(), decoders))
+    (None, RestorePlan::shared(api, no_names(), decoders))
+}
+
+/// The empty name map, shared (no allocation per request).
+fn no_names() -> Arc<NameMap> {
+    static EMPTY: std::sync::OnceLock<Arc<NameMap>> = std::sync::OnceLock::new();
+    Arc::clone(EMPTY.get_or_init(|| Arc::new(NameMap::default())))
 }
 
 /// How a response is read, decided from its headers.
@@ -531,12 +541,7 @@ pub(crate) fn wrap<B: http_body::Body>(
         return res.map(RestoreBody::pass);
     };
     let (mut parts, body) = res.into_parts();
-    let report = RestoreReport::new(
-        plan.names()
-            .pairs()
-            .map(|(o, s)| (o.to_owned(), s.to_owned()))
-            .collect(),
-    );
+    let report = RestoreReport::new(Arc::clone(&plan.names));
     parts.extensions.insert(report.clone());
     let body = match decide(&plan, &parts.headers) {
         Ok(Read::Pass) => RestoreBody::pass(body),

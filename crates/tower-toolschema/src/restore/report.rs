@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use provider_rules::NameMap;
+
 /// One tool call of a response that was restored (or could not be).
 ///
 /// ```
@@ -133,18 +135,31 @@ pub struct RestoreSummary {
 /// assert!(res.extensions().get::<RestoreReport>().is_some());
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct RestoreReport(Arc<Mutex<RestoreSummary>>);
+pub struct RestoreReport(Arc<Shared>);
+
+/// What a report and its clones share.
+#[derive(Debug, Default)]
+struct Shared {
+    summary: Mutex<RestoreSummary>,
+    /// The request's names: [`RestoreSummary::renamed`] is made from them when read (not per
+    /// response).
+    names: Option<Arc<NameMap>>,
+}
 
 impl RestoreReport {
-    pub(crate) fn new(renamed: Vec<(String, String)>) -> Self {
-        RestoreReport(Arc::new(Mutex::new(RestoreSummary {
-            renamed,
-            ..RestoreSummary::default()
-        })))
+    pub(crate) fn new(names: Arc<NameMap>) -> Self {
+        RestoreReport(Arc::new(Shared {
+            summary: Mutex::default(),
+            names: Some(names),
+        }))
     }
 
     pub(crate) fn update(&self, f: impl FnOnce(&mut RestoreSummary)) {
-        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        f(&mut self
+            .0
+            .summary
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner));
     }
 
     /// A copy of what was restored so far.
@@ -158,9 +173,18 @@ impl RestoreReport {
     /// assert!(!report.summary().complete);
     /// ```
     pub fn summary(&self) -> RestoreSummary {
-        self.0
+        let mut s = self
+            .0
+            .summary
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+            .clone();
+        if let Some(names) = &self.0.names {
+            s.renamed = names
+                .pairs()
+                .map(|(o, s)| (o.to_owned(), s.to_owned()))
+                .collect();
+        }
+        s
     }
 }

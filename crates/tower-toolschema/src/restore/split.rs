@@ -146,6 +146,15 @@ fn each_item<'a>(
 /// The members of `raw` when it is an object, in order (a key is copied only when it has
 /// escapes).
 pub(crate) fn members(raw: RawText<'_>) -> Option<Vec<(Cow<'_, str>, RawText<'_>)>> {
+    members_with(raw, |_, _| None)
+}
+
+/// [`members`], a value whose length `jump` knows from its key and first bytes on taken
+/// without reading it (`jump` is given the key and the text from the value's first byte on).
+pub(crate) fn members_with<'a>(
+    raw: RawText<'a>,
+    jump: impl Fn(&str, &[u8]) -> Option<usize>,
+) -> Option<Vec<(Cow<'a, str>, RawText<'a>)>> {
     let mut out = Vec::new();
     each_item(raw, (b'{', b'}'), |s| {
         let key = s.value()?;
@@ -156,7 +165,15 @@ pub(crate) fn members(raw: RawText<'_>) -> Option<Vec<(Cow<'_, str>, RawText<'_>
         s.ws();
         (s.next()? == b':').then_some(())?;
         s.ws();
-        out.push((key, RawText::new(s.value()?)));
+        let value = match s.b.get(s.i..).and_then(|rest| jump(&key, rest)) {
+            Some(n) => {
+                let v = s.t.get(s.i..s.i + n)?;
+                s.i += n;
+                v
+            }
+            None => s.value()?,
+        };
+        out.push((key, RawText::new(value)));
         Some(())
     })?;
     Some(out)
