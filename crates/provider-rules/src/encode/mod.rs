@@ -74,6 +74,16 @@ pub struct Encodings {
     pub tuples: bool,
     /// Numbers with an integer `multipleOf` become their quotient (an integer).
     pub multiples: bool,
+    /// Objects whose names a `propertyNames` schema says (the dialect has no `propertyNames`)
+    /// become entries keyed by those names, also where [`maps`](Self::maps) is off: a dialect
+    /// that keeps `additionalProperties` (Vertex, providers.md §2.2) can say the values but
+    /// not the names.
+    ///
+    /// ```
+    /// use provider_rules::Rules;
+    /// assert!(!Rules::VERTEX.encodings.maps && Rules::VERTEX.encodings.named_maps);
+    /// ```
+    pub named_maps: bool,
 }
 
 impl Encodings {
@@ -85,6 +95,7 @@ impl Encodings {
         enum_text: false,
         tuples: false,
         multiples: false,
+        named_maps: false,
     };
 
     /// What Gemini's Schema proto needs: no `additionalProperties`, no tuples, string enums
@@ -98,6 +109,7 @@ impl Encodings {
         enum_text: true,
         tuples: true,
         multiples: true,
+        named_maps: true,
     };
 
     /// Every encoding on: what the strict profiles use.
@@ -108,6 +120,7 @@ impl Encodings {
         enum_text: false,
         tuples: true,
         multiples: false,
+        named_maps: true,
     };
 
     /// Whether any encoding is on.
@@ -122,6 +135,7 @@ impl Encodings {
             || self.enum_text
             || self.tuples
             || self.multiples
+            || self.named_maps
     }
 }
 
