@@ -297,6 +297,18 @@ mod tests {
     use crate::encode::Encoding;
 
     #[test]
+    fn a_position_that_takes_nothing_ends_the_tuple() {
+        use crate::engine::proto_walk::test_support::accepts_encoded as accepts;
+        use serde_json::json;
+        let s = json!({"items": [true, false]});
+        assert!(accepts(&s, json!([])) && accepts(&s, json!([1])));
+        assert!(!accepts(&s, json!([1, "foo"])) && !accepts(&s, json!([1, 2, 3])));
+        let s = json!({"prefixItems": [{"type": "integer"}, false, {"type": "string"}]});
+        assert!(accepts(&s, json!([1])));
+        assert!(!accepts(&s, json!([1, "x"])) && !accepts(&s, json!(["x"])));
+    }
+
+    #[test]
     fn a_tuple_becomes_a_closed_object_with_its_positions_required_up_to_min_items() {
         let mut s = Schema::from_str(
             r#"{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"},"minItems":1,"maxItems":3}"#,

@@ -311,6 +311,14 @@ impl Walk {
         } else {
             Keyword::Items
         };
+        // A position that takes no value (`false`) ends the tuple: no item stands there or
+        // after it, so the positions stop before it and no rest follows (exact).
+        if let Some(list) = o.schemas_mut(kw)
+            && let Some(end) = list.iter().position(|x| matches!(x, Schema::Bool(false)))
+        {
+            list.truncate(end);
+            rest = None;
+        }
         let items = match o.schemas_mut(kw) {
             Some(list) => self.list(list, at, depth),
             None => Vec::new(),
