@@ -624,9 +624,10 @@ fn gemini_escapes_by_keyword() {
         // is listed in BENCHMARKS.md with why the proto cannot say it): a regression fails.
         let precision = pct(t.still_rejected, t.rejected);
         let soundness = pct(t.kept, t.counted);
-        // gemini 584 of 746, vertex 564 (Vertex keeps `additionalProperties` and has no NULL
-        // type: no map encoding, no dependency unions).
-        let floor = if rules.name() == "gemini" { 78.2 } else { 75.6 };
+        // gemini 601 of 746, vertex 606 (Vertex keeps `additionalProperties`: maps stay maps,
+        // but its closed objects are exact; no NULL type: "absent" is a property that accepts
+        // no value).
+        let floor = if rules.name() == "gemini" { 80.5 } else { 81.2 };
         assert!(
             precision >= floor && soundness >= 99.9,
             "{}: precision {precision:.1}%, soundness {soundness:.1}% with encodings",
