@@ -524,6 +524,13 @@ fn integer_exclusive_bound_becomes_the_next_integer__unknown_name_exclusive_mini
         json!({"type": "number", "exclusiveMaximum": 3.0}),
         json!({"type": "number", "maximum": 2.9999999999999996, "description": "Less than 3.0."}),
     );
+    // Beside 0 the nearest `f64` is subnormal (`5e-324`): the bound stays as written.
+    rewrites(
+        G,
+        Slot::Schema,
+        json!({"type": "number", "exclusiveMinimum": 0}),
+        json!({"type": "number", "minimum": 0, "description": "Greater than 0."}),
+    );
 }
 
 #[test]
