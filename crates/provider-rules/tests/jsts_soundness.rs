@@ -624,10 +624,10 @@ fn gemini_escapes_by_keyword() {
         // is listed in BENCHMARKS.md with why the proto cannot say it): a regression fails.
         let precision = pct(t.still_rejected, t.rejected);
         let soundness = pct(t.kept, t.counted);
-        // gemini 601 of 746, vertex 606 (Vertex keeps `additionalProperties`: maps stay maps,
+        // gemini 601 of 746, vertex 607 (Vertex keeps `additionalProperties`: maps stay maps,
         // but its closed objects are exact; no NULL type: "absent" is a property that accepts
         // no value).
-        let floor = if rules.name() == "gemini" { 80.5 } else { 81.2 };
+        let floor = if rules.name() == "gemini" { 80.5 } else { 81.3 };
         assert!(
             precision >= floor && soundness >= 99.9,
             "{}: precision {precision:.1}%, soundness {soundness:.1}% with encodings",

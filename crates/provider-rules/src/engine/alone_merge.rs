@@ -10,8 +10,9 @@
 //! - `required`: both lists (the siblings' names the branch declares, so every required name
 //!   stays a property: `required[0]: property is not defined`, moltis-org/moltis#747).
 //!
-//! Where the branch and the siblings both speak of one property, the branch's schema stays:
-//! wider than both, never narrower. Before, the branch's `properties` and `required` won
+//! Where the branch and the siblings both speak of one property, the branch's schema stays
+//! (wider than both together, never narrower), unless the siblings' accepts no value: then
+//! neither does the pair. Before, the branch's `properties` and `required` won
 //! whole, so a closed sibling could refuse what the branch takes.
 
 use schema_core::{Entry, Key, Keyword, Schema, SchemaObject, Value};
@@ -67,11 +68,16 @@ pub(super) fn merge(bo: &mut SchemaObject, e: &Entry, sib: &Siblings<'_>, was_cl
                     }
                 }
             }
-            if !was_closed {
-                for (name, s) in theirs {
-                    if !own.contains_key(name) {
+            for (name, s) in theirs {
+                match own.get_mut(name) {
+                    // A name the siblings forbid stays forbidden (nothing and the branch's
+                    // schema is nothing).
+                    Some(mine) if super::not_types::accepts_no_value(s) => *mine = s.clone(),
+                    Some(_) => {}
+                    None if !was_closed => {
                         own.insert(name.clone(), s.clone());
                     }
+                    None => {}
                 }
             }
         }
@@ -124,6 +130,17 @@ mod tests {
         assert!(!vertex_accepts(&s, &json!({"a": "x", "c": "x"})));
         assert!(!vertex_accepts(&s, &json!({"c": "x"})));
         assert!(!vertex_accepts(&s, &json!({"a": 1, "b": 2, "d": "x"})));
+    }
+
+    #[test]
+    fn a_name_the_siblings_forbid_stays_forbidden_in_a_branch_that_declares_it() {
+        // Without "a" (outer branch) and as "b"'s schema says, which requires "a" (inner
+        // branch): no object.
+        let s = json!({"dependencies": {"a": ["b"], "b": {"required": ["a"]}}});
+        assert!(vertex_accepts(&s, &json!({})));
+        assert!(vertex_accepts(&s, &json!({"a": 1, "b": 2})));
+        assert!(!vertex_accepts(&s, &json!({"a": 1})));
+        assert!(!vertex_accepts(&s, &json!({"b": 1})));
     }
 
     #[test]
