@@ -472,8 +472,8 @@ fn exclusive_minimum_becomes_inclusive_with_hint__unknown_name_exclusive_minimum
     rewrites(
         G,
         Slot::Schema,
-        json!({"type": "number", "exclusiveMinimum": 0}),
-        json!({"type": "number", "minimum": 0, "description": "Greater than 0."}),
+        json!({"type": "number", "exclusiveMinimum": 0.5}),
+        json!({"type": "number", "minimum": 0.5000000000000001, "description": "Greater than 0.5."}),
     );
 }
 
@@ -510,12 +510,26 @@ fn integer_exclusive_bound_becomes_the_next_integer__unknown_name_exclusive_mini
             out.report.changes
         );
     }
-    // On numbers the inclusive bound is the nearest the proto can say.
+    // On numbers the inclusive bound is the nearest `f64` beyond (the same for every `f64`),
+    // and the hint says the bound as written.
     rewrites(
         G,
         Slot::Schema,
         json!({"type": "number", "exclusiveMinimum": 5, "minimum": 2}),
-        json!({"type": "number", "minimum": 5, "description": "Greater than 5."}),
+        json!({"type": "number", "minimum": 5.000000000000001, "description": "Greater than 5."}),
+    );
+    rewrites(
+        G,
+        Slot::Schema,
+        json!({"type": "number", "exclusiveMaximum": 3.0}),
+        json!({"type": "number", "maximum": 2.9999999999999996, "description": "Less than 3.0."}),
+    );
+    // Beside 0 the nearest `f64` is subnormal (`5e-324`): the bound stays as written.
+    rewrites(
+        G,
+        Slot::Schema,
+        json!({"type": "number", "exclusiveMinimum": 0}),
+        json!({"type": "number", "minimum": 0, "description": "Greater than 0."}),
     );
 }
 

@@ -624,9 +624,10 @@ fn gemini_escapes_by_keyword() {
         // is listed in BENCHMARKS.md with why the proto cannot say it): a regression fails.
         let precision = pct(t.still_rejected, t.rejected);
         let soundness = pct(t.kept, t.counted);
-        // gemini 603 of 746, vertex 585 (Vertex keeps `additionalProperties` and has no NULL
-        // type: no map encoding, no dependency unions).
-        let floor = if rules.name() == "gemini" { 80.7 } else { 78.3 };
+        // gemini 618 of 746, vertex 626 (Vertex keeps `additionalProperties`: maps stay maps,
+        // but its closed objects are exact; no NULL type: "absent" is a property that accepts
+        // no value).
+        let floor = if rules.name() == "gemini" { 82.7 } else { 83.8 };
         assert!(
             precision >= floor && soundness >= 99.9,
             "{}: precision {precision:.1}%, soundness {soundness:.1}% with encodings",

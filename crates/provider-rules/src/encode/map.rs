@@ -50,14 +50,15 @@ pub(crate) fn is_map(o: &SchemaObject, on: &Encodings) -> bool {
     if !untyped_or_object || !no_members {
         return false;
     }
+    // Names said by `propertyNames` (a length, a pattern, a list) are the entries' keys.
+    let named = (on.maps || on.named_maps)
+        && matches!(o.schema(Keyword::PropertyNames), Some(Schema::Object(_)));
     match o.get(Keyword::AdditionalProperties) {
-        Some(Value::Schema(v)) => on.maps && !matches!(**v, Schema::Bool(false)),
-        Some(_) => false,
-        // Names said by `propertyNames` (a length, a pattern, a list) are the entries' keys.
-        None => {
-            (on.open_objects && typed_object)
-                || (on.maps && matches!(o.schema(Keyword::PropertyNames), Some(Schema::Object(_))))
+        Some(Value::Schema(v)) => {
+            !matches!(**v, Schema::Bool(false)) && (on.maps || (on.named_maps && named))
         }
+        Some(_) => false,
+        None => (on.open_objects && typed_object) || named,
     }
 }
 
@@ -271,6 +272,45 @@ mod tests {
         let named = Schema::from_str(r#"{"propertyNames":{"maxLength":3}}"#).unwrap();
         assert!(is_map(named.as_object().unwrap(), &only_maps));
         assert!(!is_map(named.as_object().unwrap(), &Encodings::default()));
+        // Where maps stay maps (Vertex), only the objects whose names are said are entries.
+        let names_only = Encodings {
+            named_maps: true,
+            ..Encodings::default()
+        };
+        assert!(is_map(named.as_object().unwrap(), &names_only));
+        let typed =
+            r#"{"additionalProperties":{"type":"string"},"propertyNames":{"pattern":"^a"}}"#;
+        let typed = Schema::from_str(typed).unwrap();
+        assert!(is_map(typed.as_object().unwrap(), &names_only));
+        let plain = Schema::from_str(r#"{"additionalProperties":{"type":"string"}}"#).unwrap();
+        assert!(!is_map(plain.as_object().unwrap(), &names_only));
+    }
+
+    #[test]
+    fn vertex_says_property_names_as_entries_and_keeps_its_maps() {
+        use crate::{Rules, SanitizeOptions, Slot, sanitize_with};
+        use serde_json::json;
+        let accepts = |s: &serde_json::Value, v: serde_json::Value| {
+            let out = sanitize_with(
+                &Schema::from_value(s),
+                &Rules::VERTEX,
+                Slot::Schema,
+                &SanitizeOptions::ENCODE,
+            );
+            let sent = out.decoder.encode_value(&v);
+            jsonschema::validator_for(&out.schema.to_value()).is_ok_and(|x| x.is_valid(&sent))
+        };
+        let s = json!({"propertyNames": {"maxLength": 3}});
+        assert!(accepts(&s, json!({"foo": 1})) && !accepts(&s, json!({"foobar": 1})));
+        // A map whose names are free stays a map (Vertex has `additionalProperties`).
+        let m = json!({"type": "object", "additionalProperties": {"type": "integer"}});
+        let out = sanitize_with(
+            &Schema::from_value(&m),
+            &Rules::VERTEX,
+            Slot::Schema,
+            &SanitizeOptions::ENCODE,
+        );
+        assert_eq!(out.schema.to_value(), m);
     }
 
     #[test]

@@ -79,6 +79,16 @@ pub struct Encodings {
     pub tuples: bool,
     /// Numbers with an integer `multipleOf` become their quotient (an integer).
     pub multiples: bool,
+    /// Objects whose names a `propertyNames` schema says (the dialect has no `propertyNames`)
+    /// become entries keyed by those names, also where [`maps`](Self::maps) is off: a dialect
+    /// that keeps `additionalProperties` (Vertex, providers.md §2.2) can say the values but
+    /// not the names.
+    ///
+    /// ```
+    /// use provider_rules::Rules;
+    /// assert!(!Rules::VERTEX.encodings.maps && Rules::VERTEX.encodings.named_maps);
+    /// ```
+    pub named_maps: bool,
 }
 
 impl Encodings {
@@ -90,6 +100,7 @@ impl Encodings {
         enum_text: false,
         tuples: false,
         multiples: false,
+        named_maps: false,
     };
 
     /// What Gemini's Schema proto needs: no `additionalProperties`, no tuples, string enums
@@ -103,6 +114,7 @@ impl Encodings {
         enum_text: true,
         tuples: true,
         multiples: true,
+        named_maps: true,
     };
 
     /// Every encoding on: what the strict profiles use.
@@ -113,6 +125,7 @@ impl Encodings {
         enum_text: false,
         tuples: true,
         multiples: false,
+        named_maps: true,
     };
 
     /// Whether any encoding is on.
@@ -127,6 +140,7 @@ impl Encodings {
             || self.enum_text
             || self.tuples
             || self.multiples
+            || self.named_maps
     }
 }
 

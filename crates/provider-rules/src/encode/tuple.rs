@@ -408,7 +408,11 @@ mod tests {
         ] {
             assert!(accepts_encoded(&s, json!([])) && accepts_encoded(&s, json!([1])));
             assert!(!accepts_encoded(&s, json!([1, "foo"])), "{s}");
+            assert!(!accepts_encoded(&s, json!([1, 2, 3])), "{s}");
         }
+        let s = json!({"prefixItems": [{"type": "integer"}, false, {"type": "string"}]});
+        assert!(accepts_encoded(&s, json!([1])));
+        assert!(!accepts_encoded(&s, json!([1, "x"])) && !accepts_encoded(&s, json!(["x"])));
         // More items asked for than the positions before `false`: as before.
         let mut o = Schema::from_str(r#"{"prefixItems":[true,false],"minItems":2}"#).unwrap();
         let o = o.as_object_mut().unwrap();

@@ -27,6 +27,8 @@ pub(crate) fn run(schema: &mut Schema, rules: &Rules, slot: crate::Slot) -> Opti
     let mut on = rules.encodings;
     // A dialect that says `multipleOf` keeps it.
     on.multiples &= !rules.keywords.contains(Keyword::MultipleOf);
+    // And one that says `propertyNames` keeps its names where it keeps its maps.
+    on.named_maps &= !rules.keywords.contains(Keyword::PropertyNames);
     let mut w = Walk {
         on,
         // Arrays are reshaped where tuples are, where the dialect has no `contains` and does

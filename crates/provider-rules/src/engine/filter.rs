@@ -134,7 +134,10 @@ const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
 /// the inclusive bound the provider accepts, the tighter of it and one already there. `true`
 /// when nothing is lost: on integers the next integer says the same (`> 0.5` is `>= 1`), and an
 /// inclusive bound already tighter implies the exclusive one. Otherwise the inclusive bound
-/// is the nearest the provider can say and the caller hints the rest ("Greater than 0.").
+/// is the nearest `f64` beyond the exclusive one (the same for every `f64`, which is what
+/// JSON readers hold; not for longer decimals; the bound itself beside 0, where the nearest
+/// is subnormal) and the caller hints the bound as written
+/// ("Greater than 0."). Gemini's Schema has `minimum`/`maximum` only (providers.md §1.3).
 fn inclusive_bound(o: &mut SchemaObject, kw: Keyword, value: &Value, rules: &Rules) -> bool {
     let (inc, up) = match kw {
         Keyword::ExclusiveMinimum => (Keyword::Minimum, 1.0),
@@ -161,10 +164,16 @@ fn inclusive_bound(o: &mut SchemaObject, kw: Keyword, value: &Value, rules: &Rul
     };
     // The tighter of the existing inclusive bound and the new one (`up`: 1 for a minimum).
     // On integers: the smallest integer above `x` (the largest below, for a maximum).
+    // Else the nearest `f64` beyond `x` (`> 1.1` is `>= 1.1000000000000003`): every number
+    // a JSON reader holds as an `f64` is below, at or above it as it is against `x`; the hint
+    // still says the bound as written. Not a subnormal one (beside 0: `5e-324`), which a
+    // reader may take for 0 and a model for noise: there the bound stays `x`.
+    let beyond = |y: f64| if y.is_normal() { y } else { x };
     let candidate = match (exact, up > 0.0) {
         (true, true) => x.floor() + 1.0,
         (true, false) => x.ceil() - 1.0,
-        (false, _) => x,
+        (false, true) => beyond(x.next_up()),
+        (false, false) => beyond(x.next_down()),
     };
     if let Some(e) = existing {
         let implied = (e - x) * up > 0.0;
@@ -175,8 +184,14 @@ fn inclusive_bound(o: &mut SchemaObject, kw: Keyword, value: &Value, rules: &Rul
     let number = if exact {
         // `candidate` is integral and within ±2^53: the cast is exact.
         serde_json::Number::from(candidate as i64)
-    } else {
+    } else if candidate == x {
+        // The bound as written (its spelling kept).
         n.clone()
+    } else {
+        match serde_json::Number::from_f64(candidate) {
+            Some(c) => c,
+            None => n.clone(),
+        }
     };
     o.insert(inc, Value::Number(number));
     exact

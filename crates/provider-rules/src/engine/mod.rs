@@ -15,6 +15,7 @@
 //! the size of the (inlined) schema.
 
 pub mod alone;
+mod alone_merge;
 mod arrays;
 pub(crate) mod booleans;
 mod closed;

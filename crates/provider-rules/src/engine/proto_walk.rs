@@ -57,7 +57,7 @@ const STEPS: [(Option<K>, NodeStep, KeywordMask); 10] = [
     (
         None,
         dependent_union,
-        KeywordMask::of(&[K::DependentSchemas, K::Dependencies]),
+        KeywordMask::of(&[K::DependentSchemas, K::Dependencies, K::DependentRequired]),
     ),
     (None, not_members, KeywordMask::of(&[K::Not])),
     (None, not_types, not_types::TYPES_READ),

@@ -239,7 +239,8 @@ pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         return;
     };
     let siblings = std::mem::take(o.entries_mut());
-    push_into_branches(&mut branches, &siblings, cx.rules.enums, 0);
+    let sib = super::alone_merge::Siblings::of(&siblings);
+    push_into_branches(&mut branches, &siblings, &sib, cx.rules.enums, 0);
     o.insert(Keyword::AnyOf, Value::Schemas(branches));
     cx.change(
         p,
@@ -248,10 +249,12 @@ pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
     );
 }
 
-/// Copies `siblings` into each branch (the branch's own keywords win).
+/// Copies `siblings` into each branch (the branch's own keywords win, but for its
+/// `properties` and `required`, which take the siblings' too: [`super::alone_merge`]).
 fn push_into_branches(
     branches: &mut [Schema],
     siblings: &[Entry],
+    sib: &super::alone_merge::Siblings<'_>,
     enums: crate::rules::Enums,
     depth: usize,
 ) {
@@ -260,9 +263,10 @@ fn push_into_branches(
         if depth < MAX_ROUNDS
             && let Some(inner) = bo.schemas_mut(Keyword::AnyOf)
         {
-            push_into_branches(inner, siblings, enums, depth + 1);
+            push_into_branches(inner, siblings, sib, enums, depth + 1);
             continue;
         }
+        let was_closed = super::alone_merge::branch_closed(bo);
         let t = match bo.types() {
             Some(TypeSet::Single(t)) => Some(*t),
             _ => None,
@@ -292,6 +296,8 @@ fn push_into_branches(
             }
             if !bo.entries().iter().any(|x| x.key == e.key) {
                 bo.insert_key(e.key.clone(), e.value.clone());
+            } else {
+                super::alone_merge::merge(bo, e, sib, was_closed);
             }
         }
     }
