@@ -11,13 +11,13 @@
 //! bytes), so a configuration change cannot make an entry wrong; it is bounded in entries and
 //! bytes (the slot cache's bounds apply, if lower) and off when the slot cache is.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use provider_rules::{NameMap, ToolNameRule};
 
 use crate::cache::CacheConfig;
 use crate::report::Rename;
+use crate::slots::bounded::{Bounded, Weigh};
 use crate::slots::splice::Edit;
 
 /// The most containers kept.
@@ -43,8 +43,7 @@ pub(crate) struct Memo {
     pub(crate) renames: Vec<Rename>,
 }
 
-impl Memo {
-    /// What the entry holds, roughly, in bytes (for the bound).
+impl Weigh for Memo {
     fn size(&self) -> usize {
         let names: usize = self
             .renames
@@ -59,31 +58,15 @@ impl Memo {
 /// The memo (one per configuration; see the module docs).
 #[derive(Debug)]
 pub(crate) struct RenameMemo {
-    max_entries: usize,
-    max_bytes: usize,
-    state: Mutex<State>,
-}
-
-#[derive(Debug, Default)]
-struct State {
-    /// Oldest first.
-    entries: VecDeque<Arc<Memo>>,
-    bytes: usize,
+    list: Bounded<Memo>,
 }
 
 impl RenameMemo {
     /// A memo within `config`'s bounds (off when `config` is).
     pub(crate) fn new(config: CacheConfig) -> Self {
-        let (max_entries, max_bytes) = config.bounds();
         RenameMemo {
-            max_entries: max_entries.min(MAX_ENTRIES),
-            max_bytes: max_bytes.min(MAX_BYTES),
-            state: Mutex::new(State::default()),
+            list: Bounded::new(config, MAX_ENTRIES, MAX_BYTES),
         }
-    }
-
-    fn is_enabled(&self) -> bool {
-        self.max_entries > 0 && self.max_bytes > 0
     }
 
     /// The entry for `container` of `shape` under `rule` whose bytes are `bytes`.
@@ -94,62 +77,24 @@ impl RenameMemo {
         rule: &ToolNameRule,
         bytes: &[u8],
     ) -> Option<Arc<Memo>> {
-        if !self.is_enabled() {
-            return None;
-        }
-        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state
-            .entries
-            .iter()
-            .rev()
-            .find(|e| {
-                e.shape == shape
-                    && e.container == container
-                    && *e.bytes == *bytes
-                    && e.rule == *rule
-            })
-            .map(Arc::clone)
+        self.list.find(|e| {
+            e.shape == shape && e.container == container && *e.bytes == *bytes && e.rule == *rule
+        })
     }
 
     /// The entries of `shape` (the newest first).
     pub(crate) fn of_shape(&self, shape: usize) -> Vec<Arc<Memo>> {
-        if !self.is_enabled() {
-            return Vec::new();
-        }
-        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state
-            .entries
-            .iter()
-            .rev()
-            .filter(|e| e.shape == shape)
-            .map(Arc::clone)
-            .collect()
+        self.list.all(|e| e.shape == shape)
     }
 
     /// Keeps `memo`; the oldest go past the bounds.
     pub(crate) fn insert(&self, memo: Arc<Memo>) {
-        let size = memo.size();
-        if !self.is_enabled() || size > self.max_bytes {
-            return;
-        }
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state.entries.push_back(memo);
-        state.bytes += size;
-        while state.entries.len() > self.max_entries || state.bytes > self.max_bytes {
-            let Some(old) = state.entries.pop_front() else {
-                break;
-            };
-            state.bytes = state.bytes.saturating_sub(old.size());
-        }
+        self.list.insert(memo, |_, _| false);
     }
 
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entries
-            .len()
+        self.list.len()
     }
 }
 

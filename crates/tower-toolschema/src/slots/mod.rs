@@ -6,6 +6,7 @@
 //! `slots_know_no_http` in `tests/layout.rs` checks it): the middleware in the request
 //! folder and the way back hand it bytes.
 
+pub(crate) mod bounded;
 pub mod cache;
 pub mod locate;
 pub mod plan;

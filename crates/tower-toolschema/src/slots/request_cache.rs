@@ -15,12 +15,12 @@
 //! request compares at most that many bytes), dropped with every change of the layer's
 //! configuration, and off when the slot cache is.
 
-use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use bytes::Bytes;
 
+use super::bounded::{Bounded, Weigh};
 use crate::cache::CacheConfig;
 use crate::report::SlotReport;
 use crate::shapes::Api;
@@ -50,8 +50,7 @@ pub(crate) struct Entry {
     pub(crate) edits: Vec<(Range<usize>, Bytes)>,
 }
 
-impl Entry {
-    /// What the entry holds, roughly, in bytes (for the bound).
+impl Weigh for Entry {
     fn size(&self) -> usize {
         let slots: usize = self
             .slots
@@ -68,86 +67,44 @@ impl Entry {
 /// The cache (one per configuration; see the module docs).
 #[derive(Debug)]
 pub(crate) struct RequestCache {
-    max_entries: usize,
-    max_bytes: usize,
-    state: Mutex<State>,
+    list: Bounded<Entry>,
     /// How many requests reused a list's result (for tests).
     #[cfg(test)]
     pub(crate) hits: std::sync::atomic::AtomicUsize,
 }
 
-#[derive(Debug, Default)]
-struct State {
-    /// Oldest first.
-    entries: VecDeque<Arc<Entry>>,
-    bytes: usize,
-}
-
 impl RequestCache {
     /// A cache within `config`'s bounds (off when `config` is).
     pub(crate) fn new(config: CacheConfig) -> Self {
-        let (max_entries, max_bytes) = config.bounds();
         RequestCache {
-            max_entries: max_entries.min(MAX_ENTRIES),
-            max_bytes: max_bytes.min(MAX_BYTES),
-            state: Mutex::new(State::default()),
+            list: Bounded::new(config, MAX_ENTRIES, MAX_BYTES),
             #[cfg(test)]
             hits: Default::default(),
         }
     }
 
     pub(crate) fn is_enabled(&self) -> bool {
-        self.max_entries > 0 && self.max_bytes > 0
+        self.list.is_enabled()
     }
 
     /// The entry of the container at trie node `node` whose bytes `rest` (the body from the
     /// container's first byte on) starts with; the newest first.
     pub(crate) fn find(&self, node: usize, rest: &[u8]) -> Option<Arc<Entry>> {
-        if !self.is_enabled() {
-            return None;
-        }
-        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state
-            .entries
-            .iter()
-            .rev()
+        self.list
             .find(|e| e.node == node && rest.starts_with(&e.bytes))
-            .map(Arc::clone)
     }
 
     /// Keeps `entry`, in place of one for the same container bytes; the oldest go past the
     /// bounds.
     pub(crate) fn insert(&self, entry: Entry) {
-        let size = entry.size();
-        if !self.is_enabled() || size > self.max_bytes {
-            return;
-        }
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(i) = state
-            .entries
-            .iter()
-            .position(|e| e.node == entry.node && e.bytes == entry.bytes)
-            && let Some(old) = state.entries.remove(i)
-        {
-            state.bytes = state.bytes.saturating_sub(old.size());
-        }
-        state.entries.push_back(Arc::new(entry));
-        state.bytes += size;
-        while state.entries.len() > self.max_entries || state.bytes > self.max_bytes {
-            let Some(old) = state.entries.pop_front() else {
-                break;
-            };
-            state.bytes = state.bytes.saturating_sub(old.size());
-        }
+        self.list.insert(Arc::new(entry), |kept, new| {
+            kept.node == new.node && kept.bytes == new.bytes
+        });
     }
 
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entries
-            .len()
+        self.list.len()
     }
 }
 
