@@ -293,7 +293,7 @@ pub enum Encoding {
     /// An object holding the matching item apart back to the array (`match` put back at `at`
     /// among `rest`).
     Contains {
-        /// The `contains` schema the encoder finds the match by ([`contains::matches`]).
+        /// The `contains` schema the encoder finds the match by (`contains::matches`).
         test: serde_json::Value,
         /// The matching item's decoder.
         #[serde(default, skip_serializing_if = "Decoder::is_identity")]
