@@ -193,14 +193,25 @@ pub(crate) mod test_support {
 
     /// Whether what sanitizing `schema` for Gemini with encodings makes takes `v`, encoded.
     pub(crate) fn accepts_encoded(schema: impl Borrow<Value>, v: Value) -> bool {
+        accepts_encoded_for(&Rules::GEMINI, schema, v)
+    }
+
+    /// Whether what sanitizing `schema` for `rules` with encodings makes takes `v`, encoded;
+    /// what it makes passes the profile's `check`.
+    pub(crate) fn accepts_encoded_for(rules: &Rules, schema: impl Borrow<Value>, v: Value) -> bool {
         let out = sanitize_with(
             &Schema::from_value(schema.borrow()),
-            &Rules::GEMINI,
+            rules,
             Slot::Schema,
             &SanitizeOptions::ENCODE,
         );
         let sent = out.decoder.encode_value(&v);
-        jsonschema::validator_for(&out.schema.to_value()).is_ok_and(|x| x.is_valid(&sent))
+        let schema = out.schema.to_value();
+        assert!(
+            crate::check(&schema, rules, Slot::Schema).is_empty(),
+            "{schema}"
+        );
+        jsonschema::validator_for(&schema).is_ok_and(|x| x.is_valid(&sent))
     }
 }
 
