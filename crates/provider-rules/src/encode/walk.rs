@@ -317,17 +317,12 @@ impl Walk {
         let mut rest = tuple::take_rest(o);
         tuple::cut_at_false(o, &mut rest);
         let len = at.len();
-        let key = if o.contains(Keyword::PrefixItems) {
-            "prefixItems"
+        let (key, kw) = if o.contains(Keyword::PrefixItems) {
+            ("prefixItems", Keyword::PrefixItems)
         } else {
-            "items"
+            ("items", Keyword::Items)
         };
         pointer::push(at, key);
-        let kw = if o.contains(Keyword::PrefixItems) {
-            Keyword::PrefixItems
-        } else {
-            Keyword::Items
-        };
         let items = match o.schemas_mut(kw) {
             Some(list) => self.list(list, at, depth),
             None => Vec::new(),
