@@ -127,7 +127,7 @@ fn bare_members(
         if !m.entries().iter().any(|x| matches!(x.key, Key::Known(_))) {
             // A member that is a bare map itself: an object of those properties.
             let inner = bare_members(m, options.max_depth.saturating_sub(1), nested + 1)?;
-            let mut props = crate::SchemaMap::new();
+            let mut props = crate::SchemaMap::default();
             for (k, p) in inner {
                 parsed.diagnostics.extend(p.diagnostics);
                 props.insert(k, p.schema);

@@ -59,8 +59,8 @@ pub use refs::{
     resolve_uri,
 };
 pub use schema::{
-    Dependency, Entry, InstanceType, Key, KeywordMask, Schema, SchemaMap, SchemaObject, TypeSet,
-    Value,
+    Dependency, Entry, InstanceType, Key, KeywordMask, NameHasher, Schema, SchemaMap, SchemaObject,
+    TypeSet, Value, schema_map_with_capacity,
 };
 pub use ser::{MAX_VALUE_DEPTH, PRETTY_MAX_INDENT, nesting, pretty};
 pub use walk::{Location, MAX_WALK_DEPTH, Transform, Visit};

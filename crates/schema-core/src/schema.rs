@@ -8,7 +8,34 @@ use serde_json::Number;
 pub use crate::types::{InstanceType, TypeSet};
 
 /// A map of names to subschemas (`properties`, `$defs`, ...), in document order.
-pub type SchemaMap = IndexMap<String, Schema>;
+///
+/// Its names are hashed with [`NameHasher`] (build one with `SchemaMap::default()` or
+/// [`schema_map_with_capacity`]):
+///
+/// ```
+/// use schema_core::{Schema, SchemaMap};
+/// let mut m = SchemaMap::default();
+/// m.insert("b".to_owned(), Schema::Bool(true));
+/// m.insert("a".to_owned(), Schema::Bool(false));
+/// assert_eq!(m.keys().collect::<Vec<_>>(), ["b", "a"]);
+/// ```
+pub type SchemaMap = IndexMap<String, Schema, NameHasher>;
+
+/// The hasher of a [`SchemaMap`]'s names: foldhash, seeded at random per map (names come from
+/// third-party schemas: a fixed hash would let one craft names that all collide), several
+/// times cheaper than the standard library's SipHash on short names. The order of a map is
+/// its insertion order, never the hash's, so output stays deterministic.
+pub type NameHasher = foldhash::fast::RandomState;
+
+/// An empty [`SchemaMap`] with room for `n` members.
+///
+/// ```
+/// let m = schema_core::schema_map_with_capacity(8);
+/// assert!(m.is_empty() && m.capacity() >= 8);
+/// ```
+pub fn schema_map_with_capacity(n: usize) -> SchemaMap {
+    SchemaMap::with_capacity_and_hasher(n, NameHasher::default())
+}
 
 /// A JSON Schema: a boolean schema or a schema object.
 ///

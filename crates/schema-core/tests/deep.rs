@@ -140,7 +140,7 @@ fn a_hand_built_100k_deep_tree_drops_without_overflow() {
         let mut s = Schema::Bool(true);
         for i in 0..DEPTH {
             let mut o = SchemaObject::new();
-            let mut props = schema_core::SchemaMap::new();
+            let mut props = schema_core::SchemaMap::default();
             props.insert(format!("p{i}"), s);
             o.insert(Keyword::Properties, Value::SchemaMap(props));
             o.insert(

@@ -159,7 +159,7 @@ pub(crate) fn rewrite(s: &mut Schema, matched: Schema, item: Schema) {
         Value::Type(TypeSet::Single(InstanceType::Integer)),
     );
     at.insert(Keyword::Minimum, Value::Number(0.into()));
-    let mut props = SchemaMap::new();
+    let mut props = SchemaMap::default();
     props.insert(AT.to_owned(), Schema::Object(at));
     props.insert(MATCH.to_owned(), matched);
     props.insert(REST.to_owned(), Schema::Object(list));

@@ -86,7 +86,7 @@ pub(crate) fn rewrite(s: &mut Schema, value: Schema) -> Vec<String> {
         Keyword::Type,
         Value::Type(TypeSet::Single(InstanceType::Object)),
     );
-    let mut props = schema_core::SchemaMap::new();
+    let mut props = schema_core::SchemaMap::default();
     props.insert("key".to_owned(), key);
     props.insert("value".to_owned(), value);
     entry.insert(Keyword::Properties, Value::SchemaMap(props));

@@ -104,7 +104,7 @@ pub(crate) fn rewrite(s: &mut Schema, rest: Option<Schema>) -> Vec<String> {
         .number(Keyword::MaxItems)
         .and_then(serde_json::Number::as_u64);
     let has_rest = rest.is_some();
-    let mut props = SchemaMap::new();
+    let mut props = SchemaMap::default();
     for (name, p) in names.iter().zip(positions) {
         props.insert(name.clone(), p);
     }

@@ -82,7 +82,7 @@ impl Transform for DependentUnion<'_, '_> {
                 .filter_map(|n| Some((n.clone(), own?.get(n)?.clone())))
                 .collect()
         };
-        let mut absent_props = SchemaMap::new();
+        let mut absent_props = SchemaMap::default();
         absent_props.insert(key.clone(), absent(r.null_type));
         let mut absent = SchemaObject::new();
         absent.insert(K::Properties, Value::SchemaMap(absent_props));
@@ -205,7 +205,7 @@ fn closed_to(mut dep: SchemaObject, key: &str, declared: &[String]) -> SchemaObj
         return dep;
     }
     if dep.properties().is_none() {
-        dep.insert(K::Properties, Value::SchemaMap(SchemaMap::new()));
+        dep.insert(K::Properties, Value::SchemaMap(SchemaMap::default()));
     }
     if let Some(p) = dep.properties_mut() {
         for n in names {

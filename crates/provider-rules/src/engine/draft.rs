@@ -99,7 +99,7 @@ pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         && let Some(Value::Dependencies(deps)) = o.remove(Keyword::Dependencies)
     {
         let mut req = indexmap::IndexMap::new();
-        let mut schemas = schema_core::SchemaMap::new();
+        let mut schemas = schema_core::SchemaMap::default();
         for (k, d) in deps {
             match d {
                 Dependency::Required(names) => {

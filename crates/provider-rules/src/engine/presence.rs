@@ -86,7 +86,7 @@ pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {
     let mut absent = SchemaObject::new();
     let mut null = SchemaObject::new();
     null.insert(Keyword::Type, Value::Type(TypeSet::Single(T::Null)));
-    let mut props = schema_core::SchemaMap::new();
+    let mut props = schema_core::SchemaMap::default();
     props.insert(key.clone(), Schema::Object(null));
     absent.insert(Keyword::Properties, Value::SchemaMap(props));
     let mut present = SchemaObject::new();

@@ -31,7 +31,7 @@ fn repair_map(o: &mut SchemaObject, kw: Keyword, p: &At<'_>, cx: &mut Cx<'_>) {
     let Ok(members) = members(raw.as_json()) else {
         return; // not an object: dropped as malformed by the keyword filter
     };
-    let mut map = SchemaMap::with_capacity(members.len());
+    let mut map = SchemaMap::with_capacity_and_hasher(members.len(), Default::default());
     let (mut typed, mut unknown) = (Vec::new(), Vec::new());
     for (name, text) in members {
         let schema = match member_schema(text.get()) {

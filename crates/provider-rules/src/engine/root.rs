@@ -243,7 +243,7 @@ pub(crate) fn wrap_bare_properties(schema: &mut Schema, cx: &mut Cx<'_>) {
     };
     let count = members.len();
     let mut cut = false;
-    let mut props = schema_core::SchemaMap::new();
+    let mut props = schema_core::SchemaMap::default();
     for (name, parsed) in members {
         cut |= parsed
             .diagnostics

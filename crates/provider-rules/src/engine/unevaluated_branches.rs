@@ -405,13 +405,13 @@ fn forbidden_names(
 /// count bounds the members).
 fn closed_leaf(o: &SchemaObject, names: &Names, r: &Resolver<'_>) -> SchemaObject {
     let mut new = o.clone();
-    let mut props = o.properties().cloned().unwrap_or_else(SchemaMap::new);
+    let mut props = o.properties().cloned().unwrap_or_default();
     for (n, s) in names {
         if !props.contains_key(n) {
             props.insert(n.clone(), s.clone());
         }
     }
-    let none = SchemaMap::new();
+    let none = SchemaMap::default();
     let patterns = o.schema_map(K::PatternProperties).unwrap_or(&none);
     for n in forbidden_names(r.mentioned, &props, patterns)
         .into_iter()

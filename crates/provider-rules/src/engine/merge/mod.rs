@@ -33,7 +33,7 @@ fn branch_properties(v: &Option<Value>) -> schema_core::SchemaMap {
             .and_then(SchemaObject::properties)
             .cloned()
             .unwrap_or_default(),
-        _ => schema_core::SchemaMap::new(),
+        _ => schema_core::SchemaMap::default(),
     }
 }
 
