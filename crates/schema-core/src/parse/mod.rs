@@ -9,8 +9,7 @@
 use crate::error::{Diagnostic, DiagnosticKind, SchemaError};
 use crate::instance::Instance;
 use crate::keyword::{Keyword, Shape};
-use crate::pointer;
-use crate::schema::{Dependency, Key, Schema, SchemaMap, SchemaObject, Value};
+use crate::schema::{Dependency, Entry, Key, Schema, SchemaMap, SchemaObject, Value, maybe_bit};
 use crate::ser::push_json_string;
 use indexmap::IndexMap;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -20,9 +19,15 @@ use std::fmt;
 
 mod direct;
 mod path;
+mod scratch;
 mod shallow;
+mod verbatim;
 use direct::{DirectVisitor, reads_direct};
+use scratch::Scratch;
 use shallow::interpret;
+use verbatim::{
+    MAX_RECOVERED, capture_map_rest, capture_seq_rest, dependency_json, raw_at, resume_map,
+};
 
 /// How to parse.
 ///
@@ -108,14 +113,16 @@ impl Schema {
 
     /// Parses JSON bytes with options, keeping the diagnostics.
     pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Parsed, SchemaError> {
+        let mut scratch = Scratch::take();
         let mut ctx = Ctx {
             max_depth: options.max_depth.min(ParseOptions::MAX_DEPTH),
             diagnostics: Vec::new(),
-            path: path::Path::new(),
+            path: path::Path::in_buffer(std::mem::take(&mut scratch.segments)),
             input: bytes,
             float_seen: false,
             recovered: 0,
-            members: Vec::new(),
+            members: std::mem::take(&mut scratch.members),
+            entries: std::mem::take(&mut scratch.entries),
         };
         // UTF-8 is checked once, over the whole input: serde_json's reader of `&str` then
         // neither re-checks each string nor each value captured as raw text (its reader of
@@ -124,8 +131,14 @@ impl Schema {
         let parsed = match std::str::from_utf8(bytes) {
             Ok(text) => run(&mut serde_json::Deserializer::from_str(text), &mut ctx),
             Err(_) => run(&mut serde_json::Deserializer::from_slice(bytes), &mut ctx),
+        };
+        Scratch {
+            entries: ctx.entries,
+            members: ctx.members,
+            segments: ctx.path.into_buffer(),
         }
-        .map_err(SchemaError::from_json)?;
+        .keep();
+        let parsed = parsed.map_err(SchemaError::from_json)?;
         let schema = match parsed {
             Node::Schema(s) => s,
             Node::Other(raw) => {
@@ -173,8 +186,12 @@ struct Ctx<'i> {
     recovered: usize,
     /// The members of the maps of subschemas being read, innermost last: each map's are
     /// moved into a map sized for them once it ends (grown entry by entry, a map allocates
-    /// and rehashes several times on the way).
+    /// and rehashes several times on the way). Kept across parses ([`Scratch`]).
     members: Vec<(String, Schema)>,
+    /// The entries of the schema objects being read, innermost last: each object's are moved
+    /// into a `Vec` of their number once it ends (pushed one by one, an object's entries
+    /// reallocated once or twice on the way). Kept across parses ([`Scratch`]).
+    entries: Vec<Entry>,
 }
 
 impl Ctx<'_> {
@@ -307,7 +324,14 @@ impl<'de> Visitor<'de> for SchemaSeed<'_, '_> {
             });
             return Ok(Node::Schema(Schema::default()));
         }
-        let mut object = SchemaObject::default();
+        let start = self.ctx.entries.len();
+        if start == 0 {
+            // Room for the entries of most schemas' objects, nested ones included (once per
+            // thread: the buffer is kept for the next parse).
+            self.ctx.entries.reserve(16);
+        }
+        // (An error ends the whole parse: what it leaves here is dropped with it.)
+        let mut maybe = 0u64;
         while let Some(name) = map.next_key_seed(KeyName)? {
             let key = Key::from_name(&name);
             let value = match &key {
@@ -334,52 +358,43 @@ impl<'de> Visitor<'de> for SchemaSeed<'_, '_> {
                     Value::Raw(Instance::from_borrowed(map.next_value::<&RawValue>()?))
                 }
             };
-            // Duplicate keys: the last value wins, at the first position (as serde_json's
-            // order-preserving map does).
-            object.insert_key(key, value);
+            push_entry(&mut self.ctx.entries, start, &mut maybe, key, value);
         }
-        Ok(Node::Schema(Schema::Object(object)))
+        Ok(Node::Schema(Schema::Object(object_of(
+            &mut self.ctx.entries,
+            start,
+            maybe,
+        ))))
     }
 }
 
-/// Appends the remaining elements of a sequence, verbatim, and the closing bracket.
-fn capture_seq_rest<'de, A: SeqAccess<'de>>(
-    seq: &mut A,
-    text: &mut String,
-    mut comma: bool,
-) -> Result<(), A::Error> {
-    while let Some(raw) = seq.next_element::<&RawValue>()? {
-        if comma {
-            text.push(',');
+/// Adds an entry to the object being read, whose entries are `entries[start..]` and presence
+/// mask `maybe`. Duplicate keys: the last value wins, at the first position (as serde_json's
+/// order-preserving map does). (Its own function, as `visit_map`'s frame is on the stack once
+/// per schema level.)
+fn push_entry(entries: &mut Vec<Entry>, start: usize, maybe: &mut u64, key: Key, value: Value) {
+    let earlier = match &key {
+        Key::Known(kw) if *maybe & maybe_bit(*kw) == 0 => None,
+        _ => entries[start..].iter_mut().find(|e| e.key == key),
+    };
+    match earlier {
+        Some(e) => e.value = value,
+        None => {
+            if let Key::Known(kw) = key {
+                *maybe |= maybe_bit(kw);
+            }
+            entries.push(Entry { key, value });
         }
-        crate::instance::minify_into(text, raw.get());
-        comma = true;
     }
-    text.push(']');
-    Ok(())
 }
 
-/// Appends the remaining entries of a map, verbatim, and the closing brace. Returns whether a
-/// key held an escape (it is written back in serde_json's spelling, not the input's).
-fn capture_map_rest<'de, A: MapAccess<'de>>(
-    map: &mut A,
-    text: &mut String,
-    mut comma: bool,
-) -> Result<bool, A::Error> {
-    let mut respelled = false;
-    while let Some(key) = map.next_key_seed(KeyName)? {
-        respelled |= matches!(key, Cow::Owned(_));
-        let raw = map.next_value::<&RawValue>()?;
-        if comma {
-            text.push(',');
-        }
-        push_json_string(text, &key);
-        text.push(':');
-        crate::instance::minify_into(text, raw.get());
-        comma = true;
+/// The object whose entries are `entries[start..]`, moved (one copy) into a `Vec` of their
+/// number.
+fn object_of(entries: &mut Vec<Entry>, start: usize, maybe: u64) -> SchemaObject {
+    SchemaObject {
+        entries: entries.split_off(start),
+        maybe,
     }
-    text.push('}');
-    Ok(respelled)
 }
 
 struct KeywordSeed<'a, 'i> {
@@ -556,7 +571,8 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_, '_> {
             Shape::SchemaMap => {
                 let start = self.ctx.members.len();
                 if start == 0 {
-                    // Room for the members of most schemas' maps, nested ones included.
+                    // Room for the members of most schemas' maps, nested ones included (once
+                    // per thread: the buffer is kept for the next parse).
                     self.ctx.members.reserve(16);
                 }
                 // (An error ends the whole parse: what it leaves here is dropped with it.)
@@ -621,75 +637,4 @@ impl<'de> Visitor<'de> for SubschemaVisitor<'_, '_> {
             }
         }
     }
-}
-
-fn dependency_json(d: &Dependency) -> String {
-    match d {
-        Dependency::Schema(s) => s.to_json_string(),
-        Dependency::Required(names) => {
-            serde_json::to_string(names).unwrap_or_else(|_| "[]".to_owned())
-        }
-    }
-}
-
-/// How many values one parse copies back from its input (see [`raw_at`]).
-pub(super) const MAX_RECOVERED: usize = 64;
-
-/// The text of the value at a JSON pointer into `input` (a scan per segment).
-fn raw_at<'i>(input: &'i [u8], at: &str) -> Option<&'i str> {
-    let mut text = std::str::from_utf8(input).ok()?.trim();
-    for seg in pointer::segments(at)? {
-        let mut de = serde_json::Deserializer::from_str(text);
-        de.disable_recursion_limit();
-        text = match text.as_bytes().first()? {
-            b'{' => {
-                let entries = de::Deserializer::deserialize_map(&mut de, EntriesCow).ok()?;
-                entries.into_iter().rev().find(|(k, _)| *k == seg)?.1.get()
-            }
-            b'[' => {
-                let items: Vec<&RawValue> = serde::Deserialize::deserialize(&mut de).ok()?;
-                items.get(seg.parse::<usize>().ok()?)?.get()
-            }
-            _ => return None,
-        };
-    }
-    Some(text)
-}
-
-/// The entries of a JSON object, keys borrowed where possible, in document order.
-struct EntriesCow;
-impl<'de> Visitor<'de> for EntriesCow {
-    type Value = Vec<(Cow<'de, str>, &'de RawValue)>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut out = Vec::new();
-        while let Some(k) = map.next_key_seed(KeyName)? {
-            out.push((k, map.next_value::<&RawValue>()?));
-        }
-        Ok(out)
-    }
-}
-
-/// Rebuilds a map that turned out not to be a map of schemas: what was parsed so far, the
-/// offending entry, then the rest verbatim.
-fn resume_map<'de, 'k, A: MapAccess<'de>>(
-    map: &mut A,
-    done: impl Iterator<Item = (&'k str, String)>,
-    name: &str,
-    value: &str,
-) -> Result<String, A::Error> {
-    let mut text = String::from("{");
-    for (k, v) in done {
-        push_json_string(&mut text, k);
-        text.push(':');
-        text.push_str(&v);
-        text.push(',');
-    }
-    push_json_string(&mut text, name);
-    text.push(':');
-    text.push_str(value);
-    capture_map_rest(map, &mut text, true)?;
-    Ok(text)
 }

@@ -7,7 +7,7 @@ use crate::keyword::Keyword;
 use crate::pointer;
 
 /// One segment of the pointer.
-enum Segment {
+pub(super) enum Segment {
     /// A keyword holding subschemas.
     Keyword(Keyword),
     /// An array index.
@@ -27,10 +27,21 @@ pub(super) struct Path {
 const CAPACITY: usize = 16;
 
 impl Path {
+    #[cfg(test)]
     pub(super) fn new() -> Path {
-        Path {
-            segments: Vec::with_capacity(CAPACITY),
-        }
+        Path::in_buffer(Vec::new())
+    }
+
+    /// An empty pointer kept in `segments` (emptied).
+    pub(super) fn in_buffer(mut segments: Vec<Segment>) -> Path {
+        segments.clear();
+        segments.reserve(CAPACITY);
+        Path { segments }
+    }
+
+    /// The buffer, for the next parse.
+    pub(super) fn into_buffer(self) -> Vec<Segment> {
+        self.segments
     }
 
     /// How many segments it holds (a mark for [`Path::truncate`]).
