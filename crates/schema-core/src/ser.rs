@@ -126,10 +126,16 @@ enum Frame<'a> {
     Deps(indexmap::map::Iter<'a, String, Dependency>),
 }
 
+/// How many open containers [`write_schema`]'s stack has room for before it grows (two per
+/// schema level below `properties`: eight levels).
+const STACK_CAPACITY: usize = 16;
+
 /// Writes a schema without recursion: containers of subschemas go on an explicit stack, so a
 /// tree of any depth (one built by hand, not parsed) serializes on a small stack.
 pub(crate) fn write_schema(out: &mut String, root: &Schema) {
-    let mut stack: Vec<(Frame<'_>, bool)> = Vec::new();
+    // Room for the open containers of most schemas (grown one by one, the stack reallocated
+    // two or three times per call).
+    let mut stack: Vec<(Frame<'_>, bool)> = Vec::with_capacity(STACK_CAPACITY);
     open_schema(out, root, &mut stack);
     loop {
         // The next subschema to open, if any; the frame's borrow ends before it is opened.
