@@ -56,14 +56,19 @@ pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) 
     let Some(o) = node.as_object_mut() else {
         return;
     };
+    let refused = |e: &&schema_core::Entry| match (&e.key, &e.value) {
+        (Key::Other(_), _) => !rules.unknown_keywords,
+        (Key::Known(_), Value::Raw(_)) => true,
+        (Key::Known(kw), _) => !rules.keywords.contains(*kw),
+    };
+    // Most nodes hold nothing refused: one scan, no list.
+    if !o.entries().iter().any(|e| refused(&e)) {
+        return;
+    }
     let drop: Vec<Key> = o
         .entries()
         .iter()
-        .filter(|e| match (&e.key, &e.value) {
-            (Key::Other(_), _) => !rules.unknown_keywords,
-            (Key::Known(_), Value::Raw(_)) => true,
-            (Key::Known(kw), _) => !rules.keywords.contains(*kw),
-        })
+        .filter(refused)
         .map(|e| e.key.clone())
         .collect();
     for key in drop {
