@@ -143,6 +143,10 @@ pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
     struct RefWithSiblings(bool);
     impl Visit for RefWithSiblings {
+        // A search: no pointer is read (the walk builds none).
+        fn pointers(&self) -> bool {
+            false
+        }
         fn enter(&mut self, _: &str, s: &Schema) -> bool {
             if let Some(o) = s.as_object()
                 && o.reference().is_some()
