@@ -51,7 +51,11 @@ pub(crate) static UNSUPPORTED_KEYWORD: Rule = Rule::new(RuleId::UnsupportedKeywo
 /// refused (`Unknown name "$schema" ... Cannot find field.`) and known keywords with a value of
 /// the wrong JSON type. A dropped exclusive bound becomes the inclusive one where that is
 /// accepted ("Greater than 0.").
-pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn unsupported_keywords(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let rules = cx.rules;
     let Some(o) = node.as_object_mut() else {
         return;

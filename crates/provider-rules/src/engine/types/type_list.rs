@@ -23,7 +23,11 @@ const ALSO_ACCEPTS: Hint = Hint::new(RuleId::TypeList, "Also accepts {}.");
 /// [`TypeLists::Split`]). Several types become an `anyOf` of typed branches, each taking the
 /// keywords that apply to it; `null` becomes the profile's null style (done by the null step).
 /// Prevents `Proto field is not repeating, cannot start list`.
-pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn split_type_list(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let Some(o) = node.as_object_mut() else {
         return;
     };
