@@ -27,7 +27,7 @@ pub(crate) fn infer_missing_type(
     cx: &mut Cx<'_>,
 ) {
     let o = node.make_object();
-    if o.contains(Keyword::Type) && matches!(o.get(Keyword::Type), Some(Value::Type(_))) {
+    if matches!(o.get(Keyword::Type), Some(Value::Type(_))) {
         return;
     }
     // A malformed `anyOf` (`"anyOf": 1`) is dropped later by the keyword filter: it does not

@@ -31,9 +31,11 @@ pub(crate) fn split_type_list(
     let Some(o) = node.as_object_mut() else {
         return;
     };
-    let Some(TypeSet::List(list)) = o.types().cloned() else {
+    // A single type (most nodes) is not copied.
+    let Some(TypeSet::List(list)) = o.types() else {
         return;
     };
+    let list = list.clone();
     let mut types: Vec<T> = Vec::new();
     for t in &list {
         if !types.contains(t) {
