@@ -389,8 +389,19 @@ impl PropertyKeyRule {
     /// assert!(rule.accepts("file.path"));
     /// assert!(!rule.accepts("$ref"));
     /// assert!(!rule.accepts(""));
+    /// assert!(!rule.accepts("é") && rule.accepts(&"a".repeat(64)) && !rule.accepts(&"a".repeat(65)));
     /// ```
     pub fn accepts(&self, key: &str) -> bool {
+        if key.is_ascii() {
+            // One byte a character; an ASCII byte of `extra` is one of its characters (no
+            // byte of a longer character is ASCII): the same answer without decoding.
+            let extra = self.extra.as_bytes();
+            return !key.is_empty()
+                && key.len() <= self.max_len as usize
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || extra.contains(&b));
+        }
         !key.is_empty()
             && key.chars().count() <= self.max_len as usize
             && key
@@ -631,4 +642,41 @@ impl Rules {
 /// with `format` beside `properties`; issue 19).
 pub(crate) fn format_tolerated(kw: schema_core::Keyword, t: schema_core::InstanceType) -> bool {
     kw == schema_core::Keyword::Format && t != schema_core::InstanceType::Object
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PropertyKeyRule;
+    use std::borrow::Cow;
+
+    /// The ASCII reading of a key gives what reading it character by character gives, for
+    /// rules whose extra characters are ASCII or not.
+    #[test]
+    fn a_key_read_as_bytes_is_judged_as_read_by_characters() {
+        let by_chars = |r: &PropertyKeyRule, k: &str| {
+            !k.is_empty()
+                && k.chars().count() <= r.max_len as usize
+                && k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || r.extra.contains(c))
+        };
+        let rules = [
+            PropertyKeyRule {
+                extra: Cow::Borrowed("_.-"),
+                max_len: 4,
+            },
+            PropertyKeyRule {
+                extra: Cow::Borrowed("é$"),
+                max_len: 3,
+            },
+        ];
+        let keys = [
+            "", "a", "a_b", "a.b-", "abcde", "$", "a$", "é", "aé", "ééé", "éééé", "a b", "~",
+            "\u{7f}", "\0",
+        ];
+        for r in &rules {
+            for k in keys {
+                assert_eq!(r.accepts(k), by_chars(r, k), "{k:?} {:?}", r.extra);
+            }
+        }
+    }
 }

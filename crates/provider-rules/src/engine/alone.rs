@@ -16,6 +16,7 @@
 //! # Ok::<(), schema_core::SchemaError>(())
 //! ```
 
+use super::passes::At;
 use super::{Check, Cx, ORDER, Rule};
 use crate::check::Checker;
 use crate::report::{Change, Violation};
@@ -142,14 +143,14 @@ pub(crate) fn fix_rule(
             if let Some(step) = self.rule.pre
                 && (!matches!(s, Schema::Bool(_)) || p.is_empty())
             {
-                step(s, p, self.cx);
+                step(s, &At::of(p), self.cx);
             }
         }
         fn post(&mut self, p: &str, s: &mut Schema) {
             if let Some(step) = self.rule.post
                 && !matches!(s, Schema::Bool(_))
             {
-                step(s, p, self.cx);
+                step(s, &At::of(p), self.cx);
             }
             self.cx.leave();
         }

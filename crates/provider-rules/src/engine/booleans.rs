@@ -21,7 +21,7 @@ pub(crate) const NEVER_SEND: Hint = Hint::new(RuleId::BooleanSchema, "Never send
 /// property whose schema is `false` is removed (it can never be sent), `true` becomes `{}`,
 /// `false` elsewhere `{"not": {}}`. `additionalProperties`, `additionalItems`,
 /// `unevaluated*` and a tuple's closing `items: false` are left to their own steps.
-pub(crate) fn children(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn children(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };

@@ -15,7 +15,7 @@ use schema_core::{Keyword, KeywordMask, Schema, SchemaObject, Value};
 /// `maxProperties` (Gemini's Schema proto: `Unknown name "additionalProperties"`), that bound
 /// is written (the declared properties' count): it only narrows what the dropped keyword
 /// widened (issue 16).
-pub(crate) fn closed_bound(o: &mut SchemaObject, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn closed_bound(o: &mut SchemaObject, p: &super::passes::At<'_>, cx: &mut Cx<'_>) {
     let keywords = &cx.rules.keywords;
     // The node's own keywords first (one test of its presence mask each); its types last.
     if keywords.contains(Keyword::AdditionalProperties)

@@ -261,7 +261,7 @@ fn any_value_of(text: &str) -> Option<Rc<Schema>> {
 }
 
 /// Folds the node's pending hints into its `description`.
-pub(crate) fn fold_hints(node: &mut Schema, _pointer: &str, cx: &mut Cx<'_>) {
+pub(crate) fn fold_hints(node: &mut Schema, _pointer: &super::passes::At<'_>, cx: &mut Cx<'_>) {
     let hints = cx.take_hints();
     if hints.is_empty() || !cx.rules.keywords.contains(Keyword::Description) {
         return;

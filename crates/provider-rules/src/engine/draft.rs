@@ -25,7 +25,7 @@ pub(crate) static DRAFT_2020: Rule = Rule::new(RuleId::Draft2020)
 /// `dependentRequired` / `dependentSchemas`. Prevents Anthropic's `JSON schema is invalid.
 /// It must match JSON Schema draft 2020-12` (kintone/mcp-server#553) and Mistral's
 /// `{'exclusiveMinimum': True, ...} is not valid under any of the given schemas`.
-pub(crate) fn to_2020(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn to_2020(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let rules = cx.rules;
     let Some(o) = node.as_object_mut() else {
         return;
@@ -143,6 +143,10 @@ pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
     }
     struct RefWithSiblings(bool);
     impl Visit for RefWithSiblings {
+        // A search: no pointer is read (the walk builds none).
+        fn pointers(&self) -> bool {
+            false
+        }
         fn enter(&mut self, _: &str, s: &Schema) -> bool {
             if let Some(o) = s.as_object()
                 && o.reference().is_some()

@@ -19,7 +19,7 @@ const NO_VALUE: Hint = Hint::new(RuleId::EmptyUnion, "Accepts no value.");
 /// An `anyOf`/`oneOf`/`allOf` without branches: xAI rejects "anyOf with zero variants", and
 /// no provider needs one. An empty `allOf` says nothing (removed); an empty `anyOf`/`oneOf`
 /// accepts nothing (removed, "Accepts no value." in the description).
-pub(crate) fn empty(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn empty(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };

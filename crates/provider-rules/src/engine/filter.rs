@@ -51,19 +51,28 @@ pub(crate) static UNSUPPORTED_KEYWORD: Rule = Rule::new(RuleId::UnsupportedKeywo
 /// refused (`Unknown name "$schema" ... Cannot find field.`) and known keywords with a value of
 /// the wrong JSON type. A dropped exclusive bound becomes the inclusive one where that is
 /// accepted ("Greater than 0.").
-pub(crate) fn unsupported_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn unsupported_keywords(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let rules = cx.rules;
     let Some(o) = node.as_object_mut() else {
         return;
     };
+    let refused = |e: &&schema_core::Entry| match (&e.key, &e.value) {
+        (Key::Other(_), _) => !rules.unknown_keywords,
+        (Key::Known(_), Value::Raw(_)) => true,
+        (Key::Known(kw), _) => !rules.keywords.contains(*kw),
+    };
+    // Most nodes hold nothing refused: one scan, no list.
+    if !o.entries().iter().any(|e| refused(&e)) {
+        return;
+    }
     let drop: Vec<Key> = o
         .entries()
         .iter()
-        .filter(|e| match (&e.key, &e.value) {
-            (Key::Other(_), _) => !rules.unknown_keywords,
-            (Key::Known(_), Value::Raw(_)) => true,
-            (Key::Known(kw), _) => !rules.keywords.contains(*kw),
-        })
+        .filter(refused)
         .map(|e| e.key.clone())
         .collect();
     for key in drop {

@@ -15,7 +15,7 @@ pub(crate) static FORMAT: Rule = Rule::new(RuleId::Format)
 /// `format` values outside the profile's list go to the description ("Format: uri.").
 /// Prevents `format: only 'enum' and 'date-time' are supported for STRING type` (Gemini) and
 /// `'uri' is not a valid format` (OpenAI strict).
-pub(crate) fn formats(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn formats(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(allowed) = &cx.rules.formats else {
         return;
     };

@@ -14,7 +14,7 @@ pub(crate) static MIN_ITEMS: Rule = Rule::new(RuleId::MinItems)
 
 /// `minItems` above what the provider accepts (Anthropic strict: 0 or 1) goes to the
 /// description.
-pub(crate) fn min_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn min_items(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(max) = cx.rules.limits.max_min_items else {
         return;
     };

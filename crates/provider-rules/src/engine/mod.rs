@@ -66,7 +66,8 @@ use crate::RuleId;
 use crate::Slot;
 use crate::report::{Change, Sanitized};
 use crate::rules::Rules;
-use schema_core::{Schema, Transform};
+use passes::At;
+use schema_core::Schema;
 
 use Run::{Around, FoldHints, Post, Pre, Tree};
 pub(crate) use rule::{Check, Pass, Plan, Rule, Run, checks};
@@ -161,8 +162,21 @@ impl<'a, 'r> Pipeline<'a, 'r> {
     }
 }
 
-impl Transform for Pipeline<'_, '_> {
-    fn pre(&mut self, pointer: &str, schema: &mut Schema) {
+impl Pipeline<'_, '_> {
+    /// The walk of `schema`: what [`Schema::transform`] does with [`Pipeline::pre`] and
+    /// [`Pipeline::post`] (the same nodes in the same order, as deep), but a node's pointer
+    /// is built only where a step reads it ([`At`]: most steps change nothing, so read none).
+    fn walk(&mut self, schema: &mut Schema, at: &At<'_>, depth: usize) {
+        self.pre(at, schema);
+        if depth < schema_core::MAX_WALK_DEPTH {
+            schema.for_each_child_mut(|loc, child| {
+                self.walk(child, &At::child(at, loc), depth + 1);
+            });
+        }
+        self.post(at, schema);
+    }
+
+    fn pre(&mut self, at: &At<'_>, schema: &mut Schema) {
         self.cx.enter(schema);
         // A merge or a collapse can bring up what an earlier step rewrites (a type list, a
         // draft-07 tuple...): the steps run again while they change something (bounded).
@@ -171,13 +185,13 @@ impl Transform for Pipeline<'_, '_> {
             for (step, reads) in self.plan.pre_reads() {
                 // Boolean subschemas left by the boolean step are where the profile accepts
                 // them (`additionalProperties: false`...): only the root is shaped.
-                if matches!(schema, Schema::Bool(_)) && !pointer.is_empty() {
+                if matches!(schema, Schema::Bool(_)) && !at.is_root() {
                     break;
                 }
                 if skips(schema, reads) {
                     continue;
                 }
-                step(schema, pointer, self.cx);
+                step(schema, at, self.cx);
             }
             if self.cx.change_count() == before {
                 break;
@@ -185,13 +199,13 @@ impl Transform for Pipeline<'_, '_> {
         }
     }
 
-    fn post(&mut self, pointer: &str, schema: &mut Schema) {
+    fn post(&mut self, at: &At<'_>, schema: &mut Schema) {
         if !matches!(schema, Schema::Bool(_)) {
             for (step, reads) in self.plan.post_reads() {
                 if skips(schema, reads) {
                     continue;
                 }
-                step(schema, pointer, self.cx);
+                step(schema, at, self.cx);
             }
         }
         self.cx.leave();
@@ -323,7 +337,7 @@ pub(crate) fn run_with(
         }
     };
     tree(&ORDER[..walk_start], &mut out, &mut cx);
-    out.transform(&mut Pipeline::new(&mut cx));
+    Pipeline::new(&mut cx).walk(&mut out, &At::root(), 0);
     tree(&ORDER[walk_end..ON_RESULT], &mut out, &mut cx);
     let then = encoded.map(|e| e.decoder).filter(|d| !d.is_identity());
     let mut done = finish(out, cx, then, rules, slot);

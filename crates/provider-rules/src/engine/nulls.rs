@@ -78,7 +78,7 @@ fn nulls_read(rules: &crate::Rules, _: crate::Slot) -> schema_core::KeywordMask 
 /// - `AnyOf`: `nullable: true` → an `anyOf` with a `{"type": "null"}` branch.
 ///
 /// A null-only node where `null_type` is off becomes a nullable string.
-pub(crate) fn normalize(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn normalize(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let rules = cx.rules;
     let nullable_ok = rules.keywords.contains(Keyword::Nullable);
     let Some(o) = node.as_object_mut() else {

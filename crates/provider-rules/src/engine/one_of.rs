@@ -18,7 +18,7 @@ pub(crate) static ONE_OF: Rule = Rule::new(RuleId::OneOf)
 
 /// `oneOf` → `anyOf` where `oneOf` is not accepted (Gemini's proto has no `oneOf`; OpenAI
 /// strict: `'oneOf' is not permitted`). The exclusivity of `oneOf` is not kept.
-pub(crate) fn one_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn one_of(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -73,7 +73,7 @@ pub(crate) static LOOSENED: Rule = Rule::new(RuleId::Not)
 /// Where a branch of a kept `oneOf` lost a constraint, two branches may now match where one
 /// did, and `oneOf` would reject what it accepted: it becomes `anyOf`. Likewise a `not` whose
 /// schema lost a constraint rejects more than it did: it is dropped into the description.
-pub(crate) fn loosened(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn loosened(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object() else { return };
     let one_of = o.contains(Keyword::OneOf)
         && !o.contains(Keyword::AnyOf)

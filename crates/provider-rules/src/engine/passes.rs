@@ -30,7 +30,7 @@ pub(crate) struct At<'a> {
 
 impl<'a> At<'a> {
     /// The root.
-    pub(super) fn root() -> At<'static> {
+    pub(crate) fn root() -> At<'static> {
         At {
             parent: None,
             loc: None,
@@ -39,7 +39,7 @@ impl<'a> At<'a> {
     }
 
     /// The child of `parent` at `loc`.
-    pub(super) fn child(parent: &'a At<'a>, loc: Location<'a>) -> At<'a> {
+    pub(crate) fn child(parent: &'a At<'a>, loc: Location<'a>) -> At<'a> {
         At {
             parent: Some(parent),
             loc: Some(loc),
@@ -47,9 +47,18 @@ impl<'a> At<'a> {
         }
     }
 
+    /// The node at `pointer` (a walk that builds its own pointers: [`super::alone`]).
+    pub(crate) fn of(pointer: &str) -> At<'static> {
+        At {
+            parent: None,
+            loc: None,
+            text: OnceCell::from(pointer.to_owned()),
+        }
+    }
+
     /// Whether this is the root (its pointer is `""`), without building the pointer.
     pub(crate) fn is_root(&self) -> bool {
-        self.loc.is_none()
+        self.loc.is_none() && self.text.get().is_none_or(String::is_empty)
     }
 
     /// Appends the pointer to `out` (an ancestor's pointer already built is reused).
@@ -81,6 +90,12 @@ impl At<'_> {
             Some(Location::Name(k, name)) => 2 + k.as_str().len() + 2 * name.len(),
         };
         own + self.parent.map_or(0, At::bound)
+    }
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
     }
 }
 

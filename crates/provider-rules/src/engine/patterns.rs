@@ -14,7 +14,7 @@ pub(crate) static PATTERN_SYNTAX: Rule = Rule::new(RuleId::PatternSyntax)
 
 /// A `pattern` using a construct the provider's regex engine refuses (OpenAI: `... is not a
 /// 'regex'`, `regex lookaround is not supported`) goes to the description.
-pub(crate) fn patterns(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn patterns(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(forbidden) = &cx.rules.forbidden_pattern_syntax else {
         return;
     };

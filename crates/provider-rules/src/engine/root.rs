@@ -20,9 +20,9 @@ use schema_core::{
 /// requires; makes the root `type: "object"` (`input_schema.type: Input should be 'object'`)
 /// with `properties` (`object schema missing properties`), which then stays even where the
 /// profile refuses an empty `properties` elsewhere (see [`Rules::keeps_root_properties`](crate::Rules::keeps_root_properties)).
-pub(crate) fn shape(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn shape(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     // The root only (the step runs on every node: it acts on what is absent).
-    if !p.is_empty() {
+    if !p.is_root() {
         return;
     }
     let root = cx.rules.root;

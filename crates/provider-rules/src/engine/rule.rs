@@ -13,7 +13,8 @@ use schema_core::{Keyword, KeywordMask, Schema, SchemaObject};
 
 /// A step: one node, its pointer, the context. It does not test its rule's gate: the
 /// [`Plan`] holds only the steps whose gate is on.
-pub(crate) type Step = fn(&mut Schema, &str, &mut Cx<'_>);
+/// The pointer is built only where the step reads it ([`At`](super::passes::At)).
+pub(crate) type Step = fn(&mut Schema, &super::passes::At<'_>, &mut Cx<'_>);
 
 /// Whether a rule is on for a profile in a slot (read once per sanitize, by [`Plan::new`]).
 pub(crate) type Gate = fn(&Rules, Slot) -> bool;
@@ -302,7 +303,7 @@ pub(crate) struct Plan {
 }
 
 /// A step that does nothing (the plan's unused places).
-fn idle(_: &mut Schema, _: &str, _: &mut Cx<'_>) {}
+fn idle(_: &mut Schema, _: &super::passes::At<'_>, _: &mut Cx<'_>) {}
 
 impl Plan {
     /// The steps of [`ORDER`](super::ORDER) on for `rules` in `slot`.
@@ -524,7 +525,12 @@ mod tests {
                 }
                 assert!(!fresh.may_contain_any(reads), "{}", rule.id);
                 let fresh = Schema::Object(fresh);
-                for p in ["", "/properties/x"] {
+                let root = crate::engine::passes::At::root();
+                let below = crate::engine::passes::At::child(
+                    &root,
+                    schema_core::Location::Name(schema_core::Keyword::Properties, "x"),
+                );
+                for p in [&root, &below] {
                     for step in rule.pre.iter().chain(&rule.post) {
                         let mut s = fresh.clone();
                         let mut cx = Cx::new(rules, Slot::Parameters);

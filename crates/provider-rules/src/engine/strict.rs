@@ -21,7 +21,7 @@ pub(crate) static STRICT_REQUIRED: Rule = Rule::new(RuleId::StrictRequired)
 /// (OpenAI: `'required' is required to be supplied and to be an array including every key in
 /// properties`); a property that was optional becomes nullable, so a call that omitted it can
 /// send `null` instead. A node with no type is not strict-compatible.
-pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     /// The message's start, before the names.
     const NULLABLE: &str = "optional properties made required and nullable: ";
     let style = cx.rules.null_style;
@@ -123,7 +123,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
         }
     }
     if !nulls.is_empty() {
-        cx.strict_nulls.push((p.to_owned(), nulls));
+        cx.strict_nulls.push(((**p).to_owned(), nulls));
     }
     if all_required {
         // Every property left, in the map's order (a name already listed is moved, not

@@ -33,7 +33,7 @@ const ACCEPTS: Hint = Hint::new(RuleId::UnionCollapse, "Accepts {}.");
 /// string, ...), a null branch becomes `nullable`, and the other branches go to the
 /// description ("Accepts string or integer."). A branch may bring its own union: the node
 /// collapses until none is left.
-pub(crate) fn collapse(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn collapse(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -228,7 +228,7 @@ pub(crate) static ALONE: Rule = Rule::new(RuleId::AnyOfAlone)
 /// Where `anyOf` must be the only keyword of its node (Vertex: `When using any_of, it must be
 /// the only field set.`, vercel/ai#19000), its siblings move into every branch they apply to
 /// (through nested `anyOf`s).
-pub(crate) fn alone(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn alone(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };
@@ -323,7 +323,11 @@ pub(crate) static DEFAULT_BESIDE_ANY_OF: Rule = Rule::new(RuleId::DefaultBesideA
 /// in the description ("Default: \"x\"."): the historical gemini-cli sanitizer did so because
 /// "Vertex AI gets confused if both anyOf and default are set" (peers.md §3 #55). Runs after
 /// every step that can write an `anyOf` on the node (type lists, any-value schemas).
-pub(crate) fn default_beside_any_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn default_beside_any_of(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let Some(o) = node.as_object_mut() else {
         return;
     };

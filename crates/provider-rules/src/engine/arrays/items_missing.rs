@@ -23,7 +23,7 @@ const ANY_ITEMS: Hint = Hint::new(RuleId::ItemsMissing, "Items may be any JSON v
 /// An array without `items` gets one (gated by [`MissingItems`]): `{}` for OpenAI (`array
 /// schema missing items`), a typed schema for Gemini (`...items: missing field`), derived from
 /// the arrays in `enum`, else the profile's any-value.
-pub(crate) fn missing_items(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn missing_items(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let mode = cx.rules.missing_items;
     let Some(o) = node.as_object_mut() else {
         return;

@@ -25,7 +25,7 @@ const IN_ORDER: Hint = Hint::new(RuleId::TupleFold, "Items in order: {}.");
 /// deduplicated, as an `anyOf` where unions are accepted (so no valid array becomes invalid),
 /// else the first; a closed tuple keeps its length as `maxItems`; the order goes to the
 /// description. Prevents Gemini's `...items.items: missing field` (pleaseai/shunt#454).
-pub(crate) fn fold_tuples(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn fold_tuples(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let unions = unions_allowed(cx);
     let Some(o) = node.as_object_mut() else {
         return;

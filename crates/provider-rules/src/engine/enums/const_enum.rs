@@ -25,7 +25,7 @@ const MUST_BE: Hint = Hint::new(RuleId::Const, "Must be {}.");
 /// `const` → a one-value `enum` where `const` is not accepted and the value can be an enum
 /// member (Gemini: `Unknown name "const"`, zed#59938); otherwise dropped into the description
 /// ("Must be 5."), keeping a `type`.
-pub(crate) fn const_to_enum(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn const_to_enum(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let rules = cx.rules;
     let Some(o) = node.as_object_mut() else {
         return;

@@ -34,7 +34,7 @@ const EMPTY_ALLOWED: Hint = Hint::new(RuleId::EnumEmptyString, "Also allowed: \"
 /// type`), no `""` member (`enum[3]: cannot be empty`), no empty enum. Where a value cannot
 /// stay, the whole enum goes to the description ("Allowed values: 1, 2, 3."), so a valid
 /// value never becomes invalid; stringifying is a profile option.
-pub(crate) fn enum_values(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn enum_values(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let rules = cx.rules;
     let Some(o) = node.as_object_mut() else {
         return;

@@ -24,7 +24,7 @@ pub(crate) static ALL_OF: Rule = Rule::new(RuleId::AllOf)
 /// in one node (two different patterns, two unions) goes to the description.
 /// Gated by [`Rules::merges_all_of`](crate::Rules::merges_all_of). Prevents `Unknown name "allOf"` (Gemini), `allOf` not supported
 /// (OpenAI strict).
-pub(crate) fn all_of(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn all_of(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };

@@ -26,7 +26,7 @@ const OTHERWISE: Hint = Hint::new(RuleId::Conditional, "Otherwise: {}.");
 
 /// `if`/`then`/`else` (where not accepted): the properties of `then` and `else` become
 /// optional properties of the node, and the condition goes to the description.
-pub(crate) fn conditionals(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn conditionals(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };

@@ -23,7 +23,11 @@ pub(crate) static DEPENDENT_SCHEMAS: Rule = Rule::new(RuleId::DependentSchemas)
 const WHEN_PRESENT: Hint = Hint::new(RuleId::DependentSchemas, "When \"{}\" is present: {}.");
 
 /// `dependentSchemas` (where not accepted): their properties become optional properties.
-pub(crate) fn dependent_schemas(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn dependent_schemas(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let Some(o) = node.as_object_mut() else {
         return;
     };

@@ -17,7 +17,11 @@ pub(crate) static ADDITIONAL_PROPERTIES: Rule = Rule::new(RuleId::AdditionalProp
 /// `additionalProperties` per [`AdditionalProperties`](crate::AdditionalProperties):
 /// dropped with a hint (Gemini: `Unknown name "additionalProperties"`), `false` dropped and
 /// open objects made explicit (xAI), or every object closed (strict modes).
-pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn additional_properties(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let mode = cx.rules.additional_properties;
     let Some(o) = node.as_object_mut() else {
         return;
@@ -95,7 +99,7 @@ pub(crate) fn additional_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>)
             let free_form = o.properties().is_none_or(|m| m.is_empty());
             match o.schema(Keyword::AdditionalProperties) {
                 Some(Schema::Bool(false)) => {}
-                None if free_form && !(p.is_empty() && cx.slot == Slot::Parameters) => {
+                None if free_form && !(p.is_root() && cx.slot == Slot::Parameters) => {
                     // `{"type": "object"}` is a free-form map (except as a tool's empty
                     // parameter list): closed, it would only accept `{}`.
                     o.insert(

@@ -20,8 +20,12 @@ pub(crate) static EMPTY_PROPERTIES: Rule = Rule::new(RuleId::PropertiesEmpty)
 /// pipecat-ai/pipecat-flows#110; peers.md §3 #36). Runs after the type is inferred, so a
 /// typeless `{"properties": {}}` still says it is an object. A root that must have
 /// `properties` keeps its map ([`Rules::keeps_root_properties`](crate::Rules::keeps_root_properties)).
-pub(crate) fn empty_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
-    if p.is_empty() && cx.rules.keeps_root_properties(cx.slot) {
+pub(crate) fn empty_properties(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
+    if p.is_root() && cx.rules.keeps_root_properties(cx.slot) {
         return;
     }
     let Some(o) = node.as_object_mut() else {

@@ -20,7 +20,11 @@ pub(crate) static PROPERTY_NAMED_PROPERTIES: Rule = Rule::new(RuleId::PropertyNa
 /// `additionalProperties` becomes a property with schema `false`:
 /// `/properties/properties/additionalProperties: property schema 'false' is not supported`
 /// (vercel/ai#14678). Such a property is collapsed to its description (@juno-ai/bind #7).
-pub(crate) fn property_named_properties(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn property_named_properties(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let Some(props) = node.as_object_mut().and_then(SchemaObject::properties_mut) else {
         return;
     };
@@ -40,11 +44,15 @@ pub(crate) fn property_named_properties(node: &mut Schema, p: &str, cx: &mut Cx<
     collapsed.insert(Keyword::Description, Value::String(text));
     *inner = Schema::Object(collapsed);
     // Run after the child's walk too: the collapsed node gets its type now.
+    let at = crate::engine::passes::At::child(
+        p,
+        schema_core::Location::Name(Keyword::Properties, "properties"),
+    );
     if (crate::engine::types::TYPE_INFERRED.gate)(cx.rules, cx.slot) {
-        crate::engine::types::infer_missing_type(inner, &format!("{p}/properties/properties"), cx);
+        crate::engine::types::infer_missing_type(inner, &at, cx);
     }
     cx.lost(
-        &format!("{p}/properties/properties"),
+        &at,
         RuleId::PropertyNamedProperties,
         "an object property named \"properties\" was collapsed to its description",
         None,

@@ -15,7 +15,7 @@ pub(crate) static REQUIRED: Rule = Rule::new(RuleId::RequiredUndefined)
 /// `required`: a malformed value is removed (`None is not of type 'array'`, yomo#860),
 /// duplicates are removed, and where the provider wants only defined names (Gemini:
 /// `...required[0]: property is not defined`), the others go to the description.
-pub(crate) fn required(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn required(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx: &mut Cx<'_>) {
     let Some(o) = node.as_object_mut() else {
         return;
     };

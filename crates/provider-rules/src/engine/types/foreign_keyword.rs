@@ -25,7 +25,11 @@ fn typed_keywords(_: &crate::Rules, _: crate::Slot) -> KeywordMask {
 /// Removes keywords that apply to another type than the node's (gated by
 /// `keywords_on_own_type_only`). Lossless: JSON Schema ignores them on other types. Prevents
 /// `...items: field predicate failed: $type == Type.ARRAY`.
-pub(crate) fn drop_foreign_keywords(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn drop_foreign_keywords(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let Some(o) = node.as_object_mut() else {
         return;
     };

@@ -21,9 +21,13 @@ const ANY_JSON_VALUE: Hint = Hint::new(RuleId::AnyValue, "Any JSON value.");
 /// Infers a missing `type` from the keywords present (gated by `type_required`). A node that
 /// says nothing about types becomes the profile's any-value schema. Prevents
 /// `...type: must be specified when not using one_of, any_of or all_of fields`.
-pub(crate) fn infer_missing_type(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn infer_missing_type(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let o = node.make_object();
-    if o.contains(Keyword::Type) && matches!(o.get(Keyword::Type), Some(Value::Type(_))) {
+    if matches!(o.get(Keyword::Type), Some(Value::Type(_))) {
         return;
     }
     // A malformed `anyOf` (`"anyOf": 1`) is dropped later by the keyword filter: it does not

@@ -23,13 +23,19 @@ const ALSO_ACCEPTS: Hint = Hint::new(RuleId::TypeList, "Also accepts {}.");
 /// [`TypeLists::Split`]). Several types become an `anyOf` of typed branches, each taking the
 /// keywords that apply to it; `null` becomes the profile's null style (done by the null step).
 /// Prevents `Proto field is not repeating, cannot start list`.
-pub(crate) fn split_type_list(node: &mut Schema, p: &str, cx: &mut Cx<'_>) {
+pub(crate) fn split_type_list(
+    node: &mut Schema,
+    p: &crate::engine::passes::At<'_>,
+    cx: &mut Cx<'_>,
+) {
     let Some(o) = node.as_object_mut() else {
         return;
     };
-    let Some(TypeSet::List(list)) = o.types().cloned() else {
+    // A single type (most nodes) is not copied.
+    let Some(TypeSet::List(list)) = o.types() else {
         return;
     };
+    let list = list.clone();
     let mut types: Vec<T> = Vec::new();
     for t in &list {
         if !types.contains(t) {
