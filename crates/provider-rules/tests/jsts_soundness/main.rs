@@ -48,4 +48,5 @@
 mod measure;
 mod plain;
 mod soundness;
+#[path = "../common/jsts_suite.rs"]
 mod suite;

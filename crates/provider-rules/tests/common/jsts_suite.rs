@@ -1,4 +1,6 @@
-//! The JSON-Schema-Test-Suite's cases, read from the corpus.
+//! The JSON-Schema-Test-Suite's cases, read from the corpus (`jsts/draft2020-12`, `jsts/draft7`),
+//! shared by the soundness and the round-trip tests.
+#![allow(dead_code)]
 
 use jsonschema::Draft;
 use serde_json::Value;
@@ -6,15 +8,21 @@ use std::path::Path;
 
 pub(crate) const JSTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/jsts");
 
+/// One case: a schema and the instances the suite marks valid or not.
 pub(crate) struct Case {
+    /// `draft/file#index (description)`.
     pub(crate) name: String,
+    /// `draft/file#index`.
+    pub(crate) id: String,
     /// The suite's file (its keyword: `additionalProperties`, `const`, ...).
     pub(crate) file: String,
     pub(crate) draft: Draft,
     pub(crate) schema: Value,
+    /// Each instance: its description, the value, whether the suite marks it valid.
     pub(crate) tests: Vec<(String, Value, bool)>,
 }
 
+/// Every case of both drafts, files in name order.
 pub(crate) fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     for (dir, draft) in [
@@ -44,11 +52,10 @@ pub(crate) fn cases() -> Vec<Case> {
                         )
                     })
                     .collect();
+                let id = format!("{dir}/{file}#{i}");
                 out.push(Case {
-                    name: format!(
-                        "{dir}/{file}#{i} ({})",
-                        g["description"].as_str().unwrap_or("")
-                    ),
+                    name: format!("{id} ({})", g["description"].as_str().unwrap_or("")),
+                    id,
                     file: file.to_owned(),
                     draft,
                     schema: g["schema"].clone(),
@@ -60,6 +67,7 @@ pub(crate) fn cases() -> Vec<Case> {
     out
 }
 
+/// The case's schema compiled offline (`None`: it cannot be).
 pub(crate) fn validator(schema: &Value, draft: Draft) -> Option<jsonschema::Validator> {
     jsonschema::options().with_draft(draft).build(schema).ok()
 }
