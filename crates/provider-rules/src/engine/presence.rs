@@ -132,6 +132,15 @@ mod tests {
         }
     }
 
+    /// Instances of "when `a` is there, `b` is too": without `a`, with both, `a` alone.
+    fn a_needs_b() -> [(serde_json::Value, bool); 3] {
+        [
+            (serde_json::json!({}), true),
+            (serde_json::json!({"a": "x", "b": 1}), true),
+            (serde_json::json!({"a": "x"}), false),
+        ]
+    }
+
     /// What still needs this pass after `dependent_union` (which the Schema-proto walk runs
     /// first): a node whose dependencies that walk cannot say as one union (here a dependent
     /// schema that is `false`) keeps its `dependentRequired`, and this pass writes it.
@@ -147,14 +156,7 @@ mod tests {
             out.report.changes
         );
         let v = out.schema.to_value();
-        holds(
-            &v,
-            &[
-                (serde_json::json!({}), true),
-                (serde_json::json!({"a": "x", "b": 1}), true),
-                (serde_json::json!({"a": "x"}), false),
-            ],
-        );
+        holds(&v, &a_needs_b());
     }
 
     /// (Here, for Gemini as for Vertex, the union is `dependent_union`'s, written before this
@@ -181,13 +183,6 @@ mod tests {
         // union is written before this pass (`dependent_union`).
         let out = crate::sanitize(&s, &Rules::VERTEX, crate::Slot::Schema);
         let v = out.schema.to_value();
-        holds(
-            &v,
-            &[
-                (serde_json::json!({}), true),
-                (serde_json::json!({"a": "x", "b": 1}), true),
-                (serde_json::json!({"a": "x"}), false),
-            ],
-        );
+        holds(&v, &a_needs_b());
     }
 }

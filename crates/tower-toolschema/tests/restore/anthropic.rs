@@ -4,7 +4,6 @@ use crate::support::*;
 use bytes::Bytes;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
-use tower_toolschema::ToolSchemaLayer;
 
 #[tokio::test]
 async fn anthropic_messages_json_and_stream() {
@@ -16,13 +15,7 @@ async fn anthropic_messages_json_and_stream() {
             n[0], n[1]
         ))
     };
-    let (res, seen) = exchange(
-        ToolSchemaLayer::anthropic(),
-        "/v1/messages",
-        &anthropic_request(),
-        respond,
-    )
-    .await;
+    let (res, seen) = anthropic_exchange(respond).await;
     assert_eq!(seen["tools"][0]["name"], "a_b");
     assert_eq!(seen["messages"][0]["content"][0]["name"], "a_b");
     assert_eq!(seen["messages"][0]["content"][0]["input"]["name"], "a b");
@@ -42,13 +35,7 @@ async fn anthropic_messages_json_and_stream() {
     let (tx, rx) = channel();
     let rx = Arc::new(Mutex::new(Some(rx)));
     let respond = move |_: &Value| sse_response(rx.lock().expect("lock").take().expect("one call"));
-    let (res, _) = exchange(
-        ToolSchemaLayer::anthropic(),
-        "/v1/messages",
-        &anthropic_request(),
-        respond,
-    )
-    .await;
+    let (res, _) = anthropic_exchange(respond).await;
     let mut body = res.into_body();
     let events = [
         "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"content\":[]}}\n\n".to_owned(),

@@ -189,3 +189,19 @@ pub(crate) fn anthropic_request() -> String {
     })
     .to_string()
 }
+
+/// [`exchange`] of [`anthropic_request`] through the Anthropic layer.
+pub(crate) async fn anthropic_exchange<B>(
+    respond: impl Fn(&Value) -> Response<B> + Clone + Send + 'static,
+) -> (Response<RestoreBody<B>>, Value)
+where
+    B: Body<Data = Bytes> + Send + 'static,
+{
+    exchange(
+        ToolSchemaLayer::anthropic(),
+        "/v1/messages",
+        &anthropic_request(),
+        respond,
+    )
+    .await
+}

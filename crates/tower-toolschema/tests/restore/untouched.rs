@@ -53,13 +53,7 @@ async fn compressed_responses_go_on_untouched_and_are_reported() {
                 .expect("response")
         }
     };
-    let (res, _) = exchange(
-        ToolSchemaLayer::anthropic(),
-        "/v1/messages",
-        &anthropic_request(),
-        respond,
-    )
-    .await;
+    let (res, _) = anthropic_exchange(respond).await;
     let report = res
         .extensions()
         .get::<RestoreReport>()
