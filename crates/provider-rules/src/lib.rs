@@ -125,6 +125,7 @@ mod engine;
 pub use engine::alone as one_rule;
 mod hints;
 mod keys;
+mod keyword_set;
 mod names;
 mod providers;
 mod report;

@@ -6,7 +6,8 @@
 //! says not strict-compatible, idempotent.
 
 mod common;
-use common::{bounded, nested};
+use common::nested;
+use hang_guard::bounded;
 use provider_rules::{PROFILES, Refs, Rules, Slot, check_schema, sanitize};
 use schema_core::{ParseOptions, Schema};
 

@@ -3,7 +3,8 @@
 //! `check` for every profile, and a second pass is a no-op (peers.md §3 case #54).
 
 mod common;
-use common::{bounded, nested};
+use common::nested;
+use hang_guard::bounded;
 use provider_rules::{
     PROFILES, Rules, Sanitized, Slot, check, check_slice, sanitize, sanitize_slice,
 };

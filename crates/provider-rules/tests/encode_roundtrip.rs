@@ -22,8 +22,12 @@ use schema_core::Schema;
 use serde_json::{Value, json};
 use std::path::Path;
 
+#[path = "common/jsts_suite.rs"]
+mod jsts_suite;
 #[path = "common/ref_schemas.rs"]
 mod ref_schemas;
+
+use jsts_suite::cases as jsts;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus");
 
@@ -61,57 +65,12 @@ fn mcp_schemas(key: &str) -> Vec<(String, Value)> {
     out
 }
 
-struct Case {
-    name: String,
-    draft: Draft,
-    schema: Value,
-    tests: Vec<(Value, bool)>,
-}
-
-fn jsts() -> Vec<Case> {
-    let mut out = Vec::new();
-    for (dir, draft) in [
-        ("draft2020-12", Draft::Draft202012),
-        ("draft7", Draft::Draft7),
-    ] {
-        let mut files: Vec<_> = std::fs::read_dir(Path::new(CORPUS).join("jsts").join(dir))
-            .expect("jsts dir")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        files.sort();
-        for f in files {
-            let file = f
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("?")
-                .to_owned();
-            let groups: Vec<Value> =
-                serde_json::from_slice(&std::fs::read(&f).expect("read")).expect("json");
-            for (i, g) in groups.into_iter().enumerate() {
-                let tests = g["tests"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|t| (t["data"].clone(), t["valid"].as_bool().unwrap_or(true)))
-                    .collect();
-                out.push(Case {
-                    name: format!("{dir}/{file}#{i}"),
-                    draft,
-                    schema: g["schema"].clone(),
-                    tests,
-                });
-            }
-        }
-    }
-    out
-}
-
+/// The suite's validator, `None` for a schema with remote references.
 fn validator(schema: &Value, draft: Draft) -> Option<jsonschema::Validator> {
     if schema.to_string().contains("http://localhost:1234") {
         return None;
     }
-    jsonschema::options().with_draft(draft).build(schema).ok()
+    jsts_suite::validator(schema, draft)
 }
 
 /// The sanitized schema read back as plain JSON Schema: OpenAPI `nullable: true` is a null
@@ -183,7 +142,7 @@ fn every_encoding_profile_is_checked_idempotent_and_deterministic_over_the_corpu
         .into_iter()
         .map(|(n, s)| (n, Slot::Parameters, s))
         .collect();
-    schemas.extend(jsts().into_iter().map(|c| (c.name, Slot::Schema, c.schema)));
+    schemas.extend(jsts().into_iter().map(|c| (c.id, Slot::Schema, c.schema)));
     let mut failures = Vec::new();
     for rules in encoding_profiles() {
         for (name, slot, v) in &schemas {
@@ -312,7 +271,7 @@ fn jsts_instances_round_trip_through_the_encodings() {
             ) else {
                 continue;
             };
-            for (x, _) in &case.tests {
+            for (_, x, _) in &case.tests {
                 let valid = original.is_valid(x);
                 let y = out.decoder.encode_value(x);
                 let (b, e) = (plain_v.is_valid(x), enc_v.is_valid(&y));
@@ -384,11 +343,10 @@ fn kept_refs_stay_strict_small_and_recursive() {
                 .map(|(n, s)| (format!("{n} output"), Slot::Schema, s, None, Vec::new())),
         )
         .collect();
-    schemas.extend(
-        jsts()
-            .into_iter()
-            .map(|c| (c.name, Slot::Schema, c.schema, Some(c.draft), c.tests)),
-    );
+    schemas.extend(jsts().into_iter().map(|c| {
+        let tests = c.tests.into_iter().map(|(_, x, v)| (x, v)).collect();
+        (c.id, Slot::Schema, c.schema, Some(c.draft), tests)
+    }));
     schemas.retain(|(_, _, v, _, _)| v.to_string().contains("\"$ref\""));
     // The corpus's MCP input schemas hold no `$ref` (output schemas do): two made-up tools
     // that do, a recursive tree and a schema that doubles through 12 levels of references.

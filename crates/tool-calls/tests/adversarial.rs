@@ -5,25 +5,8 @@
 //! a thread and fails if it gives no answer within a generous bound (a hang guard, not a timing
 //! assertion).
 
-use std::sync::mpsc;
-use std::time::Duration;
-
+use hang_guard::bounded;
 use serde_json::{Value, json};
-
-fn bounded<T: Send + 'static>(name: &str, secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::Builder::new()
-        .name(name.to_owned())
-        .spawn(move || {
-            let _ = tx.send(f());
-        })
-        .expect("spawn");
-    match rx.recv_timeout(Duration::from_secs(secs)) {
-        Ok(v) => v,
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{name}: no answer within {secs} s (hang)"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{name}: the worker panicked"),
-    }
-}
 
 /// Patterns that take exponential time in a backtracking engine on a near-miss input.
 const EVIL: &[&str] = &[

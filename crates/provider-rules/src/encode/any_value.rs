@@ -15,6 +15,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::text::At;
 use schema_core::{InstanceType, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// The rule name of this encoding's changes.
@@ -105,12 +106,11 @@ pub(crate) fn admit_null(s: &mut Schema, style: crate::NullStyle) {
 
 /// See [`Encoding::decode_text`](super::Encoding).
 pub(crate) fn decode_text(
-    s: &[u8],
-    i: usize,
+    at: At<'_>,
     out: &mut Vec<u8>,
     notes: &mut Vec<String>,
 ) -> Option<(usize, bool)> {
-    let end = crate::decode::skip(s, i)?;
+    let At { s, i, end } = at;
     if s.get(i) == Some(&b'"')
         && let Ok(inner) = serde_json::from_slice::<String>(&s[i..end])
     {
@@ -120,7 +120,7 @@ pub(crate) fn decode_text(
         }
         notes.push(format!("not JSON text, kept as a string: {inner:?}"));
     }
-    super::text::copy(s, i, out)
+    at.copy(out)
 }
 
 /// See [`Encoding::decode_value`](super::Encoding).
@@ -202,14 +202,14 @@ mod tests {
         let mut out = Vec::new();
         let s = br#""{\"b\":1,\"a\":[true]}""#;
         assert_eq!(
-            decode_text(s, 0, &mut out, &mut notes),
+            decode_text(At::of(s, 0).unwrap(), &mut out, &mut notes),
             Some((s.len(), true))
         );
         assert_eq!(out, br#"{"b":1,"a":[true]}"#);
         let mut out = Vec::new();
         let s = br#""not json""#;
         assert_eq!(
-            decode_text(s, 0, &mut out, &mut notes),
+            decode_text(At::of(s, 0).unwrap(), &mut out, &mut notes),
             Some((s.len(), false))
         );
         assert_eq!(out, s);

@@ -27,6 +27,7 @@
 //! ```
 
 use super::text;
+use super::text::At;
 use crate::decode::Decoder;
 use schema_core::{InstanceType, Key, Keyword, Schema, SchemaMap, SchemaObject, TypeSet, Value};
 use serde_json::Value as Json;
@@ -277,21 +278,20 @@ pub(crate) fn matches(test: &Json, v: &Json) -> bool {
 pub(crate) fn decode_text(
     matched: &Decoder,
     items: &Decoder,
-    s: &[u8],
-    i: usize,
+    at: At<'_>,
     out: &mut Vec<u8>,
     notes: &mut Vec<String>,
 ) -> Option<(usize, bool)> {
-    let end = crate::decode::skip(s, i)?;
+    let At { s, i, end } = at;
     let Some((members, _)) = text::members(s, i) else {
-        return text::copy(s, i, out);
+        return at.copy(out);
     };
     let known = members
         .iter()
         .all(|m| matches!(m.0.as_str(), MATCH | AT | REST));
     let Some(m) = members.iter().find(|m| m.0 == MATCH).filter(|_| known) else {
         notes.push("an array with its match apart has no \"match\": kept as it came".to_owned());
-        return text::copy(s, i, out);
+        return at.copy(out);
     };
     let mut parts: Vec<Vec<u8>> = Vec::new();
     if let Some(r) = members.iter().find(|m| m.0 == REST) {

@@ -18,6 +18,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::text::At;
 use schema_core::{Instance, InstanceType, Keyword, Schema, TypeSet, Value};
 
 /// The rule name of this encoding's changes.
@@ -106,8 +107,8 @@ pub(crate) fn rewrite(s: &mut Schema) -> bool {
 }
 
 /// See [`Encoding::decode_text`](super::Encoding): a member spelling JSON text is that value.
-pub(crate) fn decode_text(s: &[u8], i: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
-    super::any_value::decode_text(s, i, out, &mut Vec::new())
+pub(crate) fn decode_text(at: At<'_>, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+    super::any_value::decode_text(at, out, &mut Vec::new())
 }
 
 /// See [`Encoding::decode_value`](super::Encoding).
@@ -259,7 +260,7 @@ mod tests {
             assert_eq!(e, v);
             let text = encode_value(&v).to_string();
             let mut out = Vec::new();
-            decode_text(text.as_bytes(), 0, &mut out).unwrap();
+            decode_text(At::of(text.as_bytes(), 0).unwrap(), &mut out).unwrap();
             assert_eq!(
                 serde_json::from_slice::<serde_json::Value>(&out).unwrap(),
                 v

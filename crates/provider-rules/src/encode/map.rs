@@ -22,6 +22,7 @@
 
 use super::Encodings;
 use super::text;
+use super::text::At;
 use crate::decode::Decoder;
 use indexmap::IndexMap;
 use schema_core::{Instance, InstanceType, Keyword, Schema, SchemaObject, TypeSet, Value};
@@ -138,17 +139,16 @@ pub(crate) fn rewrite(s: &mut Schema, value: Schema) -> Vec<String> {
 /// See [`Encoding::decode_text`](super::Encoding).
 pub(crate) fn decode_text(
     value: &Decoder,
-    s: &[u8],
-    i: usize,
+    at: At<'_>,
     out: &mut Vec<u8>,
     notes: &mut Vec<String>,
 ) -> Option<(usize, bool)> {
-    let end = crate::decode::skip(s, i)?;
+    let At { s, i, end } = at;
     let Some(entries) = entries(value, s, i, notes) else {
         if s.get(i) == Some(&b'[') {
             notes.push("a map's entries are not key/value objects: kept as they are".to_owned());
         }
-        return text::copy(s, i, out);
+        return at.copy(out);
     };
     out.push(b'{');
     for (k, (name, v)) in entries.iter().enumerate() {

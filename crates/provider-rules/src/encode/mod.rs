@@ -329,16 +329,18 @@ impl Encoding {
         out: &mut Vec<u8>,
         notes: &mut Vec<String>,
     ) -> Option<(usize, bool)> {
+        // Each encoding reads the whole value: where it ends is found once, here.
+        let at = text::At::of(s, i)?;
         match self {
-            Encoding::Map { value } => map::decode_text(value, s, i, out, notes),
-            Encoding::Json => any_value::decode_text(s, i, out, notes),
-            Encoding::EnumText => enum_text::decode_text(s, i, out),
+            Encoding::Map { value } => map::decode_text(value, at, out, notes),
+            Encoding::Json => any_value::decode_text(at, out, notes),
+            Encoding::EnumText => enum_text::decode_text(at, out),
             Encoding::Tuple { names, items, rest } => {
-                tuple::decode_text(names, items, rest.as_deref(), s, i, out, notes)
+                tuple::decode_text(names, items, rest.as_deref(), at, out, notes)
             }
-            Encoding::Multiple { of, per } => multiple::decode_text(*of, *per, s, i, out, notes),
+            Encoding::Multiple { of, per } => multiple::decode_text(*of, *per, at, out, notes),
             Encoding::Contains { matched, items, .. } => {
-                contains::decode_text(matched, items, s, i, out, notes)
+                contains::decode_text(matched, items, at, out, notes)
             }
         }
     }

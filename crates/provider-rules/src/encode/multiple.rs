@@ -26,6 +26,7 @@
 //! ```
 
 use super::ratio::Ratio;
+use super::text::At;
 use schema_core::{InstanceType, Keyword, Schema, SchemaObject, TypeSet, Value};
 use serde_json::Number;
 
@@ -275,21 +276,20 @@ fn product(of: i64, per: i64, v: &serde_json::Value) -> Option<serde_json::Value
 pub(crate) fn decode_text(
     of: i64,
     per: i64,
-    s: &[u8],
-    i: usize,
+    at: At<'_>,
     out: &mut Vec<u8>,
     notes: &mut Vec<String>,
 ) -> Option<(usize, bool)> {
-    let end = crate::decode::skip(s, i)?;
+    let At { s, i, end } = at;
     let mut v: serde_json::Value = match serde_json::from_slice(&s[i..end]) {
         Ok(v) => v,
-        Err(_) => return super::text::copy(s, i, out),
+        Err(_) => return at.copy(out),
     };
     if decode_value(of, per, &mut v, notes) {
         out.extend_from_slice(v.to_string().as_bytes());
         return Some((end, true));
     }
-    super::text::copy(s, i, out)
+    at.copy(out)
 }
 
 /// See [`Encoding::decode_value`](super::Encoding).
@@ -409,13 +409,13 @@ mod tests {
         assert!(!decode_value(5, 1, &mut v, &mut notes) && notes.len() == 2);
         let mut out = Vec::new();
         assert_eq!(
-            decode_text(5, 1, b"-2 ", 0, &mut out, &mut notes),
+            decode_text(5, 1, At::of(b"-2 ", 0).unwrap(), &mut out, &mut notes),
             Some((2, true))
         );
         assert_eq!(out, b"-10");
         out.clear();
         assert_eq!(
-            decode_text(1, 10_000, b"75", 0, &mut out, &mut notes),
+            decode_text(1, 10_000, At::of(b"75", 0).unwrap(), &mut out, &mut notes),
             Some((2, true))
         );
         assert_eq!(out, b"0.0075");

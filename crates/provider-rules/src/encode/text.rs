@@ -67,11 +67,33 @@ pub(crate) fn push_key(out: &mut Vec<u8>, name: &str) {
     );
 }
 
-/// Copies the value at `s[i..]` into `out` unchanged: its end, and `false` (nothing changed).
-pub(crate) fn copy(s: &[u8], i: usize, out: &mut Vec<u8>) -> Option<(usize, bool)> {
-    let end = skip(s, i)?;
-    out.extend_from_slice(&s[i..end]);
-    Some((end, false))
+/// The value at `s[i..]` an encoding's decoder reads: the text, where the value starts and
+/// where it ends (found once, by [`At::of`]).
+#[derive(Clone, Copy)]
+pub(crate) struct At<'a> {
+    /// The text.
+    pub(crate) s: &'a [u8],
+    /// Where the value starts.
+    pub(crate) i: usize,
+    /// Where it ends.
+    pub(crate) end: usize,
+}
+
+impl<'a> At<'a> {
+    /// The value at `s[i..]`; `None`: not JSON there.
+    pub(crate) fn of(s: &'a [u8], i: usize) -> Option<At<'a>> {
+        Some(At {
+            s,
+            i,
+            end: skip(s, i)?,
+        })
+    }
+
+    /// Copies the value into `out` unchanged: its end, and `false` (nothing changed).
+    pub(crate) fn copy(self, out: &mut Vec<u8>) -> Option<(usize, bool)> {
+        out.extend_from_slice(self.s.get(self.i..self.end)?);
+        Some((self.end, false))
+    }
 }
 
 /// Decodes the value at `s[i..]` with `d` (identity: copied) into `out`.
@@ -83,7 +105,7 @@ pub(crate) fn value(
     notes: &mut Vec<String>,
 ) -> Option<(usize, bool)> {
     if d.is_identity() {
-        return copy(s, i, out);
+        return At::of(s, i)?.copy(out);
     }
     d.value(s, i, out, notes)
 }

@@ -17,6 +17,7 @@
 //! ```
 
 use super::text;
+use super::text::At;
 use crate::decode::Decoder;
 use schema_core::{InstanceType, Keyword, Schema, SchemaMap, SchemaObject, TypeSet, Value};
 
@@ -193,14 +194,13 @@ pub(crate) fn decode_text(
     names: &[String],
     items: &[Decoder],
     rest: Option<&Decoder>,
-    s: &[u8],
-    i: usize,
+    at: At<'_>,
     out: &mut Vec<u8>,
     notes: &mut Vec<String>,
 ) -> Option<(usize, bool)> {
-    let end = crate::decode::skip(s, i)?;
+    let At { s, i, end } = at;
     let Some((members, _)) = text::members(s, i) else {
-        return text::copy(s, i, out);
+        return at.copy(out);
     };
     if let Some(m) = members
         .iter()
@@ -211,7 +211,7 @@ pub(crate) fn decode_text(
             "a tuple has no position {:?}: kept as it came",
             m.0
         ));
-        return text::copy(s, i, out);
+        return at.copy(out);
     }
     let mut parts: Vec<Vec<u8>> = Vec::new();
     let mut gap = false;

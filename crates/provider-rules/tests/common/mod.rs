@@ -4,29 +4,6 @@
 use provider_rules::{Rules, Sanitized, Slot, check, check_schema, sanitize};
 use schema_core::Schema;
 use serde_json::Value;
-use std::sync::mpsc;
-use std::time::Duration;
-
-/// Runs `f` on a fresh thread (default 2 MiB stack) and waits at most `secs` seconds for it:
-/// a hang or a stack overflow fails the test instead of stalling the run.
-pub fn bounded<T: Send + 'static>(
-    name: &str,
-    secs: u64,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::Builder::new()
-        .name(name.to_owned())
-        .spawn(move || {
-            let _ = tx.send(f());
-        })
-        .expect("spawn");
-    match rx.recv_timeout(Duration::from_secs(secs)) {
-        Ok(v) => v,
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{name}: no answer within {secs} s (hang)"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{name}: the worker panicked"),
-    }
-}
 
 /// Sanitizes `input`, asserts the invariants every test shares (check-clean, idempotent,
 /// deterministic) and returns the result.

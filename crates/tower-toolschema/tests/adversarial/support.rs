@@ -5,31 +5,11 @@ use crate::slot_mask;
 use bytes::Bytes;
 use http::Request;
 use http_body_util::BodyExt;
-use std::sync::mpsc;
-use std::time::Duration;
 use tower::{Layer, Service, ServiceExt};
 use tower_toolschema::shapes::Api;
 use tower_toolschema::{SanitizeReport, ToolSchemaBody, ToolSchemaLayer, sanitize_body};
 
-/// Runs `f` on a fresh thread (default stack) and waits at most `secs` seconds for it.
-pub(crate) fn bounded<T: Send + 'static>(
-    name: &str,
-    secs: u64,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::Builder::new()
-        .name(name.to_owned())
-        .spawn(move || {
-            let _ = tx.send(f());
-        })
-        .expect("spawn");
-    match rx.recv_timeout(Duration::from_secs(secs)) {
-        Ok(v) => v,
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{name}: no answer within {secs} s (hang)"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{name}: the worker panicked"),
-    }
-}
+pub(crate) use hang_guard::bounded;
 
 /// `sanitize_body` with the slot check; returns the output and the report.
 pub(crate) fn run(

@@ -1,0 +1,79 @@
+//! Results spliced back into the original text, each laid out like the slot it replaces.
+
+use std::ops::Range;
+
+/// Replaces the given byte ranges of `text` (non-overlapping) by new text.
+pub fn splice(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (range, new) in edits {
+        if range.start < at || range.end > text.len() {
+            continue;
+        }
+        out.push_str(&text[at..range.start]);
+        out.push_str(&new);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// Appends a sanitized schema's text for the slot at `range` of `text` to `out`: compact where
+/// the original was on one line, otherwise pretty-printed and indented like the line the slot
+/// starts on.
+pub fn render_like_into(out: &mut String, text: &str, range: &Range<usize>, compact: &str) {
+    let original = text.get(range.clone()).unwrap_or("");
+    if !original.contains('\n') {
+        out.push_str(compact);
+        return;
+    }
+    let line_start = text[..range.start.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let indent: String = text[line_start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect();
+    let pretty = schema_core::pretty(compact);
+    out.reserve(pretty.len() + 64);
+    for (i, line) in pretty.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(&indent);
+        }
+        out.push_str(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
+        let mut out = String::new();
+        render_like_into(&mut out, text, range, compact);
+        out
+    }
+
+    #[test]
+    fn splice_replaces_ranges_in_order() {
+        let text = "0123456789";
+        let out = splice(text, vec![(6..8, "B".into()), (1..3, "A".into())]);
+        assert_eq!(out, "0A345B89");
+    }
+
+    #[test]
+    fn render_like_indents_like_the_original() {
+        let text = "{\n    \"s\": {\n      \"type\": \"x\"\n    }\n}";
+        let start = text.find("{\n      ").unwrap();
+        let end = text.rfind("}\n}").unwrap() + 1;
+        let out = render_like(text, &(start..end), r#"{"type":"y"}"#);
+        assert_eq!(out, "{\n      \"type\": \"y\"\n    }");
+        let one_line = r#"{"s":{"type":"x"}}"#;
+        assert_eq!(
+            render_like(one_line, &(5..17), r#"{"type":"y"}"#),
+            r#"{"type":"y"}"#
+        );
+    }
+}
