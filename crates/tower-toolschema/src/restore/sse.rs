@@ -130,6 +130,16 @@ pub(crate) fn first_event_end(prev: &[u8], chunk: &[u8]) -> Option<usize> {
     })
 }
 
+/// The end of the first event of `bytes`, which start at the start of a line (after an
+/// event, or the stream's start): the line end of its first empty line.
+pub(crate) fn event_end_at_line_start(bytes: &[u8]) -> Option<usize> {
+    match bytes {
+        [b'\n', ..] => Some(1),
+        [b'\r', b'\n', ..] => Some(2),
+        _ => first_event_end(b"", bytes),
+    }
+}
+
 /// The lines of an event: (content range, line end range), without a list.
 fn lines(raw: &[u8]) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
     let mut start = 0;
@@ -230,6 +240,10 @@ mod tests {
         assert_eq!(first_event_end(b"a\r\n", b"\r\nb"), Some(2));
         assert_eq!(first_event_end(b"\n\r", b"\nb"), Some(1));
         assert_eq!(first_event_end(b"a", b"\nb\r\n"), None);
+        assert_eq!(event_end_at_line_start(b"\nb\n\n"), Some(1));
+        assert_eq!(event_end_at_line_start(b"\r\nb"), Some(2));
+        assert_eq!(event_end_at_line_start(b"\rb\n\n"), Some(4));
+        assert_eq!(event_end_at_line_start(b"a\r\n\r\nb"), Some(5));
         let ev = b"event: a\r\ndata: 3\r\ndata: 4\r\n\r\n";
         assert_eq!(data(ev).as_deref(), Some(&b"3\n4"[..]));
         assert_eq!(with_data(ev, b"7"), b"event: a\r\ndata: 7\r\n\r\n");
