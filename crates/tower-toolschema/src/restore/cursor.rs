@@ -328,26 +328,29 @@ impl<'a> Cursor<'a> {
 /// a surrogate (serde_json then judges it: [`super::json::string`]).
 pub(crate) fn push_string(raw: &str, out: &mut String) -> Option<()> {
     let body = raw.strip_prefix('"')?.strip_suffix('"')?;
+    let mark = out.len();
+    let done = unescape_into(body, out);
+    if done.is_none() {
+        out.truncate(mark);
+    }
+    done
+}
+
+/// The content `body` of a string token, unescaped onto `out`: plain runs as they are, each
+/// escape as its character.
+fn unescape_into(body: &str, out: &mut String) -> Option<()> {
     let b = body.as_bytes();
-    let special = |x: u8| x == b'"' || x == b'\\' || x < 0x20;
-    // No escape (the common case): appended as it is.
-    let Some(first) = b.iter().position(|&x| special(x)) else {
-        out.push_str(body);
-        return Some(());
-    };
-    let mut s = String::with_capacity(body.len());
-    s.push_str(body.get(..first)?);
-    let mut i = first;
-    while i < b.len() {
-        let start = i;
-        while i < b.len() && !special(b[i]) {
+    // Where the plain run being read starts; `i` is always at an ASCII byte or inside a run.
+    let (mut run, mut i) = (0, 0);
+    while let Some(&x) = b.get(i) {
+        if x >= 0x20 && x != b'"' && x != b'\\' {
             i += 1;
+            continue;
         }
-        s.push_str(body.get(start..i)?);
-        let Some(&x) = b.get(i) else { break };
         if x != b'\\' {
             return None;
         }
+        out.push_str(body.get(run..i)?);
         let ch = match b.get(i + 1)? {
             b'"' => '"',
             b'\\' => '\\',
@@ -358,9 +361,14 @@ pub(crate) fn push_string(raw: &str, out: &mut String) -> Option<()> {
             b'r' => '\r',
             b't' => '\t',
             b'u' => {
-                let hex = body.get(i + 2..i + 6)?;
-                let n = u32::from_str_radix(hex, 16).ok()?;
-                if !hex.bytes().all(|h| h.is_ascii_hexdigit()) || (0xD800..0xE000).contains(&n) {
+                let hex = b.get(i + 2..i + 6)?;
+                if !hex.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
+                let n = hex.iter().fold(0u32, |n, h| {
+                    n * 16 + char::from(*h).to_digit(16).unwrap_or(0)
+                });
+                if (0xD800..0xE000).contains(&n) {
                     return None;
                 }
                 i += 4;
@@ -368,10 +376,11 @@ pub(crate) fn push_string(raw: &str, out: &mut String) -> Option<()> {
             }
             _ => return None,
         };
-        s.push(ch);
+        out.push(ch);
         i += 2;
+        run = i;
     }
-    out.push_str(&s);
+    out.push_str(body.get(run..)?);
     Some(())
 }
 

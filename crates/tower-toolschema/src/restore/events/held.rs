@@ -40,7 +40,7 @@ impl Held {
     /// The one event with the whole arguments (decoded unless `cut`), if any fragment came.
     pub(super) fn release(self, cut: bool, calls: &mut Vec<RestoredCall>) -> Option<Bytes> {
         let t = self.template?;
-        let mut call = RestoredCall::new(&self.tool);
+        let mut call = RestoredCall::owned(self.tool);
         let text = if cut {
             self.fragments
         } else {
@@ -201,7 +201,9 @@ impl StreamRestorer {
                     Held {
                         tool,
                         decoder,
-                        fragments: String::new(),
+                        // Room for a usual call's arguments: one allocation, not a growth
+                        // per fragment.
+                        fragments: String::with_capacity(256),
                         template: None,
                     },
                 );
