@@ -12,7 +12,7 @@ use super::super::report::RestoredCall;
 use super::super::sse;
 use super::{Step, StreamRestorer};
 use crate::locate::{RawText, range_in};
-use crate::slots::splice::{Edit, splice};
+use crate::slots::splice::Edit;
 
 /// A call whose fragments are held.
 #[derive(Debug)]
@@ -57,15 +57,32 @@ impl Held {
             }
         };
         calls.push(call);
+        t.build(&text)
+    }
+}
+
+impl Template {
+    /// The event with `text` as its fragment (a JSON string) and its other edits made; with
+    /// no other edit and the data the event's one `data: ` line, written in one buffer.
+    fn build(self, text: &str) -> Option<Bytes> {
+        let ev = &self.event;
+        if self.edits.is_empty()
+            && let Some(at) = sse::data_at(ev, &self.data)
+        {
+            let mut out = Vec::with_capacity(ev.len() + text.len() + 8);
+            out.extend_from_slice(ev.get(..at + self.fragment.start)?);
+            serde_json::to_writer(&mut out, text).ok()?;
+            out.extend_from_slice(ev.get(at + self.fragment.end..)?);
+            return Some(Bytes::from(out));
+        }
         let mut fragment = Vec::with_capacity(text.len() + 8);
-        serde_json::to_writer(&mut fragment, &text).ok()?;
-        let mut edits = t.edits;
+        serde_json::to_writer(&mut fragment, text).ok()?;
+        let mut edits = self.edits;
         edits.push(Edit {
-            range: t.fragment,
+            range: self.fragment,
             bytes: fragment,
         });
-        let data = splice(&t.data, edits)?.into_vec(&t.data);
-        Some(Bytes::from(sse::with_data(&t.event, &data)))
+        sse::with_edits(ev, &self.data, edits)
     }
 }
 

@@ -29,7 +29,7 @@ use super::report::RestoredCall;
 use super::sse::{self, Splitter};
 use super::{RestorePlan, chat, json};
 use crate::shapes_response::Stream;
-use crate::slots::splice::{Edit, splice};
+use crate::slots::splice::Edit;
 
 /// Restores one stream, event by event.
 #[derive(Debug)]
@@ -210,8 +210,8 @@ impl StreamRestorer {
             range,
             bytes: next.to_string().into_bytes(),
         };
-        match splice(&data, vec![edit]) {
-            Some(new) => out.push(Bytes::from(sse::with_data(&event, &new.into_vec(&data)))),
+        match sse::with_edits(&event, &data, vec![edit]) {
+            Some(new) => out.push(new),
             None => out.push(event),
         }
     }
@@ -302,10 +302,7 @@ impl StreamRestorer {
             self.emit(event, out);
             return;
         }
-        let new = match splice(&data, step.edits) {
-            Some(new) => Bytes::from(sse::with_data(&event, &new.into_vec(&data))),
-            None => event,
-        };
+        let new = sse::with_edits(&event, &data, step.edits).unwrap_or(event);
         self.emit(new, out);
     }
 
