@@ -65,6 +65,9 @@ impl Decoder {
         }
     }
 
+    /// Transcribes the object at `s[open]`, its kept members written as they are read (no
+    /// copy per member): a dropped member takes the separator after it along, so the kept
+    /// members keep the separators between them, and the last one the text before `}`.
     fn object(
         &self,
         s: &[u8],
@@ -72,80 +75,67 @@ impl Decoder {
         out: &mut Vec<u8>,
         notes: &mut Vec<String>,
     ) -> Option<(usize, bool)> {
-        // Members as transcribed text, each with the separator that followed it.
-        let mut kept: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
         let mut changed = false;
         let mut i = ws(s, open + 1);
-        let lead = &s[open + 1..i];
         if s.get(i) == Some(&b'}') {
             out.extend_from_slice(&s[open..=i]);
             return Some((i + 1, false));
         }
-        let mut tail: &[u8];
+        out.extend_from_slice(&s[open..i]);
+        // The separator after the last kept member, written once another is kept.
+        let mut sep: Option<std::ops::Range<usize>> = None;
+        let mut kept = false;
         loop {
             let key_start = i;
             let key_end = skip_string(s, i)?;
-            let key = key_text(&s[key_start..key_end])?;
+            let key = key_ref(&s[key_start..key_end])?;
             let colon = ws(s, key_end);
             if s.get(colon) != Some(&b':') {
                 return None;
             }
             let v = ws(s, colon + 1);
-            let mut member = s[key_start..v].to_vec();
-            let (end, drop) = if self.drop_null.contains(&key) && s[v..].starts_with(b"null") {
-                (v + 4, true)
-            } else if let Some(d) = self.member(&key) {
-                let (end, c) = d.value(s, v, &mut member, notes)?;
-                changed |= c;
-                (end, false)
+            let drop = s[v..].starts_with(b"null") && self.drop_null.iter().any(|d| *d == *key);
+            let end = if drop {
+                changed = true;
+                v + 4
             } else {
-                let end = skip(s, v)?;
-                member.extend_from_slice(&s[v..end]);
-                (end, false)
+                if let Some(r) = sep.take() {
+                    out.extend_from_slice(&s[r]);
+                }
+                kept = true;
+                out.extend_from_slice(&s[key_start..v]);
+                match self.member(&key) {
+                    Some(d) => {
+                        let (end, c) = d.value(s, v, out, notes)?;
+                        changed |= c;
+                        end
+                    }
+                    None => {
+                        let end = skip(s, v)?;
+                        out.extend_from_slice(&s[v..end]);
+                        end
+                    }
+                }
             };
             let after = ws(s, end);
             match s.get(after)? {
                 b',' => {
                     let next = ws(s, after + 1);
-                    if drop {
-                        changed = true;
-                    } else {
-                        kept.push((member, s[end..next].to_vec()));
+                    if !drop {
+                        sep = Some(end..next);
                     }
                     i = next;
                 }
                 b'}' => {
-                    tail = &s[end..after];
-                    if drop {
-                        changed = true;
-                    } else {
-                        kept.push((member, Vec::new()));
+                    if kept {
+                        out.extend_from_slice(&s[end..after]);
                     }
-                    i = after;
-                    break;
+                    out.push(b'}');
+                    return Some((after + 1, changed));
                 }
                 _ => return None,
             }
         }
-        if kept.is_empty() {
-            tail = &[];
-        }
-        out.push(b'{');
-        out.extend_from_slice(lead);
-        let n = kept.len();
-        for (k, (member, sep)) in kept.into_iter().enumerate() {
-            out.extend_from_slice(&member);
-            if k + 1 < n {
-                if sep.is_empty() {
-                    out.push(b',');
-                } else {
-                    out.extend_from_slice(&sep);
-                }
-            }
-        }
-        out.extend_from_slice(tail);
-        out.push(b'}');
-        Some((i + 1, changed))
     }
 
     fn array(
@@ -284,11 +274,18 @@ pub(crate) fn skip(s: &[u8], i: usize) -> Option<usize> {
 }
 
 pub(crate) fn key_text(raw: &[u8]) -> Option<String> {
+    key_ref(raw).map(std::borrow::Cow::into_owned)
+}
+
+/// [`key_text`], borrowed when the key has no escapes.
+pub(crate) fn key_ref(raw: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
     if raw.contains(&b'\\') {
-        serde_json::from_slice(raw).ok()
+        serde_json::from_slice(raw)
+            .ok()
+            .map(std::borrow::Cow::Owned)
     } else {
         std::str::from_utf8(raw.get(1..raw.len().checked_sub(1)?)?)
             .ok()
-            .map(str::to_owned)
+            .map(std::borrow::Cow::Borrowed)
     }
 }

@@ -1,4 +1,4 @@
-//! An OpenAI Chat stream chunk read in one pass: what the way back needs of it (the choices'
+//! An OpenAI Chat stream chunk: what the way back needs of it (the choices'
 //! indices and finish, each tool call's index, name and arguments, and whether an event
 //! carries nothing but one argument fragment), every other value skipped by serde_json's
 //! scanner, nothing copied. The same reading as the generic walker (`json::members`): the
@@ -64,8 +64,14 @@ pub(crate) struct Call<'a> {
     pub function_members: usize,
 }
 
-/// Reads `text` (one event's data): `None` when it is not JSON.
+/// Reads `text` (one event's data): `None` when it is not JSON. Read by hand in one pass
+/// ([`super::chat_scan`]); a text that reader is not sure of is read with serde_json.
 pub(crate) fn read(text: &str) -> Option<Chunk<'_>> {
+    super::chat_scan::read(text).or_else(|| read_serde(text))
+}
+
+/// [`read`] with serde_json (whose answer stands where the hand-written reader is not sure).
+pub(crate) fn read_serde(text: &str) -> Option<Chunk<'_>> {
     serde_json::from_str::<Obj<Chunk<'_>>>(text)
         .ok()
         .map(|o| o.0.unwrap_or_default())

@@ -55,6 +55,16 @@ pub(crate) fn string(raw: Raw<'_>) -> Option<String> {
     serde_json::from_str(raw.get()).ok()
 }
 
+/// [`string`], borrowed from the text when it has no escapes.
+pub(crate) fn string_ref(raw: Raw<'_>) -> Option<Cow<'_, str>> {
+    let body = raw.get().strip_prefix('"')?.strip_suffix('"')?;
+    if body.contains('\\') {
+        string(raw).map(Cow::Owned)
+    } else {
+        Some(Cow::Borrowed(body))
+    }
+}
+
 /// Whether `m` satisfies a table `when`.
 pub(crate) fn holds(m: &Members<'_>, when: Option<(&str, &str)>) -> bool {
     match when {

@@ -57,6 +57,8 @@
 
 mod body;
 mod chat;
+mod chat_scan;
+mod cursor;
 mod events;
 pub(crate) mod json;
 mod report;
@@ -95,7 +97,17 @@ pub struct RestorePlan {
     api: Api,
     names: Arc<NameMap>,
     decoders: Vec<(String, Arc<Decoder>)>,
+    /// Every name a response may carry, resolved once a stream looks one up (see
+    /// [`RestorePlan::resolve`]).
+    index: std::sync::OnceLock<ToolIndex>,
 }
+
+/// A sent name → the tool's own name when it was renamed, and the tool's decoder.
+type ToolIndex = std::collections::HashMap<
+    String,
+    (Option<String>, Option<Arc<Decoder>>),
+    foldhash::fast::RandomState,
+>;
 
 impl RestorePlan {
     /// A plan for a response of `api`; identity decoders are dropped.
@@ -133,6 +145,7 @@ impl RestorePlan {
             api,
             names,
             decoders,
+            index: std::sync::OnceLock::new(),
         }
     }
 
@@ -197,6 +210,32 @@ impl RestorePlan {
             .iter()
             .find(|(n, _)| n == tool)
             .map(|(_, d)| d)
+    }
+
+    /// A name the provider sent, resolved: the tool's own name when it was renamed
+    /// ([`RestorePlan::original`]) and that tool's decoder ([`RestorePlan::decoder`]), by one
+    /// look-up in an index built on the first (not by scanning every name).
+    pub(crate) fn resolve(&self, sent: &str) -> (Option<&str>, Option<&Arc<Decoder>>) {
+        let index = self.index.get_or_init(|| {
+            let mut index = ToolIndex::default();
+            // The first renamed pair of a sent name wins, as `original` finds it; a name not
+            // renamed is its tool's own.
+            for (o, s) in self.names.pairs().filter(|(o, s)| o != s) {
+                index
+                    .entry(s.to_owned())
+                    .or_insert_with(|| (Some(o.to_owned()), self.decoder(o).cloned()));
+            }
+            for (n, d) in &self.decoders {
+                index
+                    .entry(n.clone())
+                    .or_insert_with(|| (None, Some(Arc::clone(d))));
+            }
+            index
+        });
+        match index.get(sent) {
+            Some((o, d)) => (o.as_deref(), d.as_ref()),
+            None => (None, None),
+        }
     }
 
     pub(crate) fn shape(&self) -> &'static ResponseShape {

@@ -34,9 +34,14 @@ pub struct RestoredCall {
 
 impl RestoredCall {
     pub(crate) fn new(sent: &str) -> Self {
+        Self::owned(sent.to_owned())
+    }
+
+    /// [`RestoredCall::new`] of a name the caller owns.
+    pub(crate) fn owned(sent: String) -> Self {
         RestoredCall {
-            sent: sent.to_owned(),
-            tool: sent.to_owned(),
+            tool: sent.clone(),
+            sent,
             decoded: false,
             error: None,
         }

@@ -8,6 +8,8 @@ use std::ops::Range;
 
 use bytes::{Bytes, BytesMut};
 
+use crate::slots::splice::{Edit, splice};
+
 /// Splits a stream into complete events; what follows the last complete event is held.
 #[derive(Debug, Default)]
 pub(crate) struct Splitter {
@@ -130,6 +132,16 @@ pub(crate) fn first_event_end(prev: &[u8], chunk: &[u8]) -> Option<usize> {
     })
 }
 
+/// The end of the first event of `bytes`, which start at the start of a line (after an
+/// event, or the stream's start): the line end of its first empty line.
+pub(crate) fn event_end_at_line_start(bytes: &[u8]) -> Option<usize> {
+    match bytes {
+        [b'\n', ..] => Some(1),
+        [b'\r', b'\n', ..] => Some(2),
+        _ => first_event_end(b"", bytes),
+    }
+}
+
 /// The lines of an event: (content range, line end range), without a list.
 fn lines(raw: &[u8]) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
     let mut start = 0;
@@ -182,6 +194,32 @@ pub(crate) fn data(raw: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
     found
 }
 
+/// Where `data` starts in `event`, when it is a slice of it that a `data: ` line carries: the
+/// event's one data line ([`data`] borrows only then), so replacing bytes of `data` in place
+/// gives what [`with_data`] gives.
+pub(crate) fn data_at(event: &[u8], data: &[u8]) -> Option<usize> {
+    let at = (data.as_ptr() as usize).checked_sub(event.as_ptr() as usize)?;
+    (at.checked_add(data.len())? <= event.len() && event[..at].ends_with(b"data: ")).then_some(at)
+}
+
+/// The event with the `edits` (ranges in its data `data`) made: spliced in place when the data
+/// is the event's one `data: ` line ([`data_at`]), else the data spliced and the event rebuilt
+/// ([`with_data`]). `None` when the edits do not fit the data.
+pub(crate) fn with_edits(event: &Bytes, data: &[u8], mut edits: Vec<Edit>) -> Option<Bytes> {
+    match data_at(event, data) {
+        Some(at) => {
+            for e in &mut edits {
+                e.range = e.range.start + at..e.range.end + at;
+            }
+            Some(Bytes::from(splice(event, edits)?.into_vec(event)))
+        }
+        None => {
+            let new = splice(data, edits)?.into_vec(data);
+            Some(Bytes::from(with_data(event, &new)))
+        }
+    }
+}
+
 /// The event with its data replaced by `payload` (one line: JSON has no raw line breaks in
 /// strings): the first `data` line carries it, the others go; every other line is kept.
 pub(crate) fn with_data(raw: &[u8], payload: &[u8]) -> Vec<u8> {
@@ -230,8 +268,41 @@ mod tests {
         assert_eq!(first_event_end(b"a\r\n", b"\r\nb"), Some(2));
         assert_eq!(first_event_end(b"\n\r", b"\nb"), Some(1));
         assert_eq!(first_event_end(b"a", b"\nb\r\n"), None);
+        assert_eq!(event_end_at_line_start(b"\nb\n\n"), Some(1));
+        assert_eq!(event_end_at_line_start(b"\r\nb"), Some(2));
+        assert_eq!(event_end_at_line_start(b"\rb\n\n"), Some(4));
+        assert_eq!(event_end_at_line_start(b"a\r\n\r\nb"), Some(5));
         let ev = b"event: a\r\ndata: 3\r\ndata: 4\r\n\r\n";
         assert_eq!(data(ev).as_deref(), Some(&b"3\n4"[..]));
         assert_eq!(with_data(ev, b"7"), b"event: a\r\ndata: 7\r\n\r\n");
+        // Edits in place where the data is the one `data: ` line, else the event rebuilt: the
+        // same bytes as `with_data` of the spliced data.
+        for ev in [
+            &b"event: a\r\ndata: {\"x\":1}\r\n\r\n"[..],
+            b"data:  {\"x\":1}\n\n",
+            b"data:{\"x\":1}\n\n",
+            b"data: {\"x\":\ndata: 1}\n\n",
+        ] {
+            let ev = Bytes::copy_from_slice(ev);
+            let d = match data(&ev) {
+                Some(std::borrow::Cow::Borrowed(d)) => ev.slice_ref(d),
+                Some(std::borrow::Cow::Owned(d)) => Bytes::from(d),
+                None => unreachable!(),
+            };
+            let at = d.len() - 2;
+            let edit = || {
+                vec![Edit {
+                    range: at..at + 1,
+                    bytes: b"22".to_vec(),
+                }]
+            };
+            let want = with_data(&ev, &splice(&d, edit()).unwrap().into_vec(&d));
+            assert_eq!(with_edits(&ev, &d, edit()).as_deref(), Some(&want[..]));
+        }
+        assert_eq!(
+            data_at(b"data: x\n\n", b"x"),
+            None,
+            "not a slice of the event"
+        );
     }
 }

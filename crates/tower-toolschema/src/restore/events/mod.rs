@@ -15,72 +15,21 @@ use crate::locate::RawText;
 use bytes::Bytes;
 
 mod anthropic;
+mod calls;
+mod held;
 mod openai_chat;
 mod responses;
+mod triage;
 
+use held::{Held, LastFragment};
 use responses::sequence_number;
+use triage::Triage;
 
-use super::json::{call_edits, string};
 use super::report::RestoredCall;
 use super::sse::{self, Splitter};
 use super::{RestorePlan, chat, json};
-use crate::locate::range_in;
 use crate::shapes_response::Stream;
-use crate::slots::splice::{Edit, splice};
-
-/// A call whose fragments are held.
-#[derive(Debug)]
-struct Held {
-    tool: String,
-    decoder: Arc<provider_rules::Decoder>,
-    fragments: String,
-    /// The last event that carried a fragment, with that fragment's place in its data.
-    template: Option<Template>,
-}
-
-/// The last event that carried a fragment: the one event sent on release is made from it
-/// (its fragment replaced by the whole arguments, its other edits, a renamed name, made),
-/// only then: no copy per fragment.
-#[derive(Debug)]
-struct Template {
-    event: Bytes,
-    data: Bytes,
-    /// The event's other edits (usually none).
-    edits: Vec<Edit>,
-    fragment: std::ops::Range<usize>,
-}
-
-impl Held {
-    /// The one event with the whole arguments (decoded unless `cut`), if any fragment came.
-    fn release(self, cut: bool, calls: &mut Vec<RestoredCall>) -> Option<Bytes> {
-        let t = self.template?;
-        let mut call = RestoredCall::new(&self.tool);
-        let text = if cut {
-            self.fragments
-        } else {
-            match self.decoder.decode_json(&self.fragments) {
-                Ok(Some(d)) => {
-                    call.decoded = true;
-                    d
-                }
-                Ok(None) => self.fragments,
-                Err(e) => {
-                    call.error = Some(e.to_string());
-                    self.fragments
-                }
-            }
-        };
-        calls.push(call);
-        let fragment = serde_json::to_vec(&text).ok()?;
-        let mut edits = t.edits;
-        edits.push(Edit {
-            range: t.fragment,
-            bytes: fragment,
-        });
-        let data = splice(&t.data, edits)?.into_vec(&t.data);
-        Some(Bytes::from(sse::with_data(&t.event, &data)))
-    }
-}
+use crate::slots::splice::Edit;
 
 /// Restores one stream, event by event.
 #[derive(Debug)]
@@ -106,45 +55,6 @@ fn number(raw: Option<RawText<'_>>) -> u64 {
     raw.and_then(|r| r.get().parse().ok()).unwrap_or(0)
 }
 
-/// A keyword the triage looks for, with its searcher built once.
-struct Key(
-    &'static str,
-    std::sync::OnceLock<memchr::memmem::Finder<'static>>,
-);
-
-impl Key {
-    const fn new(k: &'static str) -> Key {
-        Key(k, std::sync::OnceLock::new())
-    }
-
-    fn finder(&self) -> &memchr::memmem::Finder<'static> {
-        self.1
-            .get_or_init(|| memchr::memmem::Finder::new(self.0.as_bytes()))
-    }
-}
-
-static TOOL_CALLS: Key = Key::new("tool_calls");
-static FUNCTION_CALL: Key = Key::new("function_call");
-static FUNCTION_CALL_CAMEL: Key = Key::new("functionCall");
-static TOOL_USE: Key = Key::new("tool_use");
-static CONTENT_BLOCK: Key = Key::new("content_block");
-static SEQUENCE_NUMBER: Key = Key::new("\"sequence_number\"");
-// The parts keywords share (`first_key`).
-static CALL: Key = Key::new("_call");
-static UNCTION: Key = Key::new("unction");
-
-/// What an event needs.
-enum Triage {
-    /// Nothing: it goes on as it came.
-    Pass,
-    /// It completes the open calls, which go first.
-    Complete,
-    /// It is read.
-    Read,
-    /// It goes on with its `sequence_number` renumbered (Responses, after a held event).
-    Renumber,
-}
-
 /// One event's edits, then the decision what to send.
 struct Step {
     edits: Vec<Edit>,
@@ -154,47 +64,6 @@ struct Step {
     release: Vec<(u64, u64)>,
     /// The call and the place in the data of the fragment a held-back event carried.
     fragment: Option<((u64, u64), std::ops::Range<usize>)>,
-}
-
-/// The last event read, when all it did was carry one fragment of a held call and be held
-/// back: an event whose data is the same bytes around another JSON string reads the same
-/// (the same call, the same decision), so it is held without a parse.
-#[derive(Debug)]
-struct LastFragment {
-    key: (u64, u64),
-    data: Bytes,
-    fragment: std::ops::Range<usize>,
-}
-
-impl LastFragment {
-    /// Where the fragment of `data` is, when `data` is this event's data with another JSON
-    /// string token in the fragment's place.
-    fn same_around(&self, data: &[u8]) -> Option<std::ops::Range<usize>> {
-        let (pre, post) = (
-            self.data.get(..self.fragment.start)?,
-            self.data.get(self.fragment.end..)?,
-        );
-        if data.len() < pre.len() + post.len() + 2
-            || !data.starts_with(pre)
-            || !data.ends_with(post)
-        {
-            return None;
-        }
-        let range = pre.len()..data.len() - post.len();
-        let token = &data[range.clone()];
-        // One string token: its first unescaped quote after the opening one is its last byte.
-        let body = token.strip_prefix(b"\"")?;
-        let mut i = 0;
-        while let Some(off) = memchr::memchr2(b'"', b'\\', body.get(i..)?) {
-            let at = i + off;
-            if body[at] == b'\\' {
-                i = at + 2;
-                continue;
-            }
-            return (at + 1 == body.len()).then_some(range);
-        }
-        None
-    }
 }
 
 impl StreamRestorer {
@@ -230,6 +99,18 @@ impl StreamRestorer {
                     out.push(chunk.split_to(end));
                     continue;
                 }
+            }
+            // An event whole in the chunk, nothing held before it: read as a slice of the
+            // chunk (no copy), as the splitter would read it alone.
+            if self.splitter.is_empty()
+                && let Some(k) = sse::event_end_at_line_start(&chunk)
+            {
+                let event = chunk.split_to(k);
+                match self.triage(&event) {
+                    Triage::Pass => out.push(event),
+                    triage => self.event(event, triage, &mut out),
+                }
+                continue;
             }
             // Buffered: up to the end of the first event this chunk completes.
             let held = self.splitter.held();
@@ -329,49 +210,9 @@ impl StreamRestorer {
             range,
             bytes: next.to_string().into_bytes(),
         };
-        match splice(&data, vec![edit]) {
-            Some(new) => out.push(Bytes::from(sse::with_data(&event, &new.into_vec(&data)))),
+        match sse::with_edits(&event, &data, vec![edit]) {
+            Some(new) => out.push(new),
             None => out.push(event),
-        }
-    }
-
-    /// Where the first keyword of this stream's kind is in `bytes`: one scan, for a part the
-    /// keywords share, each hit checked.
-    fn first_key(&self, bytes: &[u8]) -> Option<usize> {
-        // (the shared part, each keyword with the shared part's offset in it)
-        let (anchor, keys): (&Key, &[(&str, usize)]) = match self.plan.shape().stream {
-            Stream::ChatDeltas => (&CALL, &[("tool_calls", 4), ("function_call", 8)]),
-            Stream::ResponsesEvents => (&FUNCTION_CALL, &[("function_call", 0)]),
-            Stream::AnthropicBlocks => (&TOOL_USE, &[("tool_use", 0)]),
-            Stream::Chunks => (&UNCTION, &[("functionCall", 1), ("function_call", 1)]),
-            Stream::NotRead => return None,
-        };
-        anchor.finder().find_iter(bytes).find_map(|at| {
-            keys.iter().find_map(|(k, off)| {
-                let start = at.checked_sub(*off)?;
-                bytes[start..].starts_with(k.as_bytes()).then_some(start)
-            })
-        })
-    }
-
-    /// What an event needs, from a keyword scan of its bytes: most events of a stream (text)
-    /// name no tool call and go on unread.
-    fn triage(&self, event: &[u8]) -> Triage {
-        let has = |k: &Key| k.finder().find(event).is_some();
-        let open = !self.held.is_empty() || !self.open.is_empty();
-        match self.plan.shape().stream {
-            Stream::ChatDeltas if has(&TOOL_CALLS) || has(&FUNCTION_CALL) => Triage::Read,
-            // Calls come one after another: anything else in the stream completes them.
-            Stream::ChatDeltas if open => Triage::Complete,
-            Stream::ResponsesEvents if has(&FUNCTION_CALL) => Triage::Read,
-            Stream::AnthropicBlocks if has(&TOOL_USE) || (open && has(&CONTENT_BLOCK)) => {
-                Triage::Read
-            }
-            Stream::ResponsesEvents if self.seq_next.is_some() && has(&SEQUENCE_NUMBER) => {
-                Triage::Renumber
-            }
-            Stream::Chunks if has(&FUNCTION_CALL_CAMEL) || has(&FUNCTION_CALL) => Triage::Read,
-            _ => Triage::Pass,
         }
     }
 
@@ -461,10 +302,7 @@ impl StreamRestorer {
             self.emit(event, out);
             return;
         }
-        let new = match splice(&data, step.edits) {
-            Some(new) => Bytes::from(sse::with_data(&event, &new.into_vec(&data))),
-            None => event,
-        };
+        let new = sse::with_edits(&event, &data, step.edits).unwrap_or(event);
         self.emit(new, out);
     }
 
@@ -503,200 +341,9 @@ impl StreamRestorer {
         }
         Some(step)
     }
-
-    /// Holds the fragment at `raw` of the call at `key`: cut out of the event (`pure`: the
-    /// event carries nothing else and is held back whole).
-    fn hold(
-        &mut self,
-        key: (u64, u64),
-        event: &Bytes,
-        data: &Bytes,
-        raw: RawText<'_>,
-        pure: bool,
-        step: &mut Step,
-    ) {
-        let (Some(h), Some(range)) = (self.held.get_mut(&key), range_in(data, raw)) else {
-            return;
-        };
-        let Some(text) = string(raw) else { return };
-        h.fragments.push_str(&text);
-        // The template: this event, its earlier edits (a renamed name) made on release.
-        let edits = step
-            .edits
-            .iter()
-            .map(|e| Edit {
-                range: e.range.clone(),
-                bytes: e.bytes.clone(),
-            })
-            .collect();
-        h.template = Some(Template {
-            event: event.clone(),
-            data: data.clone(),
-            edits,
-            fragment: range.clone(),
-        });
-        if pure {
-            step.drop = true;
-            step.fragment = Some((key, range));
-        } else {
-            step.edits.push(Edit {
-                range,
-                bytes: b"\"\"".to_vec(),
-            });
-        }
-    }
-
-    /// [`StreamRestorer::hold`] of a held-back event known to read as the last one did (see
-    /// [`LastFragment`]): its fragment at `fragment` in `data`. `false` (nothing done) when
-    /// the fragment is not a JSON string.
-    fn hold_again(
-        &mut self,
-        key: (u64, u64),
-        event: &Bytes,
-        data: &Bytes,
-        fragment: std::ops::Range<usize>,
-    ) -> bool {
-        let Some(text) = std::str::from_utf8(&data[fragment.clone()])
-            .ok()
-            .and_then(|t| serde_json::from_str::<String>(t).ok())
-        else {
-            return false;
-        };
-        let Some(h) = self.held.get_mut(&key) else {
-            return false;
-        };
-        h.fragments.push_str(&text);
-        h.template = Some(Template {
-            event: event.clone(),
-            data: data.clone(),
-            edits: Vec::new(),
-            fragment,
-        });
-        true
-    }
-
-    fn open_call(&mut self, key: (u64, u64), tool: String) {
-        match self.plan.decoder(&tool) {
-            Some(d) => {
-                self.held.insert(
-                    key,
-                    Held {
-                        tool,
-                        decoder: Arc::clone(d),
-                        fragments: String::new(),
-                        template: None,
-                    },
-                );
-            }
-            None => {
-                self.open.insert(key, tool);
-            }
-        }
-    }
-
-    /// A call that starts in this event (Responses' `output_item.added`, Anthropic's
-    /// `content_block_start`): when the object at `holder` is of type `kind`, its `name` is
-    /// mapped back and the call opened at `key`.
-    fn start_call(
-        &mut self,
-        data: &[u8],
-        doc: RawText<'_>,
-        (holder, kind): (&str, &str),
-        key: (u64, u64),
-        step: &mut Step,
-    ) {
-        let Some((m, name)) = json::at(doc, &format!("{holder}.name")) else {
-            return;
-        };
-        if let Some(sent) = string(name)
-            && json::member(&m, "type")
-                .and_then(string)
-                .is_some_and(|t| t == kind)
-        {
-            let tool = self.rename(data, name, &sent, step);
-            self.open_call(key, tool);
-        }
-    }
-
-    /// Whole calls inside one event (Responses' `output_item.done`, `response.completed`).
-    fn whole_calls(&mut self, data: &[u8], doc: RawText<'_>, step: &mut Step) {
-        let shape = self.plan.shape();
-        call_edits(
-            &self.plan,
-            data,
-            doc,
-            "",
-            shape.event_calls,
-            &mut step.edits,
-            &mut self.calls,
-        );
-    }
-
-    /// Maps a name back in this event; returns the tool's own name.
-    fn rename(&mut self, data: &[u8], raw: RawText<'_>, sent: &str, step: &mut Step) -> String {
-        match self.plan.original(sent) {
-            Some(original) => {
-                if let (Some(range), Ok(bytes)) =
-                    (range_in(data, raw), serde_json::to_vec(original))
-                {
-                    step.edits.push(Edit { range, bytes });
-                }
-                let original = original.to_owned();
-                if self.plan.decoder(&original).is_none() {
-                    let mut c = RestoredCall::new(sent);
-                    c.tool = original.clone();
-                    self.calls.push(c);
-                }
-                original
-            }
-            None => sent.to_owned(),
-        }
-    }
 }
 
 fn dedup(keys: &mut Vec<(u64, u64)>) {
     keys.sort_unstable();
     keys.dedup();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_same_bytes_around_another_string_read_the_same() {
-        let data = Bytes::from_static(br#"{"d":{"arguments":"{\"a\":"},"n":null}"#);
-        let start = br#"{"d":{"arguments":"#.len();
-        let end = data.len() - br#"},"n":null}"#.len();
-        let last = LastFragment {
-            key: (0, 0),
-            fragment: start..end,
-            data,
-        };
-        assert_eq!(&last.data[last.fragment.clone()], br#""{\"a\":""#);
-        let same = |s: &str| last.same_around(s.as_bytes()).map(|r| s[r].to_owned());
-        assert_eq!(
-            same(r#"{"d":{"arguments":"1}"},"n":null}"#).as_deref(),
-            Some(r#""1}""#)
-        );
-        assert_eq!(
-            same(r#"{"d":{"arguments":"\\\""},"n":null}"#).as_deref(),
-            Some(r#""\\\"""#)
-        );
-        assert_eq!(
-            same(r#"{"d":{"arguments":""},"n":null}"#).as_deref(),
-            Some(r#""""#)
-        );
-        // Not one string token in the place: read in full.
-        for other in [
-            r#"{"d":{"arguments":"a","b":"c"},"n":null}"#,
-            r#"{"d":{"arguments":"a\"},"n":null}"#,
-            r#"{"d":{"arguments":"a\},"n":null}"#,
-            r#"{"d":{"arguments":1},"n":null}"#,
-            r#"{"d":{"arguments":"a"},"n":1}"#,
-            r#"{"d":{"arguments":"},"n":null}"#,
-        ] {
-            assert_eq!(same(other), None, "{other}");
-        }
-    }
 }

@@ -5,7 +5,7 @@
 use bytes::Bytes;
 
 use super::super::chat;
-use super::super::json::string;
+use super::super::json::string_ref;
 use super::{Step, StreamRestorer, dedup, number};
 
 impl StreamRestorer {
@@ -27,7 +27,7 @@ impl StreamRestorer {
             for call in delta.calls.into_iter().flatten() {
                 let key = (c, number(call.index));
                 if let Some(name) = call.name
-                    && let Some(sent) = string(name)
+                    && let Some(sent) = string_ref(name)
                 {
                     // A new call in this choice completes the one before.
                     step.release
