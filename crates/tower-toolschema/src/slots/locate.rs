@@ -305,10 +305,7 @@ pub(crate) fn locate_hooked<'a>(
     let Node::Object(_) = root else {
         return Ok(Located::default());
     };
-    if let Some(found) = std::str::from_utf8(body)
-        .ok()
-        .and_then(|text| fast::locate(text, root, tool_names, hook))
-    {
+    if let Some(found) = fast::locate(body, root, tool_names, hook) {
         return Ok(found);
     }
     locate_serde(body, root, tool_names)
