@@ -8,8 +8,6 @@
 //! serde_json's scan ([`super::scan`]) instead, whose answer (and error message) stands. For
 //! every body it accepts, it finds what that scan finds.
 
-use std::borrow::Cow;
-
 use super::scan::{PathSeg, name_and_flag};
 use super::trie::{Node, Object};
 use super::{Container, Found, Hook, Located, RawText};
@@ -287,8 +285,7 @@ impl<'a> Fast<'a, '_> {
                             } else if i == strict_i {
                                 strict = Some(raw);
                             } else {
-                                self.out.model =
-                                    serde_json::from_str::<Cow<'a, str>>(raw.get()).ok();
+                                self.out.model = raw.string();
                             }
                         }
                     }
