@@ -48,14 +48,18 @@ fn both(
         .collect()
 }
 
+/// Four turns over five `search_*` tools (strict or not), each with an earlier call of the first.
+fn four_turns(strict: bool) -> (Vec<String>, Vec<[(Bytes, SanitizeReport, RestorePlan); 2]>) {
+    let list = tools("search_", strict);
+    let bodies: Vec<String> = (0..4).map(|t| turn(&list, "search_0", t)).collect();
+    let turns = both(ToolSchemaLayer::openai, &bodies);
+    (bodies, turns)
+}
+
 #[test]
 fn nothing_to_restore_on_a_known_list_is_an_empty_plan_and_the_same_bytes() {
-    let list = tools("search_", false);
-    let bodies: Vec<String> = (0..4).map(|t| turn(&list, "search_0", t)).collect();
-    for (i, [warm, cold]) in both(ToolSchemaLayer::openai, &bodies)
-        .into_iter()
-        .enumerate()
-    {
+    let (bodies, turns) = four_turns(false);
+    for (i, [warm, cold]) in turns.into_iter().enumerate() {
         assert_eq!(
             warm.0,
             bodies[i].as_bytes(),
@@ -103,12 +107,7 @@ fn a_renamed_tool_on_a_known_list_is_renamed_in_every_turns_history() {
 
 #[test]
 fn a_strict_tool_on_a_known_list_keeps_its_decoder_in_the_plan() {
-    let list = tools("search_", true);
-    let bodies: Vec<String> = (0..4).map(|t| turn(&list, "search_0", t)).collect();
-    for (i, [warm, cold]) in both(ToolSchemaLayer::openai, &bodies)
-        .into_iter()
-        .enumerate()
-    {
+    for (i, [warm, cold]) in four_turns(true).1.into_iter().enumerate() {
         assert_eq!(warm.0, cold.0, "turn {i}");
         // The same reports, but for whether each came from the slot cache.
         let uncached = |r: &SanitizeReport| {
