@@ -29,12 +29,12 @@ fn turn(tools: &str, sent: &str, turn: usize) -> String {
     )
 }
 
+/// One body's result: what is sent, the report, the plan.
+type Prepared = (Bytes, SanitizeReport, RestorePlan);
+
 /// Each turn's body, report and plan with one layer (its caches warm from turn to turn), and
 /// the same with the caches off (every turn read afresh).
-fn both(
-    layer: fn() -> ToolSchemaLayer,
-    bodies: &[String],
-) -> Vec<[(Bytes, SanitizeReport, RestorePlan); 2]> {
+fn both(layer: fn() -> ToolSchemaLayer, bodies: &[String]) -> Vec<[Prepared; 2]> {
     let (warm, cold) = (layer(), layer().cache(CacheConfig::disabled()));
     bodies
         .iter()
@@ -49,7 +49,7 @@ fn both(
 }
 
 /// Four turns over five `search_*` tools (strict or not), each with an earlier call of the first.
-fn four_turns(strict: bool) -> (Vec<String>, Vec<[(Bytes, SanitizeReport, RestorePlan); 2]>) {
+fn four_turns(strict: bool) -> (Vec<String>, Vec<[Prepared; 2]>) {
     let list = tools("search_", strict);
     let bodies: Vec<String> = (0..4).map(|t| turn(&list, "search_0", t)).collect();
     let turns = both(ToolSchemaLayer::openai, &bodies);
