@@ -106,8 +106,8 @@ pub(crate) fn process_with(
     tool_limit(cfg, &located, ctx, budget.fields, &mut slots);
     let slots = SlotReports::from(slots);
     let unslotted = unslotted(cfg, &located, api, ctx);
-    // Worked out only for a list that is kept (then also for this request's way back).
-    let mut needs = None;
+    // Worked out once: for this request's way back and for the kept list's.
+    let needs = Arc::new(Needs::of(cfg, api, &slots, &unslotted));
     if let Some(requests) = requests
         && let Some(entry) = entry_of(
             body,
@@ -116,7 +116,7 @@ pub(crate) fn process_with(
             api,
             (&slots, &unslotted),
             &edits,
-            || Arc::clone(needs.insert(Arc::new(Needs::of(cfg, api, &slots, &unslotted)))),
+            &needs,
         )
     {
         requests.insert(entry);
@@ -129,7 +129,7 @@ pub(crate) fn process_with(
         history: Vec::new(),
         unslotted,
     });
-    (new, report, needs)
+    (new, report, Some(needs))
 }
 
 /// What locating said, or why the body is skipped.
@@ -195,7 +195,7 @@ fn entry_of(
     api: Option<crate::shapes::Api>,
     (slots, unslotted): (&SlotReports, &[(String, bool)]),
     edits: &[Edit],
-    needs: impl FnOnce() -> Arc<Needs>,
+    needs: &Arc<Needs>,
 ) -> Option<Entry> {
     let c = located.containers.iter().find(|c| {
         c.slots == (0..located.slots.len()) && c.tools == (0..located.tools_without_schema.len())
@@ -219,7 +219,7 @@ fn entry_of(
         model: located.model.as_deref().map(str::to_owned),
         host: ctx.host.clone(),
         api,
-        needs: needs(),
+        needs: Arc::clone(needs),
         slots: slots.clone(),
         unslotted: unslotted.to_vec(),
         edits,
