@@ -16,10 +16,14 @@
 //! # log(&http::Request::new(()));
 //! ```
 
+mod slot_reports;
+
 use std::fmt;
 use std::sync::Arc;
 
 use crate::shapes::{Api, SlotRole};
+
+pub use slot_reports::SlotReports;
 
 /// One change made to a schema: the engine's own type, as `provider_rules` reports it.
 pub use provider_rules::Change;
@@ -348,8 +352,8 @@ pub struct SanitizeReport {
     pub api: Option<Api>,
     /// The overall result.
     pub outcome: Outcome,
-    /// Every slot found, in body order.
-    pub slots: Vec<SlotReport>,
+    /// Every slot found, in body order (shared: see [`SlotReports`]).
+    pub slots: SlotReports,
     /// The tool names renamed for the provider, in declaration order (empty when renaming is
     /// off or every name is fine); see [`Rename`].
     pub renames: Vec<Rename>,
@@ -367,7 +371,7 @@ impl SanitizeReport {
         SanitizeReport {
             api,
             outcome: Outcome::Skipped(reason),
-            slots: Vec::new(),
+            slots: SlotReports::default(),
             renames: Vec::new(),
             history: Vec::new(),
             unslotted: Vec::new(),

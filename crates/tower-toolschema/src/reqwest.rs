@@ -26,6 +26,7 @@ use crate::future::set_content_length;
 use crate::layer::ToolSchemaLayer;
 use crate::report::{Outcome, SanitizeReport, SkipReason};
 use crate::restore::RestorePlan;
+use crate::restore::needs::Needs;
 use reqwest::ResponseBuilderExt;
 
 /// The middleware. Cheap to clone; clones share the configuration and the cache.
@@ -98,19 +99,27 @@ impl ToolSchemaMiddleware {
             return Some((SanitizeReport::skipped(api, reason), None));
         }
         let span = crate::log::request_span(api);
-        let (new, mut report) =
-            span.in_scope(|| crate::rewrite::process(&self.config, &ctx, bytes));
+        let (new, mut report, needs) =
+            span.in_scope(|| crate::rewrite::process_with(&self.config, &ctx, bytes, None));
         let mut out = match (new, &report.outcome) {
             (Some(new), Outcome::Rewritten { .. }) => Some(new.into_vec(bytes)),
             _ => None,
         };
-        let renaming = (rename && crate::restore::needs_rename(&self.config, &report))
-            .then(|| out.as_deref().unwrap_or(bytes).to_vec());
+        let needs = needs.unwrap_or_else(|| {
+            Arc::new(Needs::of(
+                &self.config,
+                report.api,
+                &report.slots,
+                &report.unslotted,
+            ))
+        });
+        let renaming = (rename && needs.renaming).then(|| out.as_deref().unwrap_or(bytes).to_vec());
         let (renamed, plan) = crate::restore::plan_for(
             &self.config,
             ctx.host.as_deref(),
             renaming.as_deref(),
             &mut report,
+            &needs.decoders,
         );
         crate::log::record(&span, &report);
         if renamed.is_some() {

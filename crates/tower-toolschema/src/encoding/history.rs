@@ -16,9 +16,10 @@ use provider_rules::Decoder;
 
 use crate::config::Config;
 use crate::locate::range_in;
-use crate::report::{EncodedCall, Outcome, SanitizeReport};
+use crate::report::{EncodedCall, Outcome, SanitizeReport, SlotReport};
 use crate::restore::json;
-use crate::restore::{RestorePlan, needs_rename, plan_for};
+use crate::restore::needs::Needs;
+use crate::restore::{RestorePlan, plan_for};
 use crate::shapes::SlotRole;
 use crate::shapes_response::{ResponseShape, response_shape};
 use crate::slots::splice::{Edit, splice};
@@ -38,11 +39,11 @@ pub(crate) fn each_call<'a>(
     json::each_call(doc, shape.request_prefix, shape.history_calls, f);
 }
 
-/// The tools whose decoder undoes an encoding, with it (the first of a name): empty when no
-/// tool has one (then nothing reads the history).
-fn encoders(report: &SanitizeReport) -> Vec<(String, Arc<Decoder>)> {
+/// The tools of `slots` whose decoder undoes an encoding, with it (the first of a name): empty
+/// when no tool has one (then nothing reads the history). Part of [`Needs`].
+pub(crate) fn encoders(slots: &[SlotReport]) -> Vec<(String, Arc<Decoder>)> {
     let mut out: Vec<(String, Arc<Decoder>)> = Vec::new();
-    for s in &report.slots {
+    for s in slots {
         if s.role != SlotRole::ToolParameters || !has_encoding(&s.decoder) {
             continue;
         }
@@ -148,29 +149,44 @@ fn encode_history(
 }
 
 /// After the slots, the rest of the request side: encodes the history's earlier calls (when a
-/// tool has an encoding), renames refused tool names (when [`needs_rename`]), and builds the
-/// plan for the way back. `whole` gives the body as the slots left it; it is called only when
-/// the history or the names must be read. Returns the body to send when it differs from that.
+/// tool has an encoding), renames refused tool names (when [`Needs::renaming`]), and builds
+/// the plan for the way back. `needs` is what the slots' result needs (`None`: worked out from
+/// `report` here). `whole` gives the body as the slots left it; it is called only when the
+/// history or the names must be read. Returns the body to send when it differs from that.
 pub(crate) fn finish(
     config: &Config,
     host: Option<&str>,
     whole: &dyn Fn() -> Bytes,
     report: &mut SanitizeReport,
+    needs: Option<&Needs>,
 ) -> (Option<Vec<u8>>, RestorePlan) {
-    let encoders = encoders(report);
-    let renaming = needs_rename(config, report);
-    if encoders.is_empty() && !renaming {
-        return plan_for(config, host, None, report);
+    let worked_out;
+    let needs = match needs {
+        Some(n) => n,
+        None => {
+            worked_out = Needs::of(config, report.api, &report.slots, &report.unslotted);
+            &worked_out
+        }
+    };
+    if !needs.reads_body() {
+        return plan_for(config, host, None, report, &needs.decoders);
     }
+    let (encoders, renaming) = (&needs.encoders, needs.renaming);
     let body = whole();
     let encoded = match report.api {
         Some(api) if !encoders.is_empty() => {
-            encode_history(&body, response_shape(api), &encoders, &mut report.history)
+            encode_history(&body, response_shape(api), encoders, &mut report.history)
         }
         _ => None,
     };
     let current: &[u8] = encoded.as_deref().unwrap_or(&body);
-    let (renamed, plan) = plan_for(config, host, renaming.then_some(current), report);
+    let (renamed, plan) = plan_for(
+        config,
+        host,
+        renaming.then_some(current),
+        report,
+        &needs.decoders,
+    );
     let out = renamed.or(encoded);
     if let (Some(out), Outcome::Rewritten { after, .. }) = (&out, &mut report.outcome) {
         *after = out.len();

@@ -241,7 +241,7 @@ where
                                 let mut tools: Option<
                                     Vec<rewrite::OriginalTool>,
                                 > = None;
-                                let (new, mut report) = span.in_scope(|| {
+                                let (new, mut report, needs) = span.in_scope(|| {
                                     rewrite::process_with(&config, &ctx, &bytes, tools.as_mut())
                                 });
                                 #[cfg(feature = "validate")]
@@ -256,8 +256,10 @@ where
                                         None => bytes.clone(),
                                     },
                                     &mut report,
+                                    needs.as_deref(),
                                 );
-                                plan = Some(Arc::new(p));
+                                // Nothing to restore: no plan (the response goes on untouched).
+                                plan = (!p.is_empty()).then(|| Arc::new(p));
                                 match (rest, new) {
                                     (Some(r), _) => {
                                         set_content_length(&mut parts.headers, r.len());

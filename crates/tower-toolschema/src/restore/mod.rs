@@ -61,6 +61,7 @@ mod chat_scan;
 mod cursor;
 mod events;
 pub(crate) mod json;
+pub(crate) mod needs;
 mod report;
 mod split;
 mod sse;
@@ -74,8 +75,10 @@ use provider_rules::{Decoder, NameMap};
 pub use body::RestoreBody;
 pub use report::{NotRestored, RestoreReport, RestoreSummary, RestoredCall};
 
+use needs::Decoders;
+
 use crate::config::{Config, content_encoding, is_json};
-use crate::report::{Outcome, SanitizeReport};
+use crate::report::{Outcome, SanitizeReport, SlotReport};
 use crate::shapes::{Api, SlotRole};
 use crate::shapes_response::{ResponseShape, Stream, response_shape};
 
@@ -96,7 +99,7 @@ use crate::shapes_response::{ResponseShape, Stream, response_shape};
 pub struct RestorePlan {
     api: Api,
     names: Arc<NameMap>,
-    decoders: Vec<(String, Arc<Decoder>)>,
+    decoders: Decoders,
     /// Every name a response may carry, resolved once a stream looks one up (see
     /// [`RestorePlan::resolve`]).
     index: std::sync::OnceLock<ToolIndex>,
@@ -124,23 +127,17 @@ impl RestorePlan {
         names: NameMap,
         decoders: impl IntoIterator<Item = (String, Decoder)>,
     ) -> Self {
-        Self::shared(
-            api,
-            Arc::new(names),
-            decoders
-                .into_iter()
-                .map(|(n, d)| (n, Arc::new(d)))
-                .collect(),
-        )
+        let decoders: Vec<(String, Arc<Decoder>)> = decoders
+            .into_iter()
+            .filter(|(_, d)| !d.is_identity())
+            .map(|(n, d)| (n, Arc::new(d)))
+            .collect();
+        Self::shared(api, Arc::new(names), decoders.into())
     }
 
-    /// [`RestorePlan::new`] with the decoders as the cache holds them (no copy).
-    pub(crate) fn shared(
-        api: Api,
-        names: Arc<NameMap>,
-        mut decoders: Vec<(String, Arc<Decoder>)>,
-    ) -> Self {
-        decoders.retain(|(_, d)| !d.is_identity());
+    /// [`RestorePlan::new`] with the decoders as the cache holds them, shared (no copy); every
+    /// one of them changes something.
+    pub(crate) fn shared(api: Api, names: Arc<NameMap>, decoders: Decoders) -> Self {
         RestorePlan {
             api,
             names,
@@ -225,7 +222,7 @@ impl RestorePlan {
                     .entry(s.to_owned())
                     .or_insert_with(|| (Some(o.to_owned()), self.decoder(o).cloned()));
             }
-            for (n, d) in &self.decoders {
+            for (n, d) in self.decoders.iter() {
                 index
                     .entry(n.clone())
                     .or_insert_with(|| (None, Some(Arc::clone(d))));
@@ -407,7 +404,7 @@ pub fn prepare_request_parts(
         shape: api.map(Api::shape),
         host: None,
     };
-    let (new, mut report) = crate::rewrite::process(config, &ctx, &body);
+    let (new, mut report, needs) = crate::rewrite::process_with(config, &ctx, &body, None);
     // The whole body is built only for the history's encoding or renaming, when they apply.
     let (renamed, plan) = crate::encoding::history::finish(
         config,
@@ -417,6 +414,7 @@ pub fn prepare_request_parts(
             None => body.clone(),
         },
         &mut report,
+        needs.as_deref(),
     );
     let parts = match (renamed, new) {
         (Some(r), _) => vec![Bytes::from(r)],
@@ -427,53 +425,54 @@ pub fn prepare_request_parts(
 }
 
 /// Whether the request's names must be read for renaming: renaming is on, the API's names come
-/// back, and a declared name is refused or shared (the report says; no body is read for it).
-pub(crate) fn needs_rename(config: &Config, report: &SanitizeReport) -> bool {
-    let Some(api) = report.api else { return false };
+/// back, and a declared name is refused or shared (the slot reports say; no body is read for
+/// it). Part of [`Needs`](needs::Needs).
+pub(crate) fn needs_rename(
+    config: &Config,
+    api: Option<Api>,
+    slots: &[SlotReport],
+    unslotted: &[(String, bool)],
+) -> bool {
+    let Some(api) = api else { return false };
     if !config.rename_tools || !response_shape(api).renames() {
         return false;
     }
-    if report.slots.iter().any(|s| s.tool_name_problem.is_some())
-        || report.unslotted.iter().any(|(_, refused)| *refused)
+    if slots.iter().any(|s| s.tool_name_problem.is_some())
+        || unslotted.iter().any(|(_, refused)| *refused)
     {
         return true;
     }
     // A name two tools share (one hash set, no sort; seeded: names are the request's).
-    let names = report
-        .slots
+    let names = slots
         .iter()
         .filter(|s| s.role == SlotRole::ToolParameters)
         .filter_map(|s| s.tool.as_deref())
-        .chain(report.unslotted.iter().map(|(n, _)| n.as_str()));
+        .chain(unslotted.iter().map(|(n, _)| n.as_str()));
     let mut seen = std::collections::HashSet::with_capacity_and_hasher(
-        report.slots.len() + report.unslotted.len(),
+        slots.len() + unslotted.len(),
         foldhash::fast::RandomState::default(),
     );
     names.into_iter().any(|n| !seen.insert(n))
 }
 
-/// After the request side: renames the names of `body` (given when [`needs_rename`]) and
-/// builds the plan; the renames go into `report`. The renamed body, if any, replaces the one
-/// to send.
+/// After the request side: renames the names of `body` (given when [`Needs::renaming`](needs::Needs::renaming)) and
+/// builds the plan with `decoders` ([`Needs::decoders`](needs::Needs::decoders)); the renames go into `report`. The
+/// renamed body, if any, replaces the one to send.
 pub(crate) fn plan_for(
     config: &Config,
     host: Option<&str>,
     body: Option<&[u8]>,
     report: &mut SanitizeReport,
+    decoders: &Decoders,
 ) -> (Option<Vec<u8>>, RestorePlan) {
     let Some(api) = report.api else {
         return (
             None,
-            RestorePlan::shared(Api::OpenAiChat, no_names(), Vec::new()),
+            RestorePlan::shared(Api::OpenAiChat, no_names(), needs::no_decoders()),
         );
     };
     // The decoders as the slot cache holds them, shared (not copied per request).
-    let decoders: Vec<(String, Arc<Decoder>)> = report
-        .slots
-        .iter()
-        .filter(|s| s.role == SlotRole::ToolParameters && !s.decoder.is_identity())
-        .filter_map(|s| Some((s.tool.as_deref()?.to_owned(), Arc::clone(&s.decoder))))
-        .collect();
+    let decoders = Arc::clone(decoders);
     if let Some(body) = body {
         let rule_for = |model: Option<&str>| {
             config

@@ -71,6 +71,15 @@ impl<'a> RawText<'a> {
     pub fn get(&self) -> &'a str {
         self.0
     }
+
+    /// The value as a string, when it is one: borrowed when it has no escapes.
+    pub(crate) fn string(&self) -> Option<Cow<'a, str>> {
+        // Validated JSON: a string without a backslash is its text between the quotes.
+        match self.0.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+            Some(s) if !s.contains('\\') => Some(Cow::Borrowed(s)),
+            _ => serde_json::from_str::<Cow<'a, str>>(self.0).ok(),
+        }
+    }
 }
 
 /// Why a body could not be searched for slots.
@@ -160,12 +169,7 @@ impl<'a> Found<'a> {
     /// assert_eq!(located.slots[0].tool().as_deref(), Some("get_time"));
     /// ```
     pub fn tool(&self) -> Option<String> {
-        let n = self.name?.get();
-        // Validated JSON: a string without a backslash is its text between the quotes.
-        match n.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
-            Some(s) if !s.contains('\\') => Some(s.to_owned()),
-            _ => serde_json::from_str::<String>(n).ok(),
-        }
+        self.name?.string().map(Cow::into_owned)
     }
 
     /// Whether the slot asks for strict mode (`"strict": true`).
@@ -305,10 +309,7 @@ pub(crate) fn locate_hooked<'a>(
     let Node::Object(_) = root else {
         return Ok(Located::default());
     };
-    if let Some(found) = std::str::from_utf8(body)
-        .ok()
-        .and_then(|text| fast::locate(text, root, tool_names, hook))
-    {
+    if let Some(found) = fast::locate(body, root, tool_names, hook) {
         return Ok(found);
     }
     locate_serde(body, root, tool_names)

@@ -22,7 +22,8 @@ use bytes::Bytes;
 
 use super::bounded::{Bounded, Weigh};
 use crate::cache::CacheConfig;
-use crate::report::SlotReport;
+use crate::report::SlotReports;
+use crate::restore::needs::Needs;
 use crate::shapes::Api;
 
 /// The most tool lists kept (the slot cache's own bound applies too, if lower).
@@ -44,7 +45,9 @@ pub(crate) struct Entry {
     pub(crate) host: Option<String>,
     /// The report's API.
     pub(crate) api: Option<Api>,
-    pub(crate) slots: Vec<SlotReport>,
+    /// What the way back needs of the result (the same for every request that reuses it).
+    pub(crate) needs: Arc<Needs>,
+    pub(crate) slots: SlotReports,
     pub(crate) unslotted: Vec<(String, bool)>,
     /// The edits, their ranges from the container's start.
     pub(crate) edits: Vec<(Range<usize>, Bytes)>,
@@ -119,7 +122,13 @@ mod tests {
             model: None,
             host: None,
             api: None,
-            slots: Vec::new(),
+            needs: Arc::new(Needs::of(
+                crate::ToolSchemaLayer::openai().config(),
+                None,
+                &[],
+                &[],
+            )),
+            slots: SlotReports::default(),
             unslotted: Vec::new(),
             edits: Vec::new(),
         }

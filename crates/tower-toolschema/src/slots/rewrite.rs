@@ -10,7 +10,8 @@ use crate::config::{Config, RequestCtx};
 use crate::locate::{self, Found, Hook, LocateError, range_of};
 use crate::plan::{SlotPlan, plan_slot};
 use crate::profile::Profile;
-use crate::report::{Outcome, SanitizeReport, SharedStr, SkipReason, SlotReport};
+use crate::report::{Outcome, SanitizeReport, SharedStr, SkipReason, SlotReport, SlotReports};
+use crate::restore::needs::Needs;
 use crate::sanitizer::SchemaSlot;
 use crate::shapes::{Encoding, SlotRole};
 use crate::slots::request_cache::Entry;
@@ -25,7 +26,8 @@ pub(crate) fn process(
     ctx: &RequestCtx,
     body: &[u8],
 ) -> (Option<Spliced>, SanitizeReport) {
-    process_with(cfg, ctx, body, None)
+    let (new, report, _) = process_with(cfg, ctx, body, None);
+    (new, report)
 }
 
 /// A tool of the request as it came: its name and the original bytes of its parameters schema
@@ -36,13 +38,14 @@ pub(crate) type OriginalTool = (String, Option<Bytes>);
 /// (copied: the request body is not kept alive for them).
 ///
 /// A tool list seen before (the same bytes at the same place, the same `model` and host) is
-/// not read slot by slot: its result is reused ([`crate::slots::request_cache`]).
+/// not read slot by slot: its result is reused ([`crate::slots::request_cache`]), with what
+/// the way back needs of it (the third value; `None`: work it out from the report).
 pub(crate) fn process_with(
     cfg: &Config,
     ctx: &RequestCtx,
     body: &[u8],
     tools: Option<&mut Vec<OriginalTool>>,
-) -> (Option<Spliced>, SanitizeReport) {
+) -> (Option<Spliced>, SanitizeReport, Option<Arc<Needs>>) {
     let api = ctx.shape.map(|s| s.api);
     let tool_names = tools.is_some() || cfg.rename_tools;
     // The tool-list cache, unless the tools themselves are wanted.
@@ -60,7 +63,7 @@ pub(crate) fn process_with(
     };
     let mut located = match or_skipped(locate::locate_hooked(body, api, tool_names, hook)) {
         Ok(l) => l,
-        Err(why) => return (None, SanitizeReport::skipped(api, why)),
+        Err(why) => return (None, SanitizeReport::skipped(api, why), None),
     };
     if let Some(hit) = located.hit.take() {
         if let Some(e) = known.take()
@@ -73,12 +76,13 @@ pub(crate) fn process_with(
             cfg.requests
                 .hits
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            return replay(body, &e, hit.span.start, api);
+            let (new, report) = replay(body, &e, hit.span.start, api);
+            return (new, report, Some(Arc::clone(&e.needs)));
         }
         // Not the same request around the list: read in full.
         located = match or_skipped(locate::locate_with(body, api, tool_names)) {
             Ok(l) => l,
-            Err(why) => return (None, SanitizeReport::skipped(api, why)),
+            Err(why) => return (None, SanitizeReport::skipped(api, why), None),
         };
     }
     let api = api.or_else(|| located.slots.first().map(|f| f.api));
@@ -100,20 +104,32 @@ pub(crate) fn process_with(
         ));
     }
     tool_limit(cfg, &located, ctx, budget.fields, &mut slots);
+    let slots = SlotReports::from(slots);
     let unslotted = unslotted(cfg, &located, api, ctx);
+    // Worked out once: for this request's way back and for the kept list's.
+    let needs = Arc::new(Needs::of(cfg, api, &slots, &unslotted));
     if let Some(requests) = requests
-        && let Some(entry) = entry_of(body, &located, ctx, api, &slots, &unslotted, &edits)
+        && let Some(entry) = entry_of(
+            body,
+            &located,
+            ctx,
+            api,
+            (&slots, &unslotted),
+            &edits,
+            &needs,
+        )
     {
         requests.insert(entry);
     }
-    spliced(body, edits, |outcome| SanitizeReport {
+    let (new, report) = spliced(body, edits, |outcome| SanitizeReport {
         api,
         outcome,
         slots,
         renames: Vec::new(),
         history: Vec::new(),
         unslotted,
-    })
+    });
+    (new, report, Some(needs))
 }
 
 /// What locating said, or why the body is skipped.
@@ -171,15 +187,15 @@ fn replay(
 
 /// The tool-list cache's entry for this request's result, when it can be reused (see
 /// [`crate::slots::request_cache`]): every slot and tool name in one container, every slot a
-/// cache hit, every edit inside the container.
+/// cache hit, every edit inside the container; with what the way back `needs` of it.
 fn entry_of(
     body: &[u8],
     located: &locate::Located<'_>,
     ctx: &RequestCtx,
     api: Option<crate::shapes::Api>,
-    slots: &[SlotReport],
-    unslotted: &[(String, bool)],
+    (slots, unslotted): (&SlotReports, &[(String, bool)]),
     edits: &[Edit],
+    needs: &Arc<Needs>,
 ) -> Option<Entry> {
     let c = located.containers.iter().find(|c| {
         c.slots == (0..located.slots.len()) && c.tools == (0..located.tools_without_schema.len())
@@ -203,7 +219,8 @@ fn entry_of(
         model: located.model.as_deref().map(str::to_owned),
         host: ctx.host.clone(),
         api,
-        slots: slots.to_vec(),
+        needs: Arc::clone(needs),
+        slots: slots.clone(),
         unslotted: unslotted.to_vec(),
         edits,
     })
@@ -478,7 +495,7 @@ mod tests {
 
     /// The same body's result read slot by slot (asking for the tools skips the list cache).
     fn slow(cfg: &Config, ctx: &RequestCtx, body: &str) -> (Vec<u8>, SanitizeReport) {
-        let (out, report) = process_with(cfg, ctx, body.as_bytes(), Some(&mut Vec::new()));
+        let (out, report, _) = process_with(cfg, ctx, body.as_bytes(), Some(&mut Vec::new()));
         let out = out.map_or_else(|| body.as_bytes().to_vec(), |o| o.into_vec(body.as_bytes()));
         (out, report)
     }

@@ -8,8 +8,6 @@
 //! serde_json's scan ([`super::scan`]) instead, whose answer (and error message) stands. For
 //! every body it accepts, it finds what that scan finds.
 
-use std::borrow::Cow;
-
 use super::scan::{PathSeg, name_and_flag};
 use super::trie::{Node, Object};
 use super::{Container, Found, Hook, Located, RawText};
@@ -32,17 +30,21 @@ fn first_special(w: u64) -> Option<usize> {
     (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
 }
 
-/// The slots of the trie `root` in `text`, or `None` when the body is not one this pass is
+/// The slots of the trie `root` in `body`, or `None` when the body is not one this pass is
 /// sure of (see the module docs).
+///
+/// The body's UTF-8 is checked in pieces as the scan goes, each byte once: up to a slice it
+/// hands out (the slice itself as it becomes text), and the rest at the end. A container the
+/// hook knows is not checked again: its bytes are a kept list's, which were checked when kept.
 pub(super) fn locate<'a>(
-    text: &'a str,
+    body: &'a [u8],
     root: &Node,
     tool_names: bool,
     hook: Option<Hook<'_>>,
 ) -> Option<Located<'a>> {
     let mut s = Fast {
-        text,
-        b: text.as_bytes(),
+        b: body,
+        checked: 0,
         i: 0,
         path: Vec::with_capacity(8),
         out: Located::default(),
@@ -52,12 +54,17 @@ pub(super) fn locate<'a>(
     s.ws();
     s.node(root, true, 0)?;
     s.ws();
-    (s.i == s.b.len()).then_some(s.out)
+    if s.i != s.b.len() {
+        return None;
+    }
+    std::str::from_utf8(s.b.get(s.checked..)?).ok()?;
+    Some(s.out)
 }
 
 struct Fast<'a, 'h> {
-    text: &'a str,
     b: &'a [u8],
+    /// The bytes before this one are checked UTF-8.
+    checked: usize,
     i: usize,
     path: Vec<PathSeg>,
     out: Located<'a>,
@@ -102,6 +109,17 @@ impl Open {
 }
 
 impl<'a> Fast<'a, '_> {
+    /// The body's bytes `start..end` as text: the unchecked bytes before them are checked
+    /// first, then the slice (each byte is checked once, in body order).
+    fn text(&mut self, start: usize, end: usize) -> Option<&'a str> {
+        if self.checked < start {
+            std::str::from_utf8(self.b.get(self.checked..start)?).ok()?;
+        }
+        let text = std::str::from_utf8(self.b.get(start..end)?).ok()?;
+        self.checked = self.checked.max(end);
+        Some(text)
+    }
+
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
             self.i += 1;
@@ -129,7 +147,7 @@ impl<'a> Fast<'a, '_> {
                     // Not a schema here (Ollama's `"format": "json"`).
                     return Some(());
                 }
-                let raw = RawText(self.text.get(start..self.i)?);
+                let raw = RawText(self.text(start, self.i)?);
                 let pointer = super::scan::pointer_of(&self.path, None);
                 self.out.slots.push(Found {
                     api: leaf.api,
@@ -168,9 +186,14 @@ impl<'a> Fast<'a, '_> {
         if self.out.hit.is_none()
             && let Some(hook) = self.hook.as_mut()
             && let Some(len) = hook(id, &self.b[start..])
-            && self.text.get(start..start + len).is_some()
+            && start + len <= self.b.len()
         {
+            // The bytes before the list are checked here; the list's own were when it was kept.
+            if self.checked < start {
+                std::str::from_utf8(&self.b[self.checked..start]).ok()?;
+            }
             self.i = start + len;
+            self.checked = self.i;
             self.out.hit = Some(Container {
                 node: id,
                 span: start..self.i,
@@ -231,11 +254,11 @@ impl<'a> Fast<'a, '_> {
                 self.ws();
                 self.eat(b':')?;
                 self.ws();
-                let i = match children.iter().position(|(k, _)| *k == key) {
+                let i = match children.iter().position(|(k, _)| k.as_bytes() == key) {
                     Some(i) => Some(i),
-                    None if obj.names && key == "name" => Some(name_i),
-                    None if obj.strict && key == "strict" => Some(strict_i),
-                    None if root && key == "model" => Some(model_i),
+                    None if obj.names && key == b"name" => Some(name_i),
+                    None if obj.strict && key == b"strict" => Some(strict_i),
+                    None if root && key == b"model" => Some(model_i),
                     None => None,
                 };
                 match i {
@@ -256,14 +279,13 @@ impl<'a> Fast<'a, '_> {
                         } else {
                             let start = self.i;
                             self.skip(depth + 1)?;
-                            let raw = RawText(self.text.get(start..self.i)?);
+                            let raw = RawText(self.text(start, self.i)?);
                             if i == name_i {
                                 name = Some(raw);
                             } else if i == strict_i {
                                 strict = Some(raw);
                             } else {
-                                self.out.model =
-                                    serde_json::from_str::<Cow<'a, str>>(raw.get()).ok();
+                                self.out.model = raw.string();
                             }
                         }
                     }
@@ -293,13 +315,14 @@ impl<'a> Fast<'a, '_> {
         Some(())
     }
 
-    /// A string at the cursor (`"` included): its content when it has no escapes, and whether
-    /// it had any (then the content is the raw text between the quotes).
-    fn string(&mut self) -> Option<(&'a str, bool)> {
+    /// A string at the cursor (`"` included): its content's bytes when it has no escapes
+    /// (their UTF-8 is checked with the bytes around them), and whether it had any (then the
+    /// content is the raw bytes between the quotes).
+    fn string(&mut self) -> Option<(&'a [u8], bool)> {
         self.eat(b'"')?;
         let start = self.i;
         let escaped = self.rest_of_string()?;
-        let s = self.text.get(start..self.i - 1)?;
+        let s = self.b.get(start..self.i - 1)?;
         Some((s, escaped))
     }
 
@@ -522,7 +545,7 @@ mod tests {
         ];
         for body in bodies {
             let serde = locate_serde(body.as_bytes(), root, true);
-            match locate(body, root, true, None) {
+            match locate(body.as_bytes(), root, true, None) {
                 Some(fast) => {
                     let serde = serde.unwrap_or_else(|e| panic!("{body}: serde says {e}"));
                     assert_eq!(seen(&fast), seen(&serde), "{body}");
@@ -534,9 +557,9 @@ mod tests {
             }
         }
         let deep = format!(r#"{{"messages":{}{}}}"#, "[".repeat(200), "]".repeat(200));
-        assert!(locate(&deep, root, true, None).is_none());
+        assert!(locate(deep.as_bytes(), root, true, None).is_none());
         let fine = format!(r#"{{"messages":{}{}}}"#, "[".repeat(90), "]".repeat(90));
-        assert!(locate(&fine, root, true, None).is_some());
+        assert!(locate(fine.as_bytes(), root, true, None).is_some());
     }
 
     #[test]

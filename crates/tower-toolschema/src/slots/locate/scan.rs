@@ -170,7 +170,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_, 'de> {
                 strict = Some(RawText(map.next_value::<&'de RawValue>()?.get()));
             } else if i == model_i {
                 let raw = map.next_value::<&'de RawValue>()?;
-                scan.out.model = serde_json::from_str::<Cow<'de, str>>(raw.get()).ok();
+                scan.out.model = RawText(raw.get()).string();
             } else {
                 let (k, child) = &children[i];
                 scan.path.push(PathSeg::Key(k));
