@@ -5,10 +5,11 @@ use crate::errors::{ErrorAt, pointer_of};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-/// Writes `s` as a JSON string literal, escaped from its UTF-8 (lent by the `str` where the
-/// limited API allows it; under the 3.9 limited API that one wheel targets, a copy).
+/// Writes `s` as a JSON string literal, escaped from its UTF-8. Under the 3.9 limited API the
+/// one wheel targets, a `str` cannot lend its UTF-8: it is read from the `bytes` Python makes
+/// of it (`to_cow` would copy that `bytes` once more into a `String`).
 fn string(s: &Bound<'_, PyString>, out: &mut Vec<u8>) -> Result<(), String> {
-    let utf8 = s.to_cow().map_err(|e| e.to_string())?;
+    let utf8 = s.encode_utf8().map_err(|e| e.to_string())?;
     escape(utf8.as_bytes(), out);
     Ok(())
 }
