@@ -19,7 +19,7 @@
 use crate::from_tree::to_python_tree;
 use crate::input::{self, Input, Kind};
 use crate::providers::Chosen;
-use crate::snapshot::Node;
+use crate::snapshot::{Node, Recorder};
 use crate::template::Template;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -281,12 +281,14 @@ pub fn sanitized<'a>(
         };
         return Ok((kind, e.done.clone()));
     }
-    let input = input::read_schema(schema).map_err(|e| e.into_py_err(py))?;
-    // The shape is taken before the engine runs (which may let other threads run).
-    let shape = match key.map(|k| k.by) {
-        Some(By::Object(_)) if input.text().len() <= MAX_ENTRY_BYTES => Node::of(schema),
-        _ => None,
-    };
+    // A dict's shape is taken while it is written to JSON text, before the engine runs
+    // (which may let other threads run).
+    let mut recorder = matches!(key.map(|k| k.by), Some(By::Object(_))).then(Recorder::default);
+    let input =
+        input::read_schema_shaped(schema, recorder.as_mut()).map_err(|e| e.into_py_err(py))?;
+    let shape = recorder
+        .and_then(Recorder::finish)
+        .filter(|_| input.text().len() <= MAX_ENTRY_BYTES);
     let out = run(&input)?;
     let kind = input.kind;
     let bytes = input.text().len();

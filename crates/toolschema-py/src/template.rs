@@ -139,6 +139,7 @@ impl Template {
     /// Whether `x`, an item just taken from its container, is this template's: the same
     /// leaf, or a container held only by its parent and by `x` (a `Bound` owns one
     /// reference), untouched.
+    #[inline(always)]
     fn holds(&self, x: &Bound<'_, PyAny>) -> bool {
         match self {
             Template::Leaf(leaf) => x.is(leaf),

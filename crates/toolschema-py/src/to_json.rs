@@ -2,6 +2,7 @@
 //! written like a flat one, and a dict that contains itself is an error, not a hang.
 
 use crate::errors::{ErrorAt, pointer_of};
+use crate::snapshot::Recorder;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -29,9 +30,18 @@ enum Frame<'py> {
     Tuple(pyo3::types::iter::BoundTupleIterator<'py>, usize),
 }
 
-/// Writes `value` as compact JSON text (UTF-8) into `out`.
-pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), ErrorAt> {
+/// Writes `value` as compact JSON text (UTF-8) into `out`; tells `shape`, when given, every
+/// value met (with its key) and every container closed, in document order: the result cache's
+/// snapshot, taken in the same pass.
+pub fn write<'py>(
+    value: &Bound<'py, PyAny>,
+    out: &mut Vec<u8>,
+    mut shape: Option<&mut Recorder>,
+) -> Result<(), ErrorAt> {
     let mut stack: Vec<Frame<'py>> = Vec::new();
+    if let Some(r) = shape.as_deref_mut() {
+        r.met(None, value);
+    }
     let mut next = Some(value.clone());
     loop {
         if let Some(v) = next.take()
@@ -73,6 +83,9 @@ pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), Er
                 Some(Frame::Dict(..)) => b'}',
                 _ => b']',
             });
+            if let Some(r) = shape.as_deref_mut() {
+                r.closed();
+            }
             continue;
         };
         if !first {
@@ -85,6 +98,13 @@ pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), Er
             };
             string(key, out).map_err(|e| at(&stack, e))?;
             out.push(b':');
+        }
+        if let Some(r) = shape.as_deref_mut() {
+            let key = match stack.last() {
+                Some(Frame::Dict(_, k)) => k.as_ref(),
+                _ => None,
+            };
+            r.met(key, &v);
         }
         next = Some(v);
     }
@@ -145,10 +165,8 @@ fn scalar_or_open<'py>(
 /// Appends `s` (UTF-8) as a JSON string literal.
 fn escape(s: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
-    // Most strings need no escape: one branch-free pass finds that out.
-    if !s.iter().fold(false, |any, &b| {
-        any | (b < 0x20) | (b == b'"') | (b == b'\\')
-    }) {
+    // Most strings need no escape: one pass, eight bytes at a time, finds that out.
+    if !needs_escape(s) {
         out.extend_from_slice(s);
         out.push(b'"');
         return;
@@ -176,6 +194,31 @@ fn escape(s: &[u8], out: &mut Vec<u8>) {
     }
     out.extend_from_slice(&s[start..]);
     out.push(b'"');
+}
+
+/// Whether `s` holds a byte JSON escapes: a control character, `"` or `\`. Eight bytes at a
+/// time: a word has a byte below `n` exactly when `(x - n·0x01…) & !x & 0x80…` is not zero
+/// (for `n` ≤ 0x80), and a byte equal to `c` when `x ^ c·0x01…` has a byte below 1.
+fn needs_escape(s: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGH;
+    let mut words = s.chunks_exact(8);
+    for w in &mut words {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        let x = u64::from_le_bytes(b);
+        let found = below(x, 0x20)
+            | below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1);
+        if found != 0 {
+            return true;
+        }
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// The error at the place the walk has reached.
