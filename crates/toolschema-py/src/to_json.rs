@@ -165,8 +165,10 @@ fn scalar_or_open<'py>(
 /// Appends `s` (UTF-8) as a JSON string literal.
 fn escape(s: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
-    // Most strings need no escape: one pass, eight bytes at a time, finds that out.
-    if !needs_escape(s) {
+    // Most strings need no escape: one branch-free pass finds that out.
+    if !s.iter().fold(false, |any, &b| {
+        any | (b < 0x20) | (b == b'"') | (b == b'\\')
+    }) {
         out.extend_from_slice(s);
         out.push(b'"');
         return;
@@ -194,31 +196,6 @@ fn escape(s: &[u8], out: &mut Vec<u8>) {
     }
     out.extend_from_slice(&s[start..]);
     out.push(b'"');
-}
-
-/// Whether `s` holds a byte JSON escapes: a control character, `"` or `\`. Eight bytes at a
-/// time: a word has a byte below `n` exactly when `(x - n·0x01…) & !x & 0x80…` is not zero
-/// (for `n` ≤ 0x80), and a byte equal to `c` when `x ^ c·0x01…` has a byte below 1.
-fn needs_escape(s: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGH;
-    let mut words = s.chunks_exact(8);
-    for w in &mut words {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(w);
-        let x = u64::from_le_bytes(b);
-        let found = below(x, 0x20)
-            | below(x ^ (ONES * u64::from(b'"')), 1)
-            | below(x ^ (ONES * u64::from(b'\\')), 1);
-        if found != 0 {
-            return true;
-        }
-    }
-    words
-        .remainder()
-        .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// The error at the place the walk has reached.
