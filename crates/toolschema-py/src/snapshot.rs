@@ -30,34 +30,8 @@ impl Node {
     /// one pass over each container (the first difference ends it).
     pub fn matches(&self, v: &Bound<'_, PyAny>) -> bool {
         match self {
-            Node::Dict(items) => {
-                let Ok(d) = v.cast_exact::<PyDict>() else {
-                    return false;
-                };
-                if d.len() != items.len() {
-                    return false;
-                }
-                let mut want = items.iter();
-                for (k, x) in d.iter() {
-                    let Some((key, node)) = want.next() else {
-                        return false;
-                    };
-                    if !k.is(key) || !node.holds(&x) {
-                        return false;
-                    }
-                }
-                want.next().is_none()
-            }
-            Node::List(items) => {
-                let Ok(l) = v.cast_exact::<PyList>() else {
-                    return false;
-                };
-                l.len() == items.len()
-                    && items
-                        .iter()
-                        .enumerate()
-                        .all(|(i, node)| l.get_item(i).is_ok_and(|x| node.holds(&x)))
-            }
+            Node::Dict(items) => same_entries(v, items, Node::holds),
+            Node::List(items) => same_items(v, items, Node::holds),
             Node::Leaf(leaf) => v.is(leaf),
         }
     }
@@ -71,6 +45,50 @@ impl Node {
             _ => self.matches(x),
         }
     }
+}
+
+/// Whether `v` is an exact dict of `want`'s entries in order: each key the very key given,
+/// each value one `item` accepts (the first difference ends the pass). The one walk of the
+/// snapshot's check and of a result template's (`template::Template::untouched`).
+#[inline(always)]
+pub fn same_entries<T>(
+    v: &Bound<'_, PyAny>,
+    want: &[(Py<PyString>, T)],
+    item: impl Fn(&T, &Bound<'_, PyAny>) -> bool,
+) -> bool {
+    let Ok(d) = v.cast_exact::<PyDict>() else {
+        return false;
+    };
+    if d.len() != want.len() {
+        return false;
+    }
+    let mut want = want.iter();
+    for (k, x) in d.iter() {
+        let Some((key, t)) = want.next() else {
+            return false;
+        };
+        if !k.is(key) || !item(t, &x) {
+            return false;
+        }
+    }
+    want.next().is_none()
+}
+
+/// Whether `v` is an exact list of `want.len()` items, each one `item` accepts.
+#[inline(always)]
+pub fn same_items<T>(
+    v: &Bound<'_, PyAny>,
+    want: &[T],
+    item: impl Fn(&T, &Bound<'_, PyAny>) -> bool,
+) -> bool {
+    let Ok(l) = v.cast_exact::<PyList>() else {
+        return false;
+    };
+    l.len() == want.len()
+        && want
+            .iter()
+            .enumerate()
+            .all(|(i, t)| l.get_item(i).is_ok_and(|x| item(t, &x)))
 }
 
 /// Whether `v` is a leaf a snapshot takes: an exact `str`, `int`, `float`, `bool` or `None`

@@ -6,7 +6,7 @@
 //! containers inside put in afresh; leaves (`str`, `int`, `float`, `bool`, `None`, all
 //! immutable) are the very objects, as `copy.deepcopy` shares them.
 
-use crate::snapshot::MAX_LEVELS;
+use crate::snapshot::{MAX_LEVELS, same_entries, same_items};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
@@ -104,34 +104,8 @@ impl Template {
     /// Python code.
     pub fn untouched(&self, v: &Bound<'_, PyAny>) -> bool {
         match self {
-            Template::Dict(_, entries) => {
-                let Ok(d) = v.cast_exact::<PyDict>() else {
-                    return false;
-                };
-                if d.len() != entries.len() {
-                    return false;
-                }
-                let mut want = entries.iter();
-                for (k, x) in d.iter() {
-                    let Some((key, t)) = want.next() else {
-                        return false;
-                    };
-                    if !k.is(key) || !t.holds(&x) {
-                        return false;
-                    }
-                }
-                want.next().is_none()
-            }
-            Template::List(_, items) => {
-                let Ok(l) = v.cast_exact::<PyList>() else {
-                    return false;
-                };
-                l.len() == items.len()
-                    && items
-                        .iter()
-                        .enumerate()
-                        .all(|(i, t)| l.get_item(i).is_ok_and(|x| t.holds(&x)))
-            }
+            Template::Dict(_, entries) => same_entries(v, entries, Template::holds),
+            Template::List(_, items) => same_items(v, items, Template::holds),
             Template::Leaf(leaf) => v.is(leaf),
         }
     }
