@@ -19,7 +19,8 @@
 use crate::from_tree::to_python_tree;
 use crate::input::{self, Input, Kind};
 use crate::providers::Chosen;
-use crate::snapshot::{Node, Template};
+use crate::snapshot::{Node, Recorder};
+use crate::template::Template;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyString};
@@ -47,6 +48,9 @@ pub struct Done {
     output: PyOnceLock<Template>,
     /// How many times the output dict was converted from the tree (up to 2).
     converted: AtomicU8,
+    /// The last copy made from [`Done::output`], kept to go out again once its caller has let
+    /// go of it (see [`Done::fresh_schema`]).
+    last: Mutex<Option<Py<PyAny>>>,
 }
 
 impl Done {
@@ -57,6 +61,7 @@ impl Done {
             json_py: PyOnceLock::new(),
             output: PyOnceLock::new(),
             converted: AtomicU8::new(0),
+            last: Mutex::new(None),
         }
     }
 
@@ -76,9 +81,14 @@ impl Done {
     /// A new dict (or bool) of the output: from the engine's tree the first two times, then
     /// copied from the shape taken the second time (a result read again and again is one
     /// served from the cache).
+    ///
+    /// The last copy made is kept: when nothing but this holds it or any container in it any
+    /// more (its caller let it go) and it still reads as made ([`Template::untouched`]), it
+    /// goes out again instead of a new copy, which no one can tell from one, at the cost of
+    /// a walk over it (a copy, and freeing the one let go, cost about three).
     pub fn fresh_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         if let Some(shape) = self.output.get(py) {
-            return shape.make(py);
+            return self.copy(py, shape);
         }
         let v = to_python_tree(py, &self.out.schema)?;
         if self.converted.fetch_add(1, Ordering::Relaxed) >= 1
@@ -88,6 +98,29 @@ impl Done {
         }
         Ok(v)
     }
+
+    /// A copy of the output from `shape`: the last one made when it may go out again.
+    fn copy<'py>(&self, py: Python<'py>, shape: &Template) -> PyResult<Bound<'py, PyAny>> {
+        let last = lock(&self.last).take();
+        if let Some(v) = last.map(|v| v.into_bound(py)) {
+            // One reference: this one. The walk runs no Python code, so nothing can take
+            // one between it and the handing out.
+            if crate::template::references(&v) == 1 && shape.untouched(&v) {
+                let _none = lock(&self.last).replace(v.clone().unbind());
+                return Ok(v);
+            }
+        }
+        let v = shape.make(py)?;
+        // Whatever another thread put there meanwhile is let go of outside the lock.
+        let previous = lock(&self.last).replace(v.clone().unbind());
+        drop(previous);
+        Ok(v)
+    }
+}
+
+/// Locks `m` (a poisoned lock's value is still good: it is replaced whole).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What an entry is found by.
@@ -248,12 +281,14 @@ pub fn sanitized<'a>(
         };
         return Ok((kind, e.done.clone()));
     }
-    let input = input::read_schema(schema).map_err(|e| e.into_py_err(py))?;
-    // The shape is taken before the engine runs (which may let other threads run).
-    let shape = match key.map(|k| k.by) {
-        Some(By::Object(_)) if input.text().len() <= MAX_ENTRY_BYTES => Node::of(schema),
-        _ => None,
-    };
+    // A dict's shape is taken while it is written to JSON text, before the engine runs
+    // (which may let other threads run).
+    let mut recorder = matches!(key.map(|k| k.by), Some(By::Object(_))).then(Recorder::default);
+    let input =
+        input::read_schema_shaped(schema, recorder.as_mut()).map_err(|e| e.into_py_err(py))?;
+    let shape = recorder
+        .and_then(Recorder::finish)
+        .filter(|_| input.text().len() <= MAX_ENTRY_BYTES);
     let out = run(&input)?;
     let kind = input.kind;
     let bytes = input.text().len();

@@ -2,6 +2,7 @@
 //! JSON text here, or JSON text as `str` / `bytes` taken as it is.
 
 use crate::errors::ErrorAt;
+use crate::snapshot::Recorder;
 use crate::to_json;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
@@ -63,6 +64,14 @@ impl Input<'_> {
 
 /// Reads `obj` as JSON text (see the module docs).
 pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
+    read_shaped(obj, None)
+}
+
+/// [`read`], a value's snapshot taken by `shape` while it is written.
+fn read_shaped<'a, 'py>(
+    obj: &'a Bound<'py, PyAny>,
+    shape: Option<&mut Recorder>,
+) -> Result<Input<'a>, ErrorAt> {
     if let Ok(s) = obj.cast::<PyString>() {
         let text = s.to_cow().map_err(|e| ErrorAt::root(e.to_string()))?;
         return Ok(Input {
@@ -88,7 +97,7 @@ pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
     // Room for most tool schemas (the corpus median is 479 bytes): grown from less, the
     // buffer was reallocated and copied about once per call.
     let mut out = Vec::with_capacity(1024);
-    to_json::write(obj, &mut out)?;
+    to_json::write(obj, &mut out, shape)?;
     Ok(Input {
         text: Text::Owned(out),
         kind: Kind::Value,
@@ -98,7 +107,16 @@ pub fn read<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
 /// Reads `obj` as a schema: JSON text or a value whose root is an object or a boolean (a
 /// list, a number, `None` is a caller's mistake, not a schema to replace by `{}`).
 pub fn read_schema<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Result<Input<'a>, ErrorAt> {
-    let input = read(obj)?;
+    read_schema_shaped(obj, None)
+}
+
+/// [`read_schema`], and the snapshot of a dict (see [`Recorder`]) taken in the same pass when
+/// `shape` is given (its result is left there).
+pub fn read_schema_shaped<'a, 'py>(
+    obj: &'a Bound<'py, PyAny>,
+    shape: Option<&mut Recorder>,
+) -> Result<Input<'a>, ErrorAt> {
+    let input = read_shaped(obj, shape)?;
     let first = input
         .text()
         .iter()

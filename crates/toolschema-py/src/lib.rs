@@ -16,6 +16,7 @@ mod profile;
 mod providers;
 mod restore;
 mod snapshot;
+mod template;
 mod to_json;
 
 use classes::{Change, Sanitized, Violation};

@@ -1,13 +1,15 @@
-//! A Python value's shape kept beside it: to tell whether a dict given again is still what it
-//! was (the result cache's check), and to make fresh copies of a result dict without
-//! converting the engine's tree again. Containers are rebuilt; leaves (`str`, `int`, `float`,
-//! `bool`, `None`, all immutable) are the very objects, as `copy.deepcopy` shares them.
+//! A Python value's shape kept beside it, to tell whether a dict given again is still what it
+//! was (the result cache's check). Taken by a [`Recorder`] while the dict is written to JSON
+//! text (one pass for both); containers are walked when checked; leaves (`str`, `int`,
+//! `float`, `bool`, `None`, all immutable) are kept as the very objects and compared by
+//! identity.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 
-/// Container levels a snapshot takes; a deeper value is not snapshotted (and not cached).
-const MAX_LEVELS: usize = 128;
+/// Container levels a snapshot (or a result's template) takes; a deeper value is not
+/// snapshotted (and not cached).
+pub const MAX_LEVELS: usize = 128;
 
 /// The shape of a JSON-like Python value of exact built-in types.
 pub enum Node {
@@ -20,185 +22,170 @@ pub enum Node {
 }
 
 impl Node {
-    /// The shape of `v`; `None` when it holds anything but exact `dict` (with `str` keys),
-    /// `list`, `str`, `int`, `float`, `bool` and `None` (a subclass could change what it
-    /// reads as without changing identity), or nests deeper than 128 containers.
-    ///
-    /// ```text
-    /// {"type": "object", "required": ["a"]} -> Dict[("type", Leaf), ("required", List[Leaf])]
-    /// ```
-    pub fn of(v: &Bound<'_, PyAny>) -> Option<Node> {
-        Node::at(v, 0)
-    }
-
-    fn at(v: &Bound<'_, PyAny>, level: usize) -> Option<Node> {
-        if let Ok(d) = v.cast_exact::<PyDict>() {
-            if level >= MAX_LEVELS {
-                return None;
-            }
-            let mut items = Vec::with_capacity(d.len());
-            for (k, x) in d.iter() {
-                let key = k.cast_exact::<PyString>().ok()?.clone().unbind();
-                items.push((key, Node::at(&x, level + 1)?));
-            }
-            return Some(Node::Dict(items));
-        }
-        if let Ok(l) = v.cast_exact::<PyList>() {
-            if level >= MAX_LEVELS {
-                return None;
-            }
-            let mut items = Vec::with_capacity(l.len());
-            for x in l.iter() {
-                items.push(Node::at(&x, level + 1)?);
-            }
-            return Some(Node::List(items));
-        }
-        let leaf = v.is_exact_instance_of::<PyString>()
-            || v.is_exact_instance_of::<PyInt>()
-            || v.is_exact_instance_of::<PyFloat>()
-            || v.is_exact_instance_of::<PyBool>()
-            || v.is_none();
-        leaf.then(|| Node::Leaf(v.clone().unbind()))
-    }
-
     /// Whether `v` still reads as the JSON this shape was taken from: the same keys in the
-    /// same order, the same types (`True` is not `1`, `-0.0` is not `0.0`), equal leaves.
-    /// Runs no Python code (exact built-in types only).
+    /// same order, the same leaves. Leaves are compared by identity: the snapshot holds them,
+    /// so an object met at the same place is the one snapshotted, and an immutable one reads
+    /// as it did; an equal object put there since (`True` for `1`, `-0.0` for `0.0`, an equal
+    /// `str`) is sanitized again, never taken for what it replaced. Runs no Python code, and
+    /// one pass over each container (the first difference ends it).
     pub fn matches(&self, v: &Bound<'_, PyAny>) -> bool {
         match self {
-            Node::Dict(items) => {
-                let Ok(d) = v.cast_exact::<PyDict>() else {
-                    return false;
-                };
-                if d.len() != items.len() {
-                    return false;
-                }
-                let mut n = 0;
-                for ((k, x), (key, node)) in d.iter().zip(items) {
-                    n += 1;
-                    let key = key.bind(v.py());
-                    if !(k.is(key) || same_leaf(&k, key.as_any())) {
-                        return false;
-                    }
-                    let same = match node {
-                        Node::Leaf(leaf) => x.is(leaf) || same_leaf(&x, leaf.bind(v.py())),
-                        _ => node.matches(&x),
-                    };
-                    if !same {
-                        return false;
-                    }
-                }
-                // A dict that changed size under the iteration is not the one snapshotted.
-                n == items.len() && d.len() == n
-            }
-            Node::List(items) => {
-                let Ok(l) = v.cast_exact::<PyList>() else {
-                    return false;
-                };
-                l.len() == items.len()
-                    && items
-                        .iter()
-                        .enumerate()
-                        .all(|(i, node)| l.get_item(i).is_ok_and(|x| node.matches(&x)))
-            }
-            Node::Leaf(leaf) => same_leaf(v, leaf.bind(v.py())),
+            Node::Dict(items) => same_entries(v, items, Node::holds),
+            Node::List(items) => same_items(v, items, Node::holds),
+            Node::Leaf(leaf) => v.is(leaf),
+        }
+    }
+
+    /// [`Node::matches`] for an item: a leaf compared here (most items are leaves, and a call
+    /// per leaf cost a third of the walk).
+    #[inline(always)]
+    fn holds(&self, x: &Bound<'_, PyAny>) -> bool {
+        match self {
+            Node::Leaf(leaf) => x.is(leaf),
+            _ => self.matches(x),
         }
     }
 }
 
-/// A result's template: a copy is a C-level copy of each container (`dict.copy()`, a list
-/// slice) with the containers inside put in afresh; leaves are shared. For a result read again
-/// and again (one the cache serves), several times cheaper than converting the engine's tree.
-pub enum Template {
-    /// A dict (its container-valued entries hold `None` here) and those entries' templates.
-    Dict(Py<PyDict>, Vec<(Py<PyString>, Template)>),
-    /// A list (its container items `None` here) and those items' templates, by index.
-    List(Py<PyList>, Vec<(usize, Template)>),
-    /// Anything else: the object itself.
-    Leaf(Py<PyAny>),
-}
-
-impl Template {
-    /// The template of `v` (a dict the engine's tree was converted to, not yet handed out);
-    /// `None` past 128 container levels.
-    ///
-    /// ```text
-    /// {"type": "object", "properties": {"a": {}}} -> Dict({"type": "object", "properties": None}, [("properties", Dict(..))])
-    /// ```
-    pub fn of(v: &Bound<'_, PyAny>) -> Option<Template> {
-        Template::at(v, 0)
-    }
-
-    fn at(v: &Bound<'_, PyAny>, level: usize) -> Option<Template> {
-        if level >= MAX_LEVELS {
-            return None;
-        }
-        let py = v.py();
-        if let Ok(d) = v.cast_exact::<PyDict>() {
-            let master = d.copy().ok()?;
-            let mut children = Vec::new();
-            for (k, x) in d.iter() {
-                if x.is_instance_of::<PyDict>() || x.is_instance_of::<PyList>() {
-                    let key = k.cast_exact::<PyString>().ok()?.clone();
-                    children.push((key.clone().unbind(), Template::at(&x, level + 1)?));
-                    master.set_item(key, py.None()).ok()?;
-                }
-            }
-            return Some(Template::Dict(master.unbind(), children));
-        }
-        if let Ok(l) = v.cast_exact::<PyList>() {
-            let master = l.get_slice(0, l.len());
-            let mut children = Vec::new();
-            for (i, x) in l.iter().enumerate() {
-                if x.is_instance_of::<PyDict>() || x.is_instance_of::<PyList>() {
-                    children.push((i, Template::at(&x, level + 1)?));
-                    master.set_item(i, py.None()).ok()?;
-                }
-            }
-            return Some(Template::List(master.unbind(), children));
-        }
-        if v.is_instance_of::<PyDict>() || v.is_instance_of::<PyList>() {
-            return None;
-        }
-        Some(Template::Leaf(v.clone().unbind()))
-    }
-
-    /// A fresh copy: new dicts and lists, the same leaf objects.
-    pub fn make<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(match self {
-            Template::Dict(master, children) => {
-                let d = master.bind(py).copy()?;
-                for (k, t) in children {
-                    d.set_item(k.bind(py), t.make(py)?)?;
-                }
-                d.into_any()
-            }
-            Template::List(master, children) => {
-                let m = master.bind(py);
-                let l = m.get_slice(0, m.len());
-                for (i, t) in children {
-                    l.set_item(*i, t.make(py)?)?;
-                }
-                l.into_any()
-            }
-            Template::Leaf(leaf) => leaf.bind(py).clone(),
-        })
-    }
-}
-
-/// Whether `v` is `leaf` or an equal leaf of the same exact type (floats by their bits, so
-/// `-0.0` differs from `0.0`).
-fn same_leaf(v: &Bound<'_, PyAny>, leaf: &Bound<'_, PyAny>) -> bool {
-    if v.is(leaf) {
-        return true;
-    }
-    if !v.get_type().is(leaf.get_type()) {
+/// Whether `v` is an exact dict of `want`'s entries in order: each key the very key given,
+/// each value one `item` accepts (the first difference ends the pass). The one walk of the
+/// snapshot's check and of a result template's (`template::Template::untouched`).
+#[inline(always)]
+pub fn same_entries<T>(
+    v: &Bound<'_, PyAny>,
+    want: &[(Py<PyString>, T)],
+    item: impl Fn(&T, &Bound<'_, PyAny>) -> bool,
+) -> bool {
+    let Ok(d) = v.cast_exact::<PyDict>() else {
+        return false;
+    };
+    if d.len() != want.len() {
         return false;
     }
-    if let (Ok(a), Ok(b)) = (v.cast_exact::<PyFloat>(), leaf.cast_exact::<PyFloat>()) {
-        return a.value().to_bits() == b.value().to_bits();
+    let mut want = want.iter();
+    for (k, x) in d.iter() {
+        let Some((key, t)) = want.next() else {
+            return false;
+        };
+        if !k.is(key) || !item(t, &x) {
+            return false;
+        }
     }
-    // Exact str or int (bool and None are singletons, so identity decided them).
-    (v.is_exact_instance_of::<PyString>() || v.is_exact_instance_of::<PyInt>())
-        && v.eq(leaf).unwrap_or(false)
+    want.next().is_none()
+}
+
+/// Whether `v` is an exact list of `want.len()` items, each one `item` accepts.
+#[inline(always)]
+pub fn same_items<T>(
+    v: &Bound<'_, PyAny>,
+    want: &[T],
+    item: impl Fn(&T, &Bound<'_, PyAny>) -> bool,
+) -> bool {
+    let Ok(l) = v.cast_exact::<PyList>() else {
+        return false;
+    };
+    l.len() == want.len()
+        && want
+            .iter()
+            .enumerate()
+            .all(|(i, t)| l.get_item(i).is_ok_and(|x| item(t, &x)))
+}
+
+/// Whether `v` is a leaf a snapshot takes: an exact `str`, `int`, `float`, `bool` or `None`
+/// (a subclass could change what it reads as without changing identity).
+fn is_leaf(v: &Bound<'_, PyAny>) -> bool {
+    v.is_exact_instance_of::<PyString>()
+        || v.is_exact_instance_of::<PyInt>()
+        || v.is_exact_instance_of::<PyFloat>()
+        || v.is_exact_instance_of::<PyBool>()
+        || v.is_none()
+}
+
+/// Takes a [`Node`] from the values a walk meets in document order (the JSON writer's, see
+/// `to_json::write`), so a dict is snapshotted in the pass that writes it. Nothing is
+/// taken (`finish` is `None`) when the value holds anything but exact `dict` (with `str`
+/// keys), `list` and leaves ([`is_leaf`]), or nests deeper than 128 containers.
+///
+/// ```text
+/// {"type": "object", "required": ["a"]} -> Dict[("type", Leaf), ("required", List[Leaf])]
+/// ```
+#[derive(Default)]
+pub struct Recorder {
+    /// The open containers, innermost last, each with the key it goes under in its parent.
+    open: Vec<(Option<Py<PyString>>, Open)>,
+    root: Option<Node>,
+    /// Something was met that a snapshot cannot take: nothing more is recorded.
+    failed: bool,
+}
+
+/// A container being recorded.
+enum Open {
+    Dict(Vec<(Py<PyString>, Node)>),
+    List(Vec<Node>),
+}
+
+impl Recorder {
+    /// `v`, met as the root or as the next item of the innermost open container (under `key`
+    /// in a dict). An exact dict or list is opened, until [`Recorder::closed`].
+    pub fn met(&mut self, key: Option<&Bound<'_, PyAny>>, v: &Bound<'_, PyAny>) {
+        if self.failed {
+            return;
+        }
+        let key = match key.map(|k| k.cast_exact::<PyString>()) {
+            Some(Ok(k)) => Some(k.clone().unbind()),
+            Some(Err(_)) => return self.fail(),
+            None => None,
+        };
+        let open = if let Ok(d) = v.cast_exact::<PyDict>() {
+            Open::Dict(Vec::with_capacity(d.len()))
+        } else if v.is_exact_instance_of::<PyList>() {
+            Open::List(Vec::new())
+        } else if is_leaf(v) {
+            return self.attach(key, Node::Leaf(v.clone().unbind()));
+        } else {
+            return self.fail();
+        };
+        if self.open.len() >= MAX_LEVELS {
+            return self.fail();
+        }
+        self.open.push((key, open));
+    }
+
+    /// The innermost open container ended.
+    pub fn closed(&mut self) {
+        if self.failed {
+            return;
+        }
+        let Some((key, open)) = self.open.pop() else {
+            return self.fail();
+        };
+        let node = match open {
+            Open::Dict(items) => Node::Dict(items),
+            Open::List(items) => Node::List(items),
+        };
+        self.attach(key, node);
+    }
+
+    fn attach(&mut self, key: Option<Py<PyString>>, node: Node) {
+        match (self.open.last_mut(), key) {
+            (None, None) if self.root.is_none() => self.root = Some(node),
+            (Some((_, Open::Dict(items))), Some(k)) => items.push((k, node)),
+            (Some((_, Open::List(items))), None) => items.push(node),
+            _ => self.fail(),
+        }
+    }
+
+    fn fail(&mut self) {
+        self.failed = true;
+        self.open.clear();
+        self.root = None;
+    }
+
+    /// The snapshot, when all that was met could be taken and every container closed.
+    pub fn finish(self) -> Option<Node> {
+        if self.failed || !self.open.is_empty() {
+            return None;
+        }
+        self.root
+    }
 }

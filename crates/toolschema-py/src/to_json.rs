@@ -2,13 +2,15 @@
 //! written like a flat one, and a dict that contains itself is an error, not a hang.
 
 use crate::errors::{ErrorAt, pointer_of};
+use crate::snapshot::Recorder;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-/// Writes `s` as a JSON string literal, escaped from its UTF-8 (lent by the `str` where the
-/// limited API allows it; under the 3.9 limited API that one wheel targets, a copy).
+/// Writes `s` as a JSON string literal, escaped from its UTF-8. Under the 3.9 limited API the
+/// one wheel targets, a `str` cannot lend its UTF-8: it is read from the `bytes` Python makes
+/// of it (`to_cow` would copy that `bytes` once more into a `String`).
 fn string(s: &Bound<'_, PyString>, out: &mut Vec<u8>) -> Result<(), String> {
-    let utf8 = s.to_cow().map_err(|e| e.to_string())?;
+    let utf8 = s.encode_utf8().map_err(|e| e.to_string())?;
     escape(utf8.as_bytes(), out);
     Ok(())
 }
@@ -28,9 +30,18 @@ enum Frame<'py> {
     Tuple(pyo3::types::iter::BoundTupleIterator<'py>, usize),
 }
 
-/// Writes `value` as compact JSON text (UTF-8) into `out`.
-pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), ErrorAt> {
+/// Writes `value` as compact JSON text (UTF-8) into `out`; tells `shape`, when given, every
+/// value met (with its key) and every container closed, in document order: the result cache's
+/// snapshot, taken in the same pass.
+pub fn write<'py>(
+    value: &Bound<'py, PyAny>,
+    out: &mut Vec<u8>,
+    mut shape: Option<&mut Recorder>,
+) -> Result<(), ErrorAt> {
     let mut stack: Vec<Frame<'py>> = Vec::new();
+    if let Some(r) = shape.as_deref_mut() {
+        r.met(None, value);
+    }
     let mut next = Some(value.clone());
     loop {
         if let Some(v) = next.take()
@@ -72,6 +83,9 @@ pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), Er
                 Some(Frame::Dict(..)) => b'}',
                 _ => b']',
             });
+            if let Some(r) = shape.as_deref_mut() {
+                r.closed();
+            }
             continue;
         };
         if !first {
@@ -84,6 +98,13 @@ pub fn write<'py>(value: &Bound<'py, PyAny>, out: &mut Vec<u8>) -> Result<(), Er
             };
             string(key, out).map_err(|e| at(&stack, e))?;
             out.push(b':');
+        }
+        if let Some(r) = shape.as_deref_mut() {
+            let key = match stack.last() {
+                Some(Frame::Dict(_, k)) => k.as_ref(),
+                _ => None,
+            };
+            r.met(key, &v);
         }
         next = Some(v);
     }

@@ -177,3 +177,74 @@ def test_threads_share_the_cache():
         t.join()
     assert failures == []
     assert toolschema.cache_info()["hits"] >= 3000
+
+
+def strict_schema():
+    return {
+        "type": "object",
+        "properties": {"n": {"type": ["integer", "null"]}, "tags": {"type": "array", "items": {"type": "string"}}},
+        "required": ["n"],
+    }
+
+
+def warm(schema, provider):
+    # The first two reads convert the engine's tree; from the third on, copies come from a
+    # template (and the last one let go of may go out again).
+    for _ in range(3):
+        toolschema.sanitize(schema, provider).schema
+
+
+def test_a_result_let_go_unchanged_goes_out_again():
+    schema = strict_schema()
+    warm(schema, "openai-strict")
+    first = toolschema.sanitize(schema, "openai-strict").schema
+    kept = id(first)
+    del first
+    # Nothing holds it any more and it reads as made: the same dict, which no one can tell
+    # from a new one. (A new copy is made while the old one is still alive, so a new id
+    # means a new dict.)
+    again = toolschema.sanitize(schema, "openai-strict").schema
+    assert id(again) == kept
+    # While it is held, the next call gets another dict.
+    other = toolschema.sanitize(schema, "openai-strict").schema
+    assert other is not again and other == again
+    held = toolschema.sanitize(schema, "openai-strict")
+    first_read = held.schema
+    del first_read
+    # The Sanitized object still holds its .schema: not handed out again.
+    assert toolschema.sanitize(schema, "openai-strict").schema is not held.schema
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda r: r["properties"]["n"].__setitem__("type", "string"),
+        lambda r: r["required"].append("tags"),
+        lambda r: r.pop("type"),
+        lambda r: r["properties"].__setitem__("m", {}),
+        lambda r: r.__setitem__("type", "obj" + "ect".upper().lower()),  # equal, not the same
+        lambda r: r["properties"].__setitem__("n", r["properties"].pop("n")),  # reordered
+        lambda r: r["properties"]["tags"]["items"].clear(),
+    ],
+)
+def test_a_result_changed_then_let_go_does_not_come_back(change):
+    schema = strict_schema()
+    want = toolschema.sanitize_json(compact(schema), "openai-strict")
+    warm(schema, "openai-strict")
+    r = toolschema.sanitize(schema, "openai-strict").schema
+    change(r)
+    del r
+    assert compact(toolschema.sanitize(schema, "openai-strict").schema) == want
+
+
+def test_a_part_still_held_is_not_shared():
+    schema = strict_schema()
+    warm(schema, "openai-strict")
+    r = toolschema.sanitize(schema, "openai-strict").schema
+    props, required = r["properties"], r["required"]
+    del r
+    again = toolschema.sanitize(schema, "openai-strict").schema
+    props["x"] = {}
+    required.append("x")
+    assert "x" not in again["properties"] and "x" not in again["required"]
+    assert again is not None and compact(again) == toolschema.sanitize_json(compact(schema), "openai-strict")

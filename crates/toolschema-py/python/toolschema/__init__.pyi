@@ -282,10 +282,11 @@ def cache_info() -> dict[str, int]:
     process, at most ``capacity`` entries and 32 MiB of input text, the oldest dropped first):
     agent frameworks send the same tool schemas on every request. Text (``str``, ``bytes``) is
     found by its hash and compared whole; a ``dict`` by identity, then checked against a
-    snapshot of its contents taken when it was sanitized (keys in order, exact types), so a
-    dict changed in place since is sanitized again. The cache holds a reference to each dict
-    it keeps. Every ``.schema`` read is still a new dict (or the input itself when nothing
-    changed).
+    snapshot of its contents taken when it was sanitized (keys in order, the very same
+    values), so a dict changed in place since is sanitized again. The cache holds a reference
+    to each dict it keeps. Every ``.schema`` read is still a dict no one else holds: a new one,
+    or the last one handed out once its caller let go of it unchanged (or the input itself
+    when nothing changed).
 
     >>> import toolschema
     >>> toolschema.cache_clear()
