@@ -87,6 +87,7 @@
 
 mod config;
 pub mod encoding;
+mod lex;
 mod log;
 pub mod profile;
 mod rename;

@@ -7,82 +7,49 @@
 //! [`MAX_DEPTH`] give `None`, and the caller reads the text with serde_json instead, whose
 //! answer stands. For every text it accepts, serde_json accepts it too and reads the same.
 
+use crate::lex::{Lexer, MAX_DEPTH};
 use crate::locate::RawText;
-
-/// Nesting this deep or deeper is left to serde_json (and its own limit of 128).
-pub(crate) const MAX_DEPTH: usize = 100;
-
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// Where the first `"`, `\` or control character (below 0x20) of the eight bytes `w` (read
-/// little-endian) is, if any: the lowest flagged byte of the usual zero-byte test is exact
-/// (a borrow only runs upwards from a byte that matches).
-fn first_special(w: u64) -> Option<usize> {
-    let zero = |x: u64| x.wrapping_sub(LO) & !x;
-    let low = w.wrapping_sub(LO * 0x20) & !w;
-    let m = (zero(w ^ (LO * u64::from(b'"'))) | zero(w ^ (LO * u64::from(b'\\'))) | low) & HI;
-    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
-}
-
-/// A stack of up to 128 flags (`true`: an object).
-#[derive(Default)]
-struct Open {
-    bits: u128,
-    len: usize,
-}
-
-impl Open {
-    fn push(&mut self, object: bool) {
-        self.bits = (self.bits << 1) | u128::from(object);
-        self.len += 1;
-    }
-
-    fn last(&self) -> Option<bool> {
-        (self.len > 0).then_some(self.bits & 1 == 1)
-    }
-
-    fn pop(&mut self) {
-        self.bits >>= 1;
-        self.len = self.len.saturating_sub(1);
-    }
-}
 
 /// The cursor over one JSON text.
 pub(crate) struct Cursor<'a> {
     text: &'a str,
-    b: &'a [u8],
-    i: usize,
+    lx: Lexer<'a>,
 }
 
 impl<'a> Cursor<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         Cursor {
             text,
-            b: text.as_bytes(),
-            i: 0,
+            lx: Lexer::new(text.as_bytes()),
         }
     }
 
     /// Whether the whole text was read (whitespace after the last value skipped).
     pub(crate) fn at_end(&mut self) -> bool {
         self.ws();
-        self.i == self.b.len()
+        self.lx.i == self.lx.b.len()
     }
 
+    #[inline]
     pub(crate) fn ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
-            self.i += 1;
-        }
+        self.lx.ws();
     }
 
     /// The byte at the cursor.
+    #[inline]
     pub(crate) fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
+        self.lx.peek()
     }
 
+    #[inline]
     fn eat(&mut self, c: u8) -> Option<()> {
-        (self.peek()? == c).then(|| self.i += 1)
+        self.lx.eat(c)
+    }
+
+    /// Skips the value at the cursor (validating it): `depth` is the nesting it starts at.
+    #[inline]
+    pub(crate) fn skip(&mut self, depth: usize) -> Option<()> {
+        self.lx.skip(depth)
     }
 
     /// The members of the object at the cursor (`{` not yet read), at nesting `depth`: `f`
@@ -103,11 +70,11 @@ impl<'a> Cursor<'a> {
         }
         loop {
             self.eat(b'"')?;
-            let start = self.i;
-            if self.rest_of_string()? {
+            let start = self.lx.i;
+            if self.lx.rest_of_string()? {
                 return None;
             }
-            let key = self.text.get(start..self.i - 1)?;
+            let key = self.text.get(start..self.lx.i - 1)?;
             self.ws();
             self.eat(b':')?;
             self.ws();
@@ -115,11 +82,11 @@ impl<'a> Cursor<'a> {
             self.ws();
             match self.peek()? {
                 b',' => {
-                    self.i += 1;
+                    self.lx.i += 1;
                     self.ws();
                 }
                 b'}' => {
-                    self.i += 1;
+                    self.lx.i += 1;
                     return Some(());
                 }
                 _ => return None,
@@ -147,11 +114,11 @@ impl<'a> Cursor<'a> {
             self.ws();
             match self.peek()? {
                 b',' => {
-                    self.i += 1;
+                    self.lx.i += 1;
                     self.ws();
                 }
                 b']' => {
-                    self.i += 1;
+                    self.lx.i += 1;
                     return Some(());
                 }
                 _ => return None,
@@ -161,165 +128,18 @@ impl<'a> Cursor<'a> {
 
     /// The value at the cursor, read past (validated): its text.
     pub(crate) fn raw(&mut self, depth: usize) -> Option<RawText<'a>> {
-        let start = self.i;
+        let start = self.lx.i;
         self.skip(depth)?;
-        Some(RawText::new(self.text.get(start..self.i)?))
+        Some(RawText::new(self.text.get(start..self.lx.i)?))
     }
 
     /// Whether the value at the cursor is not `null` (read past either way).
     pub(crate) fn non_null(&mut self, depth: usize) -> Option<bool> {
-        if self.b.get(self.i..self.i + 4) == Some(b"null") {
-            self.i += 4;
+        if self.lx.b.get(self.lx.i..self.lx.i + 4) == Some(b"null") {
+            self.lx.i += 4;
             return Some(false);
         }
         self.skip(depth).map(|()| true)
-    }
-
-    /// Past the string whose opening quote was just read (validating it); whether it had
-    /// escapes.
-    #[inline]
-    fn rest_of_string(&mut self) -> Option<bool> {
-        let mut escaped = false;
-        loop {
-            while let Some(w) = self.b.get(self.i..self.i + 8) {
-                let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-                match first_special(w) {
-                    Some(k) => {
-                        self.i += k;
-                        break;
-                    }
-                    None => self.i += 8,
-                }
-            }
-            match self.peek()? {
-                b'"' => {
-                    self.i += 1;
-                    return Some(escaped);
-                }
-                b'\\' => {
-                    escaped = true;
-                    self.i += 1;
-                    match self.peek()? {
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 1,
-                        b'u' => {
-                            let hex = self.b.get(self.i + 1..self.i + 5)?;
-                            if !hex.iter().all(u8::is_ascii_hexdigit)
-                                || matches!(hex[0], b'd' | b'D') && hex[1] >= b'8'
-                            {
-                                return None;
-                            }
-                            self.i += 5;
-                        }
-                        _ => return None,
-                    }
-                }
-                c if c < 0x20 => return None,
-                _ => self.i += 1,
-            }
-        }
-    }
-
-    fn digits(&mut self) -> usize {
-        let start = self.i;
-        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-            self.i += 1;
-        }
-        self.i - start
-    }
-
-    fn number(&mut self) -> Option<()> {
-        let _ = self.eat(b'-');
-        match self.peek()? {
-            b'0' => self.i += 1,
-            b'1'..=b'9' => {
-                self.digits();
-            }
-            _ => return None,
-        }
-        if self.eat(b'.').is_some() && self.digits() == 0 {
-            return None;
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.i += 1;
-            if let Some(b'+' | b'-') = self.peek() {
-                self.i += 1;
-            }
-            if self.digits() == 0 {
-                return None;
-            }
-        }
-        Some(())
-    }
-
-    fn literal(&mut self, word: &[u8]) -> Option<()> {
-        let end = self.i + word.len();
-        (self.b.get(self.i..end)? == word).then(|| self.i = end)
-    }
-
-    fn skip_string(&mut self) -> Option<()> {
-        self.eat(b'"')?;
-        self.rest_of_string().map(|_| ())
-    }
-
-    /// Skips one value (validating it), iteratively: `depth` is the nesting it starts at.
-    pub(crate) fn skip(&mut self, depth: usize) -> Option<()> {
-        let mut open = Open::default();
-        loop {
-            match self.peek()? {
-                b'"' => self.skip_string()?,
-                b'{' | b'[' => {
-                    let object = self.peek()? == b'{';
-                    self.i += 1;
-                    if depth + open.len + 1 >= MAX_DEPTH {
-                        return None;
-                    }
-                    self.ws();
-                    if self.eat(if object { b'}' } else { b']' }).is_none() {
-                        open.push(object);
-                        if object {
-                            self.skip_string()?;
-                            self.ws();
-                            self.eat(b':')?;
-                        }
-                        self.ws();
-                        continue;
-                    }
-                }
-                b't' => self.literal(b"true")?,
-                b'f' => self.literal(b"false")?,
-                b'n' => self.literal(b"null")?,
-                _ => self.number()?,
-            }
-            // After a value: close what ends here, or go on to the next member or element.
-            loop {
-                let Some(object) = open.last() else {
-                    return Some(());
-                };
-                self.ws();
-                match self.peek()? {
-                    b',' => {
-                        self.i += 1;
-                        self.ws();
-                        if object {
-                            self.skip_string()?;
-                            self.ws();
-                            self.eat(b':')?;
-                            self.ws();
-                        }
-                        break;
-                    }
-                    b'}' if object => {
-                        self.i += 1;
-                        open.pop();
-                    }
-                    b']' if !object => {
-                        self.i += 1;
-                        open.pop();
-                    }
-                    _ => return None,
-                }
-            }
-        }
     }
 }
 

@@ -11,24 +11,8 @@
 use super::scan::{PathSeg, name_and_flag};
 use super::trie::{Node, Object};
 use super::{Container, Found, Hook, Located, RawText};
+use crate::lex::{Lexer, MAX_DEPTH};
 use crate::shapes::Encoding;
-
-/// Nesting this deep or deeper is left to serde_json's scan (and its own limit of 128).
-const MAX_DEPTH: usize = 100;
-
-/// Where the first `"`, `\` or control character (below 0x20) of the eight bytes `w` (read
-/// little-endian) is, if any: the lowest flagged byte of the usual zero-byte test is exact
-/// (a borrow only runs upwards from a byte that matches).
-fn first_special(w: u64) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let quote = w ^ (LO * u64::from(b'"'));
-    let slash = w ^ (LO * u64::from(b'\\'));
-    let low = w.wrapping_sub(LO * 0x20) & !w;
-    let zero = |x: u64| x.wrapping_sub(LO) & !x;
-    let m = (zero(quote) | zero(slash) | low) & HI;
-    (m != 0).then(|| (m.trailing_zeros() / 8) as usize)
-}
 
 /// The slots of the trie `root` in `body`, or `None` when the body is not one this pass is
 /// sure of (see the module docs).
@@ -43,29 +27,27 @@ pub(super) fn locate<'a>(
     hook: Option<Hook<'_>>,
 ) -> Option<Located<'a>> {
     let mut s = Fast {
-        b: body,
+        lx: Lexer::new(body),
         checked: 0,
-        i: 0,
         path: Vec::with_capacity(8),
         out: Located::default(),
         tool_names,
         hook,
     };
-    s.ws();
+    s.lx.ws();
     s.node(root, true, 0)?;
-    s.ws();
-    if s.i != s.b.len() {
+    s.lx.ws();
+    if s.lx.i != s.lx.b.len() {
         return None;
     }
-    std::str::from_utf8(s.b.get(s.checked..)?).ok()?;
+    std::str::from_utf8(s.lx.b.get(s.checked..)?).ok()?;
     Some(s.out)
 }
 
 struct Fast<'a, 'h> {
-    b: &'a [u8],
+    lx: Lexer<'a>,
     /// The bytes before this one are checked UTF-8.
     checked: usize,
-    i: usize,
     path: Vec<PathSeg>,
     out: Located<'a>,
     tool_names: bool,
@@ -85,53 +67,16 @@ fn self_contained(node: &Node, depth: usize) -> bool {
     }
 }
 
-/// A stack of up to 128 flags.
-#[derive(Default)]
-struct Open {
-    bits: u128,
-    len: usize,
-}
-
-impl Open {
-    fn push(&mut self, object: bool) {
-        self.bits = (self.bits << 1) | u128::from(object);
-        self.len += 1;
-    }
-
-    fn last(&self) -> Option<bool> {
-        (self.len > 0).then_some(self.bits & 1 == 1)
-    }
-
-    fn pop(&mut self) {
-        self.bits >>= 1;
-        self.len = self.len.saturating_sub(1);
-    }
-}
-
 impl<'a> Fast<'a, '_> {
     /// The body's bytes `start..end` as text: the unchecked bytes before them are checked
     /// first, then the slice (each byte is checked once, in body order).
     fn text(&mut self, start: usize, end: usize) -> Option<&'a str> {
         if self.checked < start {
-            std::str::from_utf8(self.b.get(self.checked..start)?).ok()?;
+            std::str::from_utf8(self.lx.b.get(self.checked..start)?).ok()?;
         }
-        let text = std::str::from_utf8(self.b.get(start..end)?).ok()?;
+        let text = std::str::from_utf8(self.lx.b.get(start..end)?).ok()?;
         self.checked = self.checked.max(end);
         Some(text)
-    }
-
-    fn ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
-            self.i += 1;
-        }
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
-
-    fn eat(&mut self, c: u8) -> Option<()> {
-        (self.peek()? == c).then(|| self.i += 1)
     }
 
     /// A value at `node` (whitespace before it already skipped).
@@ -139,15 +84,15 @@ impl<'a> Fast<'a, '_> {
         if depth >= MAX_DEPTH {
             return None;
         }
-        match (node, self.peek()?) {
+        match (node, self.lx.peek()?) {
             (Node::Leaf(leaf), c) => {
-                let start = self.i;
-                self.skip(depth)?;
+                let start = self.lx.i;
+                self.lx.skip(depth)?;
                 if leaf.spec.encoding == Encoding::JsonObject && c != b'{' {
                     // Not a schema here (Ollama's `"format": "json"`).
                     return Some(());
                 }
-                let raw = RawText(self.text(start, self.i)?);
+                let raw = RawText(self.text(start, self.lx.i)?);
                 let pointer = super::scan::pointer_of(&self.path, None);
                 self.out.slots.push(Found {
                     api: leaf.api,
@@ -170,7 +115,7 @@ impl<'a> Fast<'a, '_> {
             }
             (Node::Array(child), b'[') => self.array(child, depth),
             // Not the shape the table expects here: skipped.
-            _ => self.skip(depth),
+            _ => self.lx.skip(depth),
         }
     }
 
@@ -181,22 +126,22 @@ impl<'a> Fast<'a, '_> {
             return None;
         };
         let id = std::ptr::from_ref(node) as usize;
-        let start = self.i;
+        let start = self.lx.i;
         let (slots, tools) = (self.out.slots.len(), self.out.tools_without_schema.len());
         if self.out.hit.is_none()
             && let Some(hook) = self.hook.as_mut()
-            && let Some(len) = hook(id, &self.b[start..])
-            && start + len <= self.b.len()
+            && let Some(len) = hook(id, &self.lx.b[start..])
+            && start + len <= self.lx.b.len()
         {
             // The bytes before the list are checked here; the list's own were when it was kept.
             if self.checked < start {
-                std::str::from_utf8(&self.b[self.checked..start]).ok()?;
+                std::str::from_utf8(&self.lx.b[self.checked..start]).ok()?;
             }
-            self.i = start + len;
-            self.checked = self.i;
+            self.lx.i = start + len;
+            self.checked = self.lx.i;
             self.out.hit = Some(Container {
                 node: id,
-                span: start..self.i,
+                span: start..self.lx.i,
                 slots: slots..slots,
                 tools: tools..tools,
             });
@@ -205,7 +150,7 @@ impl<'a> Fast<'a, '_> {
         self.array(child, depth)?;
         self.out.containers.push(Container {
             node: id,
-            span: start..self.i,
+            span: start..self.lx.i,
             slots: slots..self.out.slots.len(),
             tools: tools..self.out.tools_without_schema.len(),
         });
@@ -214,9 +159,9 @@ impl<'a> Fast<'a, '_> {
 
     /// An array at the cursor whose elements are at `child`.
     fn array(&mut self, child: &Node, depth: usize) -> Option<()> {
-        self.i += 1;
-        self.ws();
-        if self.eat(b']').is_some() {
+        self.lx.i += 1;
+        self.lx.ws();
+        if self.lx.eat(b']').is_some() {
             return Some(());
         }
         let mut n = 0;
@@ -225,14 +170,14 @@ impl<'a> Fast<'a, '_> {
             self.node(child, false, depth + 1)?;
             self.path.pop();
             n += 1;
-            self.ws();
-            match self.peek()? {
+            self.lx.ws();
+            match self.lx.peek()? {
                 b',' => {
-                    self.i += 1;
-                    self.ws();
+                    self.lx.i += 1;
+                    self.lx.ws();
                 }
                 b']' => {
-                    self.i += 1;
+                    self.lx.i += 1;
                     return Some(());
                 }
                 _ => return None,
@@ -241,19 +186,19 @@ impl<'a> Fast<'a, '_> {
     }
 
     fn object(&mut self, obj: &Object, root: bool, depth: usize) -> Option<()> {
-        self.i += 1;
+        self.lx.i += 1;
         let children = &obj.children;
         let first = self.out.slots.len();
         let mut seen: u64 = 0;
         let (name_i, strict_i, model_i) = (children.len(), children.len() + 1, children.len() + 2);
         let (mut name, mut strict) = (None, None);
-        self.ws();
-        if self.eat(b'}').is_none() {
+        self.lx.ws();
+        if self.lx.eat(b'}').is_none() {
             loop {
                 let (key, escaped) = self.string()?;
-                self.ws();
-                self.eat(b':')?;
-                self.ws();
+                self.lx.ws();
+                self.lx.eat(b':')?;
+                self.lx.ws();
                 let i = match children.iter().position(|(k, _)| k.as_bytes() == key) {
                     Some(i) => Some(i),
                     None if obj.names && key == b"name" => Some(name_i),
@@ -264,7 +209,7 @@ impl<'a> Fast<'a, '_> {
                 match i {
                     // An escaped key may spell a wanted one: serde_json's scan decides.
                     _ if escaped => return None,
-                    None => self.skip(depth + 1)?,
+                    None => self.lx.skip(depth + 1)?,
                     Some(i) => {
                         let bit = 1u64 << (i % 64);
                         if seen & bit != 0 {
@@ -277,9 +222,9 @@ impl<'a> Fast<'a, '_> {
                             self.node(child, false, depth + 1)?;
                             self.path.pop();
                         } else {
-                            let start = self.i;
-                            self.skip(depth + 1)?;
-                            let raw = RawText(self.text(start, self.i)?);
+                            let start = self.lx.i;
+                            self.lx.skip(depth + 1)?;
+                            let raw = RawText(self.text(start, self.lx.i)?);
                             if i == name_i {
                                 name = Some(raw);
                             } else if i == strict_i {
@@ -290,14 +235,14 @@ impl<'a> Fast<'a, '_> {
                         }
                     }
                 }
-                self.ws();
-                match self.peek()? {
+                self.lx.ws();
+                match self.lx.peek()? {
                     b',' => {
-                        self.i += 1;
-                        self.ws();
+                        self.lx.i += 1;
+                        self.lx.ws();
                     }
                     b'}' => {
-                        self.i += 1;
+                        self.lx.i += 1;
                         break;
                     }
                     _ => return None,
@@ -319,167 +264,11 @@ impl<'a> Fast<'a, '_> {
     /// (their UTF-8 is checked with the bytes around them), and whether it had any (then the
     /// content is the raw bytes between the quotes).
     fn string(&mut self) -> Option<(&'a [u8], bool)> {
-        self.eat(b'"')?;
-        let start = self.i;
-        let escaped = self.rest_of_string()?;
-        let s = self.b.get(start..self.i - 1)?;
+        self.lx.eat(b'"')?;
+        let start = self.lx.i;
+        let escaped = self.lx.rest_of_string()?;
+        let s = self.lx.b.get(start..self.lx.i - 1)?;
         Some((s, escaped))
-    }
-
-    /// A string at the cursor, skipped (validated, not sliced).
-    fn skip_string(&mut self) -> Option<()> {
-        self.eat(b'"')?;
-        self.rest_of_string().map(|_| ())
-    }
-
-    /// Past the string whose opening quote was just read (validating it); whether it had
-    /// escapes.
-    #[inline]
-    fn rest_of_string(&mut self) -> Option<bool> {
-        let mut escaped = false;
-        loop {
-            while let Some(w) = self.b.get(self.i..self.i + 8) {
-                let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-                match first_special(w) {
-                    Some(k) => {
-                        self.i += k;
-                        break;
-                    }
-                    None => self.i += 8,
-                }
-            }
-            match self.peek()? {
-                b'"' => {
-                    self.i += 1;
-                    return Some(escaped);
-                }
-                b'\\' => {
-                    escaped = true;
-                    self.i += 1;
-                    match self.peek()? {
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 1,
-                        b'u' => {
-                            let hex = self.b.get(self.i + 1..self.i + 5)?;
-                            if !hex.iter().all(u8::is_ascii_hexdigit)
-                                // A surrogate (D800–DFFF): its pairing is serde_json's to judge.
-                                || matches!(hex[0], b'd' | b'D') && hex[1] >= b'8'
-                            {
-                                return None;
-                            }
-                            self.i += 5;
-                        }
-                        _ => return None,
-                    }
-                }
-                c if c < 0x20 => return None,
-                _ => self.i += 1,
-            }
-        }
-    }
-
-    fn digits(&mut self) -> usize {
-        let start = self.i;
-        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-            self.i += 1;
-        }
-        self.i - start
-    }
-
-    fn number(&mut self) -> Option<()> {
-        let _ = self.eat(b'-');
-        match self.peek()? {
-            b'0' => self.i += 1,
-            b'1'..=b'9' => {
-                self.digits();
-            }
-            _ => return None,
-        }
-        if self.eat(b'.').is_some() && self.digits() == 0 {
-            return None;
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.i += 1;
-            if let Some(b'+' | b'-') = self.peek() {
-                self.i += 1;
-            }
-            if self.digits() == 0 {
-                return None;
-            }
-        }
-        Some(())
-    }
-
-    fn literal(&mut self, word: &[u8]) -> Option<()> {
-        let end = self.i + word.len();
-        (self.b.get(self.i..end)? == word).then(|| self.i = end)
-    }
-
-    /// Skips one value (validating it), iteratively: `depth` is the nesting it starts at.
-    fn skip(&mut self, depth: usize) -> Option<()> {
-        // The open containers, innermost last (`true`: an object), as bits (fewer than
-        // `MAX_DEPTH` of them).
-        let mut open = Open::default();
-        loop {
-            // A value.
-            match self.peek()? {
-                b'"' => {
-                    self.skip_string()?;
-                }
-                b'{' | b'[' => {
-                    let object = self.peek()? == b'{';
-                    self.i += 1;
-                    if depth + open.len + 1 >= MAX_DEPTH {
-                        return None;
-                    }
-                    self.ws();
-                    if self.eat(if object { b'}' } else { b']' }).is_some() {
-                        // Empty: a complete value.
-                    } else {
-                        open.push(object);
-                        if object {
-                            self.skip_string()?;
-                            self.ws();
-                            self.eat(b':')?;
-                        }
-                        self.ws();
-                        continue;
-                    }
-                }
-                b't' => self.literal(b"true")?,
-                b'f' => self.literal(b"false")?,
-                b'n' => self.literal(b"null")?,
-                _ => self.number()?,
-            }
-            // After a value: close what ends here, or go on to the next member or element.
-            loop {
-                let Some(object) = open.last() else {
-                    return Some(());
-                };
-                self.ws();
-                match self.peek()? {
-                    b',' => {
-                        self.i += 1;
-                        self.ws();
-                        if object {
-                            self.skip_string()?;
-                            self.ws();
-                            self.eat(b':')?;
-                            self.ws();
-                        }
-                        break;
-                    }
-                    b'}' if object => {
-                        self.i += 1;
-                        open.pop();
-                    }
-                    b']' if !object => {
-                        self.i += 1;
-                        open.pop();
-                    }
-                    _ => return None,
-                }
-            }
-        }
     }
 }
 
@@ -487,6 +276,7 @@ impl<'a> Fast<'a, '_> {
 mod tests {
     use super::super::{locate_serde, trie::compiled};
     use super::*;
+    use crate::lex::first_special;
 
     /// What either pass finds: pointers, slot texts, names, flags, model.
     fn seen(l: &Located<'_>) -> Vec<String> {
