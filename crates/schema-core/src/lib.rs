@@ -39,6 +39,7 @@ mod error;
 mod facts;
 mod instance;
 mod keyword;
+mod keyword_mask;
 mod parse;
 pub mod pointer;
 mod refs;
@@ -53,14 +54,15 @@ pub use dialect::Dialect;
 pub use error::{Diagnostic, DiagnosticKind, SchemaError};
 pub use instance::{Instance, JsonType};
 pub use keyword::{Keyword, Shape};
+pub use keyword_mask::KeywordMask;
 pub use parse::{ParseOptions, Parsed};
 pub use refs::{
     InlineOptions, Inlined, RefError, RefIndex, RefIssue, RefIssueKind, merge_ref_siblings,
     resolve_uri,
 };
 pub use schema::{
-    Dependency, Entry, InstanceType, Key, KeywordMask, NameHasher, Schema, SchemaMap, SchemaObject,
-    TypeSet, Value, schema_map_with_capacity,
+    Dependency, Entry, InstanceType, Key, NameHasher, Schema, SchemaMap, SchemaObject, TypeSet,
+    Value, schema_map_with_capacity,
 };
 pub use ser::{MAX_VALUE_DEPTH, PRETTY_MAX_INDENT, nesting, pretty};
 pub use walk::{Location, MAX_WALK_DEPTH, Transform, Visit};

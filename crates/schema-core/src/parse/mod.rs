@@ -9,7 +9,8 @@
 use crate::error::{Diagnostic, DiagnosticKind, SchemaError};
 use crate::instance::Instance;
 use crate::keyword::{Keyword, Shape};
-use crate::schema::{Dependency, Entry, Key, Schema, SchemaMap, SchemaObject, Value, maybe_bit};
+use crate::keyword_mask::maybe_bit;
+use crate::schema::{Dependency, Entry, Key, Schema, SchemaMap, SchemaObject, Value};
 use crate::ser::push_json_string;
 use indexmap::IndexMap;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
