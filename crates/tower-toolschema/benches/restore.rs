@@ -13,6 +13,11 @@
 //! medians of both whole exchanges, so the request side's share can be read off.
 //! `cargo bench -p tower-toolschema --bench restore` (`TS_BENCH_RATIOS_ONLY=1`: the ratios
 //! only; `TS_BENCH_RESTORE_CASE=nothing` or `all`: one case).
+//!
+//! First, the `FLOOR` lines: the cheapest exact passes over the 2 MB that a restorer of every
+//! call must make (whatever it does, it reads each byte once to know whether a call is in it),
+//! timed against the bare exchange in the same run. A pass that alone costs half the bare
+//! exchange leaves nothing of the `all` target's 1.5× for the calls.
 
 mod common;
 
@@ -247,6 +252,74 @@ where
     profile_bare(rt, up, body, n);
 }
 
+/// The stream as the upstream sends it: frames of 16 KiB (slices).
+fn frames(stream: &Bytes) -> Vec<Bytes> {
+    (0..stream.len())
+        .step_by(16 << 10)
+        .map(|i| stream.slice(i..(i + (16 << 10)).min(stream.len())))
+        .collect()
+}
+
+/// One pass over every frame: the number of hits of `find` (each search resumes after a hit).
+fn pass(frames: &[Bytes], find: &dyn Fn(&[u8]) -> Option<usize>) -> usize {
+    let mut hits = 0;
+    for f in frames {
+        let mut at = 0;
+        while let Some(k) = f.get(at..).and_then(find) {
+            hits += 1;
+            at += k + 1;
+        }
+    }
+    black_box(hits)
+}
+
+/// The `FLOOR` lines: each exact pass over the frames against the bare exchange (paired median
+/// ratio, and both medians).
+fn floors(rt: &tokio::runtime::Runtime, up: &Upstream) {
+    let frames = frames(&up.0);
+    let body = request_body(false);
+    let call = memchr::memmem::Finder::new("_call");
+    let passes: [(&str, &dyn Fn(&[u8]) -> Option<usize>); 3] = [
+        // A byte no event has: one load and compare of every byte, no hit.
+        ("a byte no event has (memchr 0x01)", &|b| {
+            memchr::memchr(1, b)
+        }),
+        // Every line end: what reading each event's frame needs.
+        ("every line end (memchr \\n)", &|b| memchr::memchr(b'\n', b)),
+        // The keyword scan's anchor, as the triage searches it.
+        ("the keyword anchor (memmem _call)", &|b| call.find(b)),
+    ];
+    for (name, find) in passes {
+        let r = paired_ratio(
+            60,
+            || {
+                pass(&frames, find);
+            },
+            || {
+                black_box(exchange(rt, up, &body));
+            },
+        );
+        let times = best_of(
+            3,
+            Duration::from_millis(200),
+            &mut [
+                &mut || {
+                    pass(&frames, find);
+                },
+                &mut || {
+                    black_box(exchange(rt, up, &body));
+                },
+            ],
+        );
+        println!(
+            "FLOOR scan, {name}: {r:.3}x of the bare exchange ({} vs {}): bare + it = {:.3}x",
+            fmt(times[0]),
+            fmt(times[1]),
+            1.0 + r
+        );
+    }
+}
+
 fn main() {
     if run_divan() {
         divan::Divan::default()
@@ -269,6 +342,9 @@ fn main() {
     let profile = std::env::var("TS_BENCH_RESTORE_PROFILE")
         .ok()
         .and_then(|n| n.parse::<usize>().ok());
+    if profile.is_none() {
+        floors(&rt, &up);
+    }
     for (name, all, target) in [("nothing", false, 1.05), ("all", true, 1.5)] {
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
