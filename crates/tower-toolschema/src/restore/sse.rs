@@ -177,6 +177,9 @@ fn field_value<'a>(line: &'a [u8], name: &[u8]) -> Option<&'a [u8]> {
 
 /// The event's data: its `data` lines joined by `\n` (borrowed when there is one line).
 pub(crate) fn data(raw: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
+    if let Some(d) = one_data_line(raw) {
+        return Some(std::borrow::Cow::Borrowed(d));
+    }
     let mut found: Option<std::borrow::Cow<'_, [u8]>> = None;
     for (l, _) in lines(raw) {
         if let Some(v) = field_value(&raw[l], b"data") {
@@ -192,6 +195,18 @@ pub(crate) fn data(raw: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
         }
     }
     found
+}
+
+/// The data of an event that is one `data: ` line and the empty line (a stream's usual
+/// event), found by one search for the line's end: what [`data`] reads of it.
+fn one_data_line(raw: &[u8]) -> Option<&[u8]> {
+    let rest = raw.strip_prefix(b"data: ")?;
+    let nl = memchr::memchr(b'\n', rest)?;
+    if !matches!(rest.get(nl + 1..)?, b"\n" | b"\r\n") {
+        return None;
+    }
+    let line = rest.get(..nl)?;
+    Some(line.strip_suffix(b"\r").unwrap_or(line))
 }
 
 /// Where `data` starts in `event`, when it is a slice of it that a `data: ` line carries: the
@@ -299,6 +314,44 @@ mod tests {
             let want = with_data(&ev, &splice(&d, edit()).unwrap().into_vec(&d));
             assert_eq!(with_edits(&ev, &d, edit()).as_deref(), Some(&want[..]));
         }
+        // The one-line reading gives what the lines' reading gives.
+        for ev in [
+            &b"data: {\"x\":1}\n\n"[..],
+            b"data: {\"x\":1}\r\n\r\n",
+            b"data: {\"x\":1}\r\n\n",
+            b"data: a\rb\n\n",
+            b"data: \n\n",
+            b"data:  x\n\n",
+            b"data: x\n\r\n",
+            b"data: x\n",
+            b"data: x\n\n\n",
+            b"data: x\ndata: y\n\n",
+            b"data: x\n: c\n\n",
+            b"data: x",
+        ] {
+            let general = {
+                let mut found: Option<Vec<u8>> = None;
+                for (l, _) in lines(ev) {
+                    if let Some(v) = field_value(&ev[l], b"data") {
+                        found = Some(match found {
+                            None => v.to_vec(),
+                            Some(mut p) => {
+                                p.push(b'\n');
+                                p.extend_from_slice(v);
+                                p
+                            }
+                        });
+                    }
+                }
+                found
+            };
+            if let Some(d) = one_data_line(ev) {
+                assert_eq!(Some(d.to_vec()), general, "{ev:?}");
+            }
+            assert_eq!(data(ev).map(|d| d.into_owned()), general, "{ev:?}");
+        }
+        assert!(one_data_line(b"data: x\n\n").is_some());
+        assert!(one_data_line(b"data: x\ndata: y\n\n").is_none());
         assert_eq!(
             data_at(b"data: x\n\n", b"x"),
             None,

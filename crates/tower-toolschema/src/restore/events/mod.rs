@@ -8,7 +8,6 @@
 //! stream that ends early ends with the held fragments as they came (undecoded, in that one
 //! event): nothing is lost, nothing invented.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::locate::RawText;
@@ -18,10 +17,12 @@ mod anthropic;
 mod calls;
 mod held;
 mod openai_chat;
+mod places;
 mod responses;
 mod triage;
 
 use held::{Held, LastFragment};
+use places::Places;
 use responses::sequence_number;
 use triage::Triage;
 
@@ -38,10 +39,10 @@ pub(crate) struct StreamRestorer {
     splitter: Splitter,
     /// Held calls by their place in the stream (choice and call index, output index, block
     /// index).
-    held: BTreeMap<(u64, u64), Held>,
+    held: Places<Held>,
     /// Tools of the open calls that are not held (by the same keys), for `.done` events that
     /// do not repeat the name.
-    open: BTreeMap<(u64, u64), String>,
+    open: Places<String>,
     /// OpenAI Responses: once an event was held back, the `sequence_number` the next event
     /// sent gets (the client sees them strictly increasing, without gaps); `None` until then
     /// (every number goes on as it came).
@@ -71,8 +72,8 @@ impl StreamRestorer {
         StreamRestorer {
             plan,
             splitter: Splitter::default(),
-            held: BTreeMap::new(),
-            open: BTreeMap::new(),
+            held: Places::default(),
+            open: Places::default(),
             seq_next: None,
             last_fragment: None,
             calls: Vec::new(),
@@ -180,11 +181,14 @@ impl StreamRestorer {
     }
 
     fn release_all(&mut self, cut: bool, out: &mut Vec<Bytes>) {
-        for (_, h) in std::mem::take(&mut self.held) {
+        // Taken and given back empty: its room is kept for the next calls.
+        let mut held = std::mem::take(&mut self.held);
+        for h in held.drain() {
             if let Some(b) = h.release(cut, &mut self.calls) {
                 self.emit(b, out);
             }
         }
+        self.held = held;
     }
 
     /// Sends one event (its `sequence_number` renumbered once an event was held back).

@@ -50,7 +50,7 @@ impl StreamRestorer {
             if finished {
                 step.release
                     .extend(self.held.keys().filter(|k| k.0 == c).copied());
-                self.open.retain(|k, _| k.0 != c);
+                self.open.retain(|k| k.0 != c);
             }
         }
         dedup(&mut step.release);
