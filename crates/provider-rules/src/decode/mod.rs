@@ -76,13 +76,36 @@ impl Decoder {
     ///
     /// See [`Decoded`] for an example.
     pub fn decode_json_noted(&self, text: &str) -> Result<Decoded, DecodeError> {
+        self.decode_noted(text, false)
+    }
+
+    /// [`decode_json`](Decoder::decode_json) of a text the caller has already checked is one
+    /// JSON value (as serde_json reads it, e.g. with a validating scanner of its own): the same
+    /// answer, without reading the text once more only to check it. A text that is not JSON
+    /// gives an unspecified answer (never a panic).
+    ///
+    /// ```
+    /// use provider_rules::decode::Decoder;
+    /// let d = Decoder { drop_null: vec!["cursor".into()], ..Decoder::default() };
+    /// let text = r#"{"q":"rust","cursor":null}"#;
+    /// assert_eq!(d.decode_checked_json(text)?, d.decode_json(text)?);
+    /// assert_eq!(d.decode_checked_json(text)?.as_deref(), Some(r#"{"q":"rust"}"#));
+    /// # Ok::<(), provider_rules::decode::DecodeError>(())
+    /// ```
+    pub fn decode_checked_json(&self, text: &str) -> Result<Option<String>, DecodeError> {
+        self.decode_noted(text, true).map(|d| d.text)
+    }
+
+    /// [`decode_json_noted`](Decoder::decode_json_noted); `checked`: the text is known to be
+    /// JSON (not checked again).
+    fn decode_noted(&self, text: &str, checked: bool) -> Result<Decoded, DecodeError> {
         let _scope = defs::Scope::enter(self);
         let mut notes = Vec::new();
-        let first = self.decode_own(text, &mut notes)?;
+        let first = self.decode_own(text, checked, &mut notes)?;
         let text = match self.then.as_deref() {
             Some(t) if !t.is_identity() => {
                 let base = first.as_deref().unwrap_or(text);
-                t.decode_json_noted(base).map(|mut d| {
+                t.decode_noted(base, checked).map(|mut d| {
                     notes.append(&mut d.notes);
                     d.text.or(first)
                 })?
@@ -95,13 +118,16 @@ impl Decoder {
     fn decode_own(
         &self,
         text: &str,
+        checked: bool,
         notes: &mut Vec<String>,
     ) -> Result<Option<String>, DecodeError> {
         if self.is_identity_here() {
             return Ok(None);
         }
-        serde_json::from_str::<serde::de::IgnoredAny>(text)
-            .map_err(|e| DecodeError::NotJson(e.to_string()))?;
+        if !checked {
+            serde_json::from_str::<serde::de::IgnoredAny>(text)
+                .map_err(|e| DecodeError::NotJson(e.to_string()))?;
+        }
         let s = text.as_bytes();
         let start = ws(s, 0);
         let mut out = Vec::with_capacity(s.len());

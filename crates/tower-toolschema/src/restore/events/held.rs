@@ -11,6 +11,7 @@ use super::super::json::string;
 use super::super::report::RestoredCall;
 use super::super::sse;
 use super::{Step, StreamRestorer};
+use crate::lex::Lexer;
 use crate::locate::{RawText, range_in};
 use crate::slots::splice::Edit;
 
@@ -44,7 +45,13 @@ impl Held {
         let text = if cut {
             self.fragments
         } else {
-            match self.decoder.decode_json(&self.fragments) {
+            // Checked by the lexer where it is sure (no second check in the decoder), else
+            // by the decoder's serde_json, whose answer stands.
+            let decoded = match is_json(&self.fragments) {
+                true => self.decoder.decode_checked_json(&self.fragments),
+                false => self.decoder.decode_json(&self.fragments),
+            };
+            match decoded {
                 Ok(Some(d)) => {
                     call.decoded = true;
                     d
@@ -59,6 +66,16 @@ impl Held {
         calls.push(call);
         t.build(&text)
     }
+}
+
+/// Whether `text` is one JSON value, as far as the lexer is sure (`false`: not JSON, or not
+/// sure: serde_json decides).
+fn is_json(text: &str) -> bool {
+    let mut lx = Lexer::new(text.as_bytes());
+    lx.ws();
+    let ok = lx.skip(0).is_some();
+    lx.ws();
+    ok && lx.i == text.len()
 }
 
 impl Template {
