@@ -222,6 +222,19 @@ pub(crate) fn data_at(event: &[u8], data: &[u8]) -> Option<usize> {
 /// ([`with_data`]). `None` when the edits do not fit the data.
 pub(crate) fn with_edits(event: &Bytes, data: &[u8], mut edits: Vec<Edit>) -> Option<Bytes> {
     match data_at(event, data) {
+        // One edit (a name mapped back): written straight into a buffer of its size.
+        Some(at) if edits.len() == 1 => {
+            let e = edits.first()?;
+            let (start, end) = (e.range.start + at, e.range.end + at);
+            if start > end || end > event.len() {
+                return None;
+            }
+            let mut out = Vec::with_capacity(event.len() - (end - start) + e.bytes.len());
+            out.extend_from_slice(&event[..start]);
+            out.extend_from_slice(&e.bytes);
+            out.extend_from_slice(&event[end..]);
+            Some(Bytes::from(out))
+        }
         Some(at) => {
             for e in &mut edits {
                 e.range = e.range.start + at..e.range.end + at;
