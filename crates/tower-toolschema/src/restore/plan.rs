@@ -34,20 +34,12 @@ pub struct RestorePlan {
     index: std::sync::OnceLock<ToolIndex>,
 }
 
-/// A sent name → the tool's own name when it was renamed (with its JSON string, written into
-/// an event as it is), and the tool's decoder.
+/// A sent name → the tool's own name when it was renamed, and the tool's decoder.
 type ToolIndex = std::collections::HashMap<
     String,
-    (Option<Original>, Option<Arc<Decoder>>),
+    (Option<String>, Option<Arc<Decoder>>),
     foldhash::fast::RandomState,
 >;
-
-/// A tool's own name and its JSON string.
-#[derive(Debug, Clone)]
-pub(crate) struct Original {
-    pub(crate) name: String,
-    pub(crate) json: Vec<u8>,
-}
 
 impl RestorePlan {
     /// A plan for a response of `api`; identity decoders are dropped.
@@ -149,19 +141,15 @@ impl RestorePlan {
     /// A name the provider sent, resolved: the tool's own name when it was renamed
     /// ([`RestorePlan::original`]) and that tool's decoder ([`RestorePlan::decoder`]), by one
     /// look-up in an index built on the first (not by scanning every name).
-    pub(crate) fn resolve(&self, sent: &str) -> (Option<&Original>, Option<&Arc<Decoder>>) {
+    pub(crate) fn resolve(&self, sent: &str) -> (Option<&str>, Option<&Arc<Decoder>>) {
         let index = self.index.get_or_init(|| {
             let mut index = ToolIndex::default();
             // The first renamed pair of a sent name wins, as `original` finds it; a name not
             // renamed is its tool's own.
             for (o, s) in self.names.pairs().filter(|(o, s)| o != s) {
-                index.entry(s.to_owned()).or_insert_with(|| {
-                    let original = Original {
-                        name: o.to_owned(),
-                        json: serde_json::to_vec(o).unwrap_or_default(),
-                    };
-                    (Some(original), self.decoder(o).cloned())
-                });
+                index
+                    .entry(s.to_owned())
+                    .or_insert_with(|| (Some(o.to_owned()), self.decoder(o).cloned()));
             }
             for (n, d) in self.decoders.iter() {
                 index
@@ -171,7 +159,7 @@ impl RestorePlan {
             index
         });
         match index.get(sent) {
-            Some((o, d)) => (o.as_ref(), d.as_ref()),
+            Some((o, d)) => (o.as_deref(), d.as_ref()),
             None => (None, None),
         }
     }

@@ -62,13 +62,12 @@ impl StreamRestorer {
         let decoder = decoder.cloned();
         match original {
             Some(original) => {
-                if let Some(range) = range_in(data, raw) {
-                    step.edits.push(Edit {
-                        range,
-                        bytes: original.json.clone(),
-                    });
+                if let (Some(range), Ok(bytes)) =
+                    (range_in(data, raw), serde_json::to_vec(original))
+                {
+                    step.edits.push(Edit { range, bytes });
                 }
-                let original = original.name.clone();
+                let original = original.to_owned();
                 if decoder.is_none() {
                     let mut c = RestoredCall::new(sent);
                     c.tool = original.clone();

@@ -22,9 +22,7 @@ impl Key {
     }
 }
 
-static TOOL_CALLS: Key = Key::new("tool_calls");
 static FUNCTION_CALL: Key = Key::new("function_call");
-static FUNCTION_CALL_CAMEL: Key = Key::new("functionCall");
 static TOOL_USE: Key = Key::new("tool_use");
 static CONTENT_BLOCK: Key = Key::new("content_block");
 static SEQUENCE_NUMBER: Key = Key::new("\"sequence_number\"");
@@ -65,23 +63,74 @@ impl StreamRestorer {
     }
 
     /// What an event needs, from a keyword scan of its bytes: most events of a stream (text)
-    /// name no tool call and go on unread.
+    /// name no tool call and go on unread. Whether the event has one of its stream's call
+    /// keywords is [`StreamRestorer::first_key`]'s one scan (not one scan a keyword).
     pub(super) fn triage(&self, event: &[u8]) -> Triage {
         let has = |k: &Key| k.finder().find(event).is_some();
+        let keyword = self.first_key(event).is_some();
         let open = !self.held.is_empty() || !self.open.is_empty();
         match self.plan.shape().stream {
-            Stream::ChatDeltas if has(&TOOL_CALLS) || has(&FUNCTION_CALL) => Triage::Read,
+            Stream::ChatDeltas if keyword => Triage::Read,
             // Calls come one after another: anything else in the stream completes them.
             Stream::ChatDeltas if open => Triage::Complete,
-            Stream::ResponsesEvents if has(&FUNCTION_CALL) => Triage::Read,
-            Stream::AnthropicBlocks if has(&TOOL_USE) || (open && has(&CONTENT_BLOCK)) => {
-                Triage::Read
-            }
+            Stream::ResponsesEvents if keyword => Triage::Read,
+            Stream::AnthropicBlocks if keyword || (open && has(&CONTENT_BLOCK)) => Triage::Read,
             Stream::ResponsesEvents if self.seq_next.is_some() && has(&SEQUENCE_NUMBER) => {
                 Triage::Renumber
             }
-            Stream::Chunks if has(&FUNCTION_CALL_CAMEL) || has(&FUNCTION_CALL) => Triage::Read,
+            Stream::Chunks if keyword => Triage::Read,
             _ => Triage::Pass,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::super::RestorePlan;
+    use super::*;
+    use crate::shapes::Api;
+
+    /// The one anchored scan finds a keyword exactly where a scan for each keyword would.
+    #[test]
+    fn one_scan_finds_what_a_scan_per_keyword_finds() {
+        let keys: [(Api, &[&str]); 4] = [
+            (Api::OpenAiChat, &["tool_calls", "function_call"]),
+            (Api::OpenAiResponses, &["function_call"]),
+            (Api::AnthropicMessages, &["tool_use"]),
+            (Api::Gemini, &["functionCall", "function_call"]),
+        ];
+        let texts = [
+            "",
+            "_call",
+            "tool_call",
+            "ool_calls",
+            "tool_calls",
+            "xtool_callsx",
+            "function_cal",
+            "unction_call",
+            "function_call",
+            "functionCall",
+            "functioncall",
+            "_call tool_calls",
+            "tool_use",
+            "tool_us",
+            "_c_call_callfunction_call",
+            "unctionunctionCall",
+            r#"data: {"choices":[{"delta":{"content":"a tool_calls b"}}]}"#,
+            r#"data: {"finish_reason":null,"id":"fp_call"}"#,
+        ];
+        for (api, words) in keys {
+            let r = StreamRestorer::new(Arc::new(RestorePlan::new(api, Default::default(), [])));
+            for t in texts {
+                let want = words.iter().any(|w| t.contains(w));
+                assert_eq!(r.first_key(t.as_bytes()).is_some(), want, "{api:?} {t}");
+                if let Some(at) = r.first_key(t.as_bytes()) {
+                    let first = words.iter().filter_map(|w| t.find(w)).min();
+                    assert_eq!(Some(at), first, "{api:?} {t}");
+                }
+            }
         }
     }
 }
