@@ -260,8 +260,11 @@ fn frames(stream: &Bytes) -> Vec<Bytes> {
         .collect()
 }
 
+/// A search of a frame: where its first hit is.
+type Find<'a> = &'a dyn Fn(&[u8]) -> Option<usize>;
+
 /// One pass over every frame: the number of hits of `find` (each search resumes after a hit).
-fn pass(frames: &[Bytes], find: &dyn Fn(&[u8]) -> Option<usize>) -> usize {
+fn pass(frames: &[Bytes], find: Find<'_>) -> usize {
     let mut hits = 0;
     for f in frames {
         let mut at = 0;
@@ -279,7 +282,7 @@ fn floors(rt: &tokio::runtime::Runtime, up: &Upstream) {
     let frames = frames(&up.0);
     let body = request_body(false);
     let call = memchr::memmem::Finder::new("_call");
-    let passes: [(&str, &dyn Fn(&[u8]) -> Option<usize>); 3] = [
+    let passes: [(&str, Find<'_>); 3] = [
         // A byte no event has: one load and compare of every byte, no hit.
         ("a byte no event has (memchr 0x01)", &|b| {
             memchr::memchr(1, b)

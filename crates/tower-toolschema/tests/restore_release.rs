@@ -98,7 +98,7 @@ fn checked_arguments_decode_as_the_decoder_alone_decodes_them() {
         .expect("changed");
     for step in [1, 7, stream.len()] {
         let (out, calls) = through(&stream, step);
-        assert_eq!(arguments(&out), [alone.clone()], "step {step}");
+        assert_eq!(arguments(&out), std::slice::from_ref(&alone), "step {step}");
         assert!(out.contains(r#""name":"srv.a""#));
         assert_eq!(calls.len(), 1);
         assert!(calls[0].decoded && calls[0].error.is_none());
