@@ -4,9 +4,9 @@
 //! response future: the [`NameMap`] of the tool names it renamed (a name the target refuses:
 //! too long, characters it does not take, shared by two tools; see
 //! [`ToolSchemaLayer::rename_tools`](crate::ToolSchemaLayer::rename_tools)) and each tool's
-//! argument [`Decoder`] from the sanitizer (strict nulls: a property the strict rewrite made
-//! required and nullable, that the tool's own schema does not let be `null`, loses its
-//! `null`). The response's tool names are mapped back and the arguments decoded:
+//! argument [`Decoder`](provider_rules::Decoder) from the sanitizer (strict nulls: a
+//! property the strict rewrite made required and nullable, that the tool's own schema does not
+//! let be `null`, loses its `null`). The response's tool names are mapped back and the arguments decoded:
 //!
 //! - JSON responses of OpenAI Chat (`choices[].message.tool_calls[]`), OpenAI Responses
 //!   (`output[]` `function_call` items), Anthropic Messages (`content[]` `tool_use` blocks),

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use super::{RestoredCall, events};
 
 /// Restores one SSE stream, chunk by chunk (any chunking gives the same output): built by
-/// [`RestorePlan::stream`].
+/// [`RestorePlan::stream`](super::RestorePlan::stream).
 ///
 /// ```
 /// # use provider_rules::{NameMap, Rules};
