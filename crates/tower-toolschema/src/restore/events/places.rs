@@ -80,23 +80,11 @@ mod tests {
     fn reads_as_a_tree_map_does() {
         let mut ours = Places::default();
         let mut tree = std::collections::BTreeMap::new();
-        let steps: [(u8, Place); 12] = [
-            (0, (0, 2)),
-            (0, (0, 0)),
-            (0, (1, 0)),
-            (0, (0, 2)),
-            (1, (0, 0)),
-            (0, (0, 1)),
-            (1, (5, 5)),
-            (2, (0, 0)),
-            (0, (3, 1)),
-            (1, (0, 2)),
-            (2, (1, 0)),
-            (0, (0, 0)),
-        ];
-        for (n, (op, key)) in steps.into_iter().enumerate() {
+        // Inserts (half the steps), removals and retains over a few places, in a mixed order.
+        let steps = (0..60u64).map(|n| ((n * 7 % 4) as u8, (n * 5 % 3, n * 3 % 4)));
+        for (n, (op, key)) in steps.enumerate() {
             match op {
-                0 => {
+                0 | 3 => {
                     ours.insert(key, n);
                     tree.insert(key, n);
                 }
