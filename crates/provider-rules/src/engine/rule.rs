@@ -300,6 +300,9 @@ pub(crate) struct Plan {
     /// Each step's [`Rule::reads`], at the step's place.
     pre_reads: [KeywordMask; MAX_STEPS],
     post_reads: [KeywordMask; MAX_STEPS],
+    /// Each step's rule, at the step's place (`None`: the hint folding).
+    pre_rules: [Option<&'static Rule>; MAX_STEPS],
+    post_rules: [Option<&'static Rule>; MAX_STEPS],
 }
 
 /// A step that does nothing (the plan's unused places).
@@ -315,6 +318,8 @@ impl Plan {
             post_len: 0,
             pre_reads: [KeywordMask::ALL; MAX_STEPS],
             post_reads: [KeywordMask::ALL; MAX_STEPS],
+            pre_rules: [None; MAX_STEPS],
+            post_rules: [None; MAX_STEPS],
         };
         for run in &super::ORDER[super::WALK.0..super::WALK.1] {
             let (step, pre) = match *run {
@@ -333,10 +338,12 @@ impl Plan {
             if pre {
                 plan.pre[plan.pre_len] = step;
                 plan.pre_reads[plan.pre_len] = reads;
+                plan.pre_rules[plan.pre_len] = run.rule();
                 plan.pre_len += 1;
             } else {
                 plan.post[plan.post_len] = step;
                 plan.post_reads[plan.post_len] = reads;
+                plan.post_rules[plan.post_len] = run.rule();
                 plan.post_len += 1;
             }
         }
@@ -360,6 +367,23 @@ impl Plan {
             .iter()
             .copied()
             .zip(self.pre_reads.iter().copied())
+    }
+
+    /// The PRE pass's steps as their rules with what each reads, in order (`None`: the
+    /// engine's own step).
+    pub(crate) fn pre_rules(&self) -> impl Iterator<Item = (Option<&'static Rule>, KeywordMask)> + '_ {
+        self.pre_rules[..self.pre_len]
+            .iter()
+            .copied()
+            .zip(self.pre_reads.iter().copied())
+    }
+
+    /// The POST pass's steps as their rules with what each reads, in order.
+    pub(crate) fn post_rules(&self) -> impl Iterator<Item = (Option<&'static Rule>, KeywordMask)> + '_ {
+        self.post_rules[..self.post_len]
+            .iter()
+            .copied()
+            .zip(self.post_reads.iter().copied())
     }
 
     /// The POST pass's steps with what each reads, in order.

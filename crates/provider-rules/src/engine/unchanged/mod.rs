@@ -1,0 +1,157 @@
+//! The proof, before the engine runs, that no step of a profile can change a schema: one
+//! read-only walk of the parsed tree that asks, on each node, every step of the profile's plan
+//! and every tree pass of [`ORDER`](super::ORDER) "can you change this?" ([`steps`],
+//! [`trees`]). Where each says it cannot, the engine would change nothing and report nothing,
+//! so its walks, its report and its decoder are skipped ([`crate::sanitize_into`]: the input
+//! bytes are the result); where one cannot say so, the engine runs as it would have.
+//!
+//! The proof is exact because each answer is the step's own: a step that declares what it
+//! reads ([`super::Rule::reads`]) is answered by that declaration (a node that holds none of it
+//! is left as it is), and a step that reads more is answered by its own "usual case" test,
+//! the one it returns on before it changes anything ([`steps::STEPS`]). Every step of every
+//! rule and every tree pass of the order has its answer (a test holds it), and on every node
+//! of the corpora, for every profile, a step whose answer is "cannot change" is run and
+//! changes nothing (`tests.rs`).
+//!
+//! The answers hold on the tree as the parser made it, for the tree the engine would walk:
+//! what the parser kept whole (no subtree cut at its depth limit), without a value of the
+//! wrong JSON type (the passes that repair those are then skipped by the engine too), with no
+//! encodings asked for. Nothing changes before any step runs, so each step sees that tree.
+
+mod steps;
+mod trees;
+
+pub(crate) use trees::closed_names_leaves;
+
+use super::rule::Plan;
+use crate::{Rules, Slot};
+use schema_core::{KeywordMask, MAX_WALK_DEPTH, Schema, SchemaObject};
+
+/// Where a node is, as a step's answer reads it.
+pub(crate) struct Node<'a> {
+    /// The profile.
+    pub(crate) rules: &'a Rules,
+    /// The slot.
+    pub(crate) slot: Slot,
+    /// Whether the node is the root.
+    pub(crate) root: bool,
+}
+
+/// A step's answer on an object node that holds what the step reads: `true` where the step
+/// leaves the node as it is and records nothing that stays in the report.
+pub(crate) type Leaves = fn(&SchemaObject, &Node<'_>) -> bool;
+
+/// One step as the proof asks it: the keywords without which it leaves an object as it is,
+/// and, where the node holds one, its answer (`None`: it may change it).
+#[derive(Clone, Copy)]
+struct Ask {
+    reads: KeywordMask,
+    leaves: Option<Leaves>,
+}
+
+/// A profile's steps and tree passes as the proof asks them, for one slot (each answer found
+/// once: per process for a built-in profile, [`super::plans`]).
+#[derive(Clone)]
+pub(crate) struct Proof {
+    /// The node steps of the tree passes, then the plan's PRE and POST steps, in order; an
+    /// empty list where a tree pass has no answer (the proof never holds).
+    asks: Vec<Ask>,
+    /// What the tree passes read of the whole tree: a tree that holds none of it is left as
+    /// it is by them ([`trees::TREES`]).
+    tree: KeywordMask,
+    /// Whether every step and tree pass has its answer.
+    holds: bool,
+}
+
+impl Proof {
+    /// The proof for `rules` in `slot`.
+    pub(crate) fn new(rules: &Rules, slot: Slot) -> Proof {
+        let Some(t) = trees::asks(rules, slot) else {
+            return Proof {
+                asks: Vec::new(),
+                tree: KeywordMask::ALL,
+                holds: false,
+            };
+        };
+        let plan = Plan::new(rules, slot);
+        let mut asks: Vec<Ask> = t
+            .nodes
+            .into_iter()
+            .map(|(reads, leaves)| Ask { reads, leaves })
+            .collect();
+        for (rule, reads) in plan.pre_rules().chain(plan.post_rules()) {
+            asks.push(Ask {
+                reads,
+                leaves: steps::answer(rule),
+            });
+        }
+        Proof {
+            asks,
+            tree: t.tree,
+            holds: true,
+        }
+    }
+}
+
+/// Whether the engine, run on `schema` as the parser made it (kept whole, no value of the
+/// wrong JSON type: see the module's doc) for `rules` in `slot` without encodings, would
+/// change nothing and report nothing. `false` says only that the proof does not hold.
+pub(crate) fn cannot_change(schema: &Schema, rules: &Rules, slot: Slot) -> bool {
+    let proof = super::plans::proof(rules, slot);
+    if !proof.holds {
+        return false;
+    }
+    let mut walk = Walk {
+        asks: &proof.asks,
+        rules,
+        slot,
+        held: KeywordMask::NONE,
+    };
+    walk.node(schema, true, 0) && !walk.held.intersects(proof.tree)
+}
+
+/// The proof's walk: the nodes of the engine's walk, in its order, as deep.
+struct Walk<'a> {
+    asks: &'a [Ask],
+    rules: &'a Rules,
+    slot: Slot,
+    /// The keywords the nodes walked hold.
+    held: KeywordMask,
+}
+
+impl Walk<'_> {
+    /// Whether no step changes `s` or what is below it.
+    fn node(&mut self, s: &Schema, root: bool, depth: usize) -> bool {
+        let o = match s {
+            Schema::Object(o) => o,
+            // A boolean subschema below the root is walked by no step; a boolean root is
+            // shaped.
+            Schema::Bool(_) => return !root,
+        };
+        let held = o.keyword_mask();
+        self.held = self.held.union(held);
+        let at = Node {
+            rules: self.rules,
+            slot: self.slot,
+            root,
+        };
+        // As the engine skips a step ([`super::skips`]): one that reads every keyword runs
+        // on every object, an empty one too.
+        let leaves = self.asks.iter().all(|a| {
+            (a.reads != KeywordMask::ALL && !held.intersects(a.reads))
+                || a.leaves.is_some_and(|leaves| leaves(o, &at))
+        });
+        // Deeper than the engine's walks go, what a step would do is not known here.
+        if !leaves || depth >= MAX_WALK_DEPTH {
+            return false;
+        }
+        let mut all = true;
+        o.for_each_child(|_, child| {
+            all = all && self.node(child, false, depth + 1);
+        });
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests;
