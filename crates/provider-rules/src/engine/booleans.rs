@@ -52,15 +52,7 @@ pub(crate) fn children(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx:
     let has_prefix = o.contains(Keyword::PrefixItems);
     let mut changed = false;
     node.for_each_child_mut(|loc, child| {
-        let kw = loc.keyword();
-        if matches!(
-            kw,
-            Keyword::AdditionalProperties
-                | Keyword::AdditionalItems
-                | Keyword::UnevaluatedItems
-                | Keyword::UnevaluatedProperties
-        ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)))
-        {
+        if own_step(&loc, has_prefix) {
             return;
         }
         if let Schema::Bool(b) = *child {
@@ -79,6 +71,31 @@ pub(crate) fn children(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx:
             "boolean subschemas became schema objects",
         );
     }
+}
+
+/// Whether a boolean subschema at `loc` is left to its own step by [`children`]
+/// (`additionalProperties`, `additionalItems`, `unevaluated*`, a tuple's closing `items`;
+/// `has_prefix`: the node has `prefixItems`).
+fn own_step(loc: &Location<'_>, has_prefix: bool) -> bool {
+    let kw = loc.keyword();
+    matches!(
+        kw,
+        Keyword::AdditionalProperties
+            | Keyword::AdditionalItems
+            | Keyword::UnevaluatedItems
+            | Keyword::UnevaluatedProperties
+    ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)))
+}
+
+/// Whether [`children`] leaves `o` as it is: no property of schema `false`, and no boolean
+/// subschema but those left to their own steps.
+pub(crate) fn leaves(o: &SchemaObject) -> bool {
+    let has_prefix = o.contains(Keyword::PrefixItems);
+    let mut none = true;
+    o.for_each_child(|loc, c| {
+        none &= !matches!(c, Schema::Bool(_)) || own_step(&loc, has_prefix);
+    });
+    none
 }
 
 /// What the provider would reject that this file's step fixes

@@ -41,55 +41,78 @@ pub(crate) struct Node<'a> {
 /// leaves the node as it is and records nothing that stays in the report.
 pub(crate) type Leaves = fn(&SchemaObject, &Node<'_>) -> bool;
 
-/// One step as the proof asks it: the keywords without which it leaves an object as it is,
-/// and, where the node holds one, its answer (`None`: it may change it).
-#[derive(Clone, Copy)]
-struct Ask {
-    reads: KeywordMask,
-    leaves: Option<Leaves>,
-}
-
 /// A profile's steps and tree passes as the proof asks them, for one slot (each answer found
-/// once: per process for a built-in profile, [`super::plans`]).
+/// once: per process for a built-in profile, [`super::plans`]). The same answer asked twice
+/// (a rule's PRE and POST steps) is asked once.
 #[derive(Clone)]
 pub(crate) struct Proof {
-    /// The node steps of the tree passes, then the plan's PRE and POST steps, in order; an
-    /// empty list where a tree pass has no answer (the proof never holds).
-    asks: Vec<Ask>,
+    /// The keywords on which a step may change a node (it answers by its declaration only).
+    never: KeywordMask,
+    /// The answers of the steps that read every keyword: asked on every object.
+    always: Vec<Leaves>,
+    /// The answers of the steps that read some, with what each reads: asked where an object
+    /// holds one.
+    some: Vec<(KeywordMask, Leaves)>,
     /// What the tree passes read of the whole tree: a tree that holds none of it is left as
     /// it is by them ([`trees::TREES`]).
     tree: KeywordMask,
-    /// Whether every step and tree pass has its answer.
+    /// Whether every tree pass has its answer.
     holds: bool,
 }
 
 impl Proof {
     /// The proof for `rules` in `slot`.
     pub(crate) fn new(rules: &Rules, slot: Slot) -> Proof {
-        let Some(t) = trees::asks(rules, slot) else {
-            return Proof {
-                asks: Vec::new(),
-                tree: KeywordMask::ALL,
-                holds: false,
-            };
+        let mut proof = Proof {
+            never: KeywordMask::NONE,
+            always: Vec::new(),
+            some: Vec::new(),
+            tree: KeywordMask::ALL,
+            holds: false,
         };
+        let Some(t) = trees::asks(rules, slot) else {
+            return proof;
+        };
+        proof.tree = t.tree;
+        proof.holds = true;
         let plan = Plan::new(rules, slot);
-        let mut asks: Vec<Ask> = t
-            .nodes
-            .into_iter()
-            .map(|(reads, leaves)| Ask { reads, leaves })
-            .collect();
-        for (rule, reads) in plan.pre_rules().chain(plan.post_rules()) {
-            asks.push(Ask {
-                reads,
-                leaves: steps::answer(rule),
-            });
+        let steps = plan
+            .pre_rules()
+            .chain(plan.post_rules())
+            .map(|(rule, reads)| (reads, steps::answer(rule)));
+        for (reads, leaves) in t.nodes.into_iter().chain(steps) {
+            proof.ask(reads, leaves);
         }
-        Proof {
-            asks,
-            tree: t.tree,
-            holds: true,
+        proof
+    }
+
+    /// Adds a step that reads `reads`, with its answer.
+    fn ask(&mut self, reads: KeywordMask, leaves: Option<Leaves>) {
+        let same = |f: &Leaves, g: &Leaves| std::ptr::fn_addr_eq(*f, *g);
+        match leaves {
+            None if reads == KeywordMask::ALL => self.holds = false,
+            None => self.never = self.never.union(reads),
+            Some(f) if reads == KeywordMask::ALL => {
+                if !self.always.iter().any(|g| same(&f, g)) {
+                    self.always.push(f);
+                }
+            }
+            Some(f) => {
+                if !self.some.iter().any(|(r, g)| *r == reads && same(&f, g)) {
+                    self.some.push((reads, f));
+                }
+            }
         }
+    }
+
+    /// Whether every step leaves the object `o` (which holds `held`) as it is.
+    fn leaves(&self, o: &SchemaObject, held: KeywordMask, at: &Node<'_>) -> bool {
+        !held.intersects(self.never)
+            && self
+                .some
+                .iter()
+                .all(|(reads, f)| !held.intersects(*reads) || f(o, at))
+            && self.always.iter().all(|f| f(o, at))
     }
 }
 
@@ -102,7 +125,7 @@ pub(crate) fn cannot_change(schema: &Schema, rules: &Rules, slot: Slot) -> bool 
         return false;
     }
     let mut walk = Walk {
-        asks: &proof.asks,
+        proof: &proof,
         rules,
         slot,
         held: KeywordMask::NONE,
@@ -112,7 +135,7 @@ pub(crate) fn cannot_change(schema: &Schema, rules: &Rules, slot: Slot) -> bool 
 
 /// The proof's walk: the nodes of the engine's walk, in its order, as deep.
 struct Walk<'a> {
-    asks: &'a [Ask],
+    proof: &'a Proof,
     rules: &'a Rules,
     slot: Slot,
     /// The keywords the nodes walked hold.
@@ -137,10 +160,7 @@ impl Walk<'_> {
         };
         // As the engine skips a step ([`super::skips`]): one that reads every keyword runs
         // on every object, an empty one too.
-        let leaves = self.asks.iter().all(|a| {
-            (a.reads != KeywordMask::ALL && !held.intersects(a.reads))
-                || a.leaves.is_some_and(|leaves| leaves(o, &at))
-        });
+        let leaves = self.proof.leaves(o, held, &at);
         // Deeper than the engine's walks go, what a step would do is not known here.
         if !leaves || depth >= MAX_WALK_DEPTH {
             return false;

@@ -29,7 +29,7 @@ pub(super) enum Answer {
 pub(super) static STEPS: &[(&Rule, Answer)] = &[
     (&empty_unions::EMPTY, Answer::Leaves(no_empty_union)),
     (&root::SHAPE, Answer::Leaves(root_shaped)),
-    (&draft::DRAFT_2020, Answer::Reads),
+    (&draft::DRAFT_2020, Answer::Leaves(draft_2020_already)),
     (&objects::PROPERTY_NAMED_PROPERTIES, Answer::Leaves(no_property_named_properties)),
     (&one_of::ONE_OF, Answer::Reads),
     (&merge::ALL_OF, Answer::Reads),
@@ -124,6 +124,27 @@ fn root_shaped(o: &SchemaObject, at: &Node<'_>) -> bool {
     !(root.properties && is_object(o) && o.properties().is_none())
 }
 
+/// [`draft::to_2020`]: no draft-04 boolean bound it rewrites, no `"$id": "#name"` where the
+/// profile wants 2020-12, no draft-07 tuple or lone `additionalItems` where it folds tuples,
+/// no `dependencies` it splits.
+fn draft_2020_already(o: &SchemaObject, at: &Node<'_>) -> bool {
+    let r = at.rules;
+    let bounds = [Keyword::ExclusiveMinimum, Keyword::ExclusiveMaximum]
+        .iter()
+        .all(|ex| {
+            !matches!(o.get(*ex), Some(Value::Bool(_)))
+                || (!r.draft_2020 && r.keywords.contains(*ex))
+        });
+    let anchor = !(r.draft_2020
+        && o.string(Keyword::Id).is_some_and(|id| id.starts_with('#')));
+    let tuples = !(r.draft_2020 || r.tuples != crate::rules::Tuples::Keep)
+        || (!matches!(o.get(Keyword::Items), Some(Value::Schemas(_)))
+            && !(r.draft_2020 && o.contains(Keyword::AdditionalItems)));
+    let dependencies = !((r.draft_2020 || !r.keywords.contains(Keyword::Dependencies))
+        && matches!(o.get(Keyword::Dependencies), Some(Value::Dependencies(_))));
+    bounds && anchor && tuples && dependencies
+}
+
 /// [`objects::property_named_properties`]: no property named `properties` that looks like
 /// an object.
 fn no_property_named_properties(o: &SchemaObject, _: &Node<'_>) -> bool {
@@ -156,11 +177,9 @@ fn nulls_in_style(o: &SchemaObject, at: &Node<'_>) -> bool {
     r.null_type || !matches!(o.types(), Some(TypeSet::Single(T::Null)))
 }
 
-/// [`booleans::children`]: no boolean subschema.
+/// [`booleans::children`]: no boolean subschema but those left to their own steps.
 fn no_boolean_child(o: &SchemaObject, _: &Node<'_>) -> bool {
-    let mut none = true;
-    o.for_each_child(|_, c| none &= !matches!(c, Schema::Bool(_)));
-    none
+    booleans::leaves(o)
 }
 
 /// [`enums::enum_values`]'s usual case.

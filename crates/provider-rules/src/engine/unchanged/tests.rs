@@ -160,3 +160,52 @@ fn a_schema_proven_unchanged_is_left_as_it_is() {
     eprintln!("proven {proven} of {same} left as they are");
     assert!(proven > 0 && proven <= same, "{proven} of {same}");
 }
+
+#[test]
+#[ignore]
+fn debug_which_asks_fail() {
+    use std::collections::BTreeMap;
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/mcp");
+    let mut texts = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(corpus).unwrap().filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    files.sort();
+    for f in files {
+        let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        for t in doc["tools"].as_array().into_iter().flatten() {
+            if let Some(s) = t.get("inputSchema") { texts.push(serde_json::to_vec(s).unwrap()); }
+        }
+    }
+    for name in ["gemini", "vertex", "openai-strict", "openai", "anthropic"] {
+        let rules = crate::profile(name).unwrap();
+        let slot = Slot::Parameters;
+        let plan = crate::engine::rule::Plan::new(rules, slot);
+        let asks: Vec<(String, KeywordMask, Option<Leaves>)> = super::trees::asks(rules, slot).unwrap().nodes.into_iter().enumerate().map(|(i, (m, l))| (format!("tree{i}"), m, l))
+            .chain(plan.pre_rules().chain(plan.post_rules()).map(|(r, m)| (r.map_or("fold".to_string(), |r| r.id.to_string()), m, answer(r)))).collect();
+        let mut fails: BTreeMap<String, usize> = BTreeMap::new();
+        let (mut same, mut proven) = (0, 0);
+        for t in &texts {
+            let read = crate::Read::parse(t, rules).unwrap();
+            let p = read.cannot_change(rules, slot);
+            let schema = read.schema.clone();
+            let done = read.sanitize(rules, slot, &crate::SanitizeOptions::default());
+            if !done.report.is_empty() { continue; }
+            same += 1;
+            if p { proven += 1; continue; }
+            fn node(s: &Schema, root: bool, asks: &[(String, KeywordMask, Option<Leaves>)], rules: &Rules, fails: &mut BTreeMap<String, usize>) {
+                let Schema::Object(o) = s else { return };
+                let held = o.keyword_mask();
+                let at = Node { rules, slot: Slot::Parameters, root };
+                for (n, m, l) in asks {
+                    if (*m != KeywordMask::ALL && !held.intersects(*m)) || l.is_some_and(|l| l(o, &at)) { continue; }
+                    *fails.entry(format!("{n} {}", s.to_json_string().chars().take(90).collect::<String>())).or_default() += 1;
+                }
+                o.for_each_child(|_, c| node(c, false, asks, rules, fails));
+            }
+            node(&schema, true, &asks, rules, &mut fails);
+        }
+        eprintln!("== {name}: proven {proven} of {same}");
+        let mut v: Vec<_> = fails.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1));
+        for (k, n) in v.iter().take(8) { eprintln!("  {n} {k}"); }
+    }
+}

@@ -9,13 +9,11 @@ use crate::engine::{presence, proto_walk, trees};
 use crate::{Rules, Slot};
 use schema_core::{Key, Keyword as K, KeywordMask, Schema, SchemaObject};
 
-/// What the passes ask: the keywords of the tree they read, their node steps (each the
-/// keywords it reads and its test; `None`: it may change a node that holds them), and
-/// whether one may change any tree.
+/// What the passes ask: the keywords of the tree they read and their node steps (each the
+/// keywords it reads and its test; `None`: it may change a node that holds them).
 pub(super) struct Asks {
     pub(super) tree: KeywordMask,
     pub(super) nodes: Vec<(KeywordMask, Option<Leaves>)>,
-    pub(super) any: bool,
 }
 
 impl Asks {
@@ -56,7 +54,6 @@ pub(super) fn asks(rules: &Rules, slot: Slot) -> Option<Asks> {
     let mut asks = Asks {
         tree: KeywordMask::NONE,
         nodes: Vec::new(),
-        any: false,
     };
     for run in crate::engine::ORDER {
         let crate::engine::Run::Tree(t) = run else {
@@ -65,7 +62,7 @@ pub(super) fn asks(rules: &Rules, slot: Slot) -> Option<Asks> {
         let (_, answer) = TREES.iter().find(|(tree, _)| std::ptr::eq(*tree, *t))?;
         answer(rules, slot, &mut asks);
     }
-    (!asks.any).then_some(asks)
+    Some(asks)
 }
 
 fn none(_: &Rules, _: Slot, _: &mut Asks) {}
