@@ -262,7 +262,12 @@ impl Read {
     }
 
     /// The engine on it.
-    pub(crate) fn sanitize(self, rules: &Rules, slot: Slot, options: &SanitizeOptions) -> Sanitized {
+    pub(crate) fn sanitize(
+        self,
+        rules: &Rules,
+        slot: Slot,
+        options: &SanitizeOptions,
+    ) -> Sanitized {
         let cap = if self.cuts.is_empty() {
             engine::Cap::Changed
         } else {

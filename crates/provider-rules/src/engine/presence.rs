@@ -68,7 +68,8 @@ pub(crate) fn on_for(r: &crate::Rules) -> bool {
 }
 
 /// What is rewritten is one dependency (one test for a node without any).
-pub(crate) const READ: KeywordMask = KeywordMask::of(&[Keyword::DependentRequired, Keyword::Dependencies]);
+pub(crate) const READ: KeywordMask =
+    KeywordMask::of(&[Keyword::DependentRequired, Keyword::Dependencies]);
 
 /// Its step on one node ([`super::passes`] walks the tree).
 pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {

@@ -43,21 +43,36 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
 /// A step added here or changed to act on other keywords says so in its third column.
 const STEPS: [(Option<K>, NodeStep, KeywordMask, Option<Leaves>); 10] = [
     (Some(K::If), conditionals, KeywordMask::of(&[K::If]), None),
-    (Some(K::Contains), contains, KeywordMask::of(&[K::Contains]), None),
+    (
+        Some(K::Contains),
+        contains,
+        KeywordMask::of(&[K::Contains]),
+        None,
+    ),
     (
         None,
         false_members,
         KeywordMask::of(&[K::AnyOf, K::OneOf]),
         Some(false_members::leaves),
     ),
-    (Some(K::OneOf), exclusive, KeywordMask::of(&[K::OneOf]), None),
+    (
+        Some(K::OneOf),
+        exclusive,
+        KeywordMask::of(&[K::OneOf]),
+        None,
+    ),
     (
         Some(K::UnevaluatedProperties),
         unevaluated_alone,
         KeywordMask::of(&[K::UnevaluatedProperties, K::UnevaluatedItems]),
         None,
     ),
-    (None, items_bound, KeywordMask::of(&[K::UnevaluatedItems]), None),
+    (
+        None,
+        items_bound,
+        KeywordMask::of(&[K::UnevaluatedItems]),
+        None,
+    ),
     (
         None,
         closed_names,
@@ -102,7 +117,9 @@ fn steps(cx: &Cx<'_>) -> ([ReadStep; STEPS.len()], usize) {
 /// `None` where it does not run; else the keywords of the whole tree its passes before the
 /// walk read (a tree that holds none is left as it is by them), and its walk's steps that
 /// are on, each as the keywords it reads and its test.
-pub(crate) fn reads(rules: &crate::Rules) -> Option<(KeywordMask, Vec<(KeywordMask, Option<Leaves>)>)> {
+pub(crate) fn reads(
+    rules: &crate::Rules,
+) -> Option<(KeywordMask, Vec<(KeywordMask, Option<Leaves>)>)> {
     if !not_types::proto_family(rules) {
         return None;
     }

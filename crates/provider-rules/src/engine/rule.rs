@@ -371,7 +371,9 @@ impl Plan {
 
     /// The PRE pass's steps as their rules with what each reads, in order (`None`: the
     /// engine's own step).
-    pub(crate) fn pre_rules(&self) -> impl Iterator<Item = (Option<&'static Rule>, KeywordMask)> + '_ {
+    pub(crate) fn pre_rules(
+        &self,
+    ) -> impl Iterator<Item = (Option<&'static Rule>, KeywordMask)> + '_ {
         self.pre_rules[..self.pre_len]
             .iter()
             .copied()
@@ -379,7 +381,9 @@ impl Plan {
     }
 
     /// The POST pass's steps as their rules with what each reads, in order.
-    pub(crate) fn post_rules(&self) -> impl Iterator<Item = (Option<&'static Rule>, KeywordMask)> + '_ {
+    pub(crate) fn post_rules(
+        &self,
+    ) -> impl Iterator<Item = (Option<&'static Rule>, KeywordMask)> + '_ {
         self.post_rules[..self.post_len]
             .iter()
             .copied()

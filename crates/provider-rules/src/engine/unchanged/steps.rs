@@ -5,15 +5,15 @@
 //! [`Answer::Reads`]). A test holds that every rule of [`ORDER`] is here.
 
 use super::{Leaves, Node};
+use crate::Rules;
 use crate::engine::objects::is_object;
 use crate::engine::rule::Rule;
 use crate::engine::types::{keyword_fits, node_types};
 use crate::engine::{
-    arrays, booleans, draft, empty_unions, enums, filter, formats, merge,
-    min_items, nulls, objects, one_of, patterns, root, strict, types, unions,
+    arrays, booleans, draft, empty_unions, enums, filter, formats, merge, min_items, nulls,
+    objects, one_of, patterns, root, strict, types, unions,
 };
 use crate::rules::{AdditionalProperties as AP, MissingItems, NullStyle};
-use crate::Rules;
 use schema_core::{InstanceType as T, Key, Keyword, Schema, SchemaObject, TypeSet, Value};
 
 /// How a rule answers.
@@ -30,7 +30,10 @@ pub(super) static STEPS: &[(&Rule, Answer)] = &[
     (&empty_unions::EMPTY, Answer::Leaves(no_empty_union)),
     (&root::SHAPE, Answer::Leaves(root_shaped)),
     (&draft::DRAFT_2020, Answer::Leaves(draft_2020_already)),
-    (&objects::PROPERTY_NAMED_PROPERTIES, Answer::Leaves(no_property_named_properties)),
+    (
+        &objects::PROPERTY_NAMED_PROPERTIES,
+        Answer::Leaves(no_property_named_properties),
+    ),
     (&one_of::ONE_OF, Answer::Reads),
     (&merge::ALL_OF, Answer::Reads),
     (&merge::CONDITIONALS, Answer::Reads),
@@ -46,26 +49,29 @@ pub(super) static STEPS: &[(&Rule, Answer)] = &[
     (&types::TYPE_INFERRED, Answer::Leaves(typed)),
     (&arrays::ITEMS_MISSING, Answer::Leaves(items_there)),
     (&types::FOREIGN_KEYWORD, Answer::Leaves(own_keywords_only)),
-    (&objects::EMPTY_PROPERTIES, Answer::Leaves(no_empty_properties)),
+    (
+        &objects::EMPTY_PROPERTIES,
+        Answer::Leaves(no_empty_properties),
+    ),
     (&objects::REQUIRED, Answer::Leaves(required_settled)),
-    (&objects::ADDITIONAL_PROPERTIES, Answer::Leaves(additional_as_wanted)),
+    (
+        &objects::ADDITIONAL_PROPERTIES,
+        Answer::Leaves(additional_as_wanted),
+    ),
     (&formats::FORMAT, Answer::Leaves(format_accepted)),
     (&patterns::PATTERN_SYNTAX, Answer::Leaves(pattern_accepted)),
     (&strict::STRICT_REQUIRED, Answer::Leaves(strict_closed)),
     (&min_items::MIN_ITEMS, Answer::Reads),
-    (&filter::UNSUPPORTED_KEYWORD, Answer::Leaves(keywords_accepted)),
+    (
+        &filter::UNSUPPORTED_KEYWORD,
+        Answer::Leaves(keywords_accepted),
+    ),
     (&unions::DEFAULT_BESIDE_ANY_OF, Answer::Reads),
     (&unions::ALONE, Answer::Leaves(any_of_alone)),
 ];
 
-/// The answer of a step of `rule` (`None` for the rule: the engine's hint folding; `None`
-/// back: it may change any node that holds what it reads).
-pub(super) fn answer(rule: Option<&'static Rule>) -> Option<Leaves> {
-    // The engine's own hint folding: it writes only what other steps' losses left, and a
-    // tree no step changes leaves none.
-    let Some(rule) = rule else {
-        return Some(always);
-    };
+/// The answer of a step of `rule` (`None`: it may change any node that holds what it reads).
+pub(super) fn answer(rule: &'static Rule) -> Option<Leaves> {
     match STEPS.iter().find(|(r, _)| std::ptr::eq(*r, rule))?.1 {
         Answer::Reads => None,
         Answer::Leaves(f) => Some(f),
@@ -85,10 +91,6 @@ pub(super) fn walk_rules() -> Vec<&'static Rule> {
         }
     }
     out
-}
-
-fn always(_: &SchemaObject, _: &Node<'_>) -> bool {
-    true
 }
 
 /// [`empty_unions::empty`]: no `anyOf`/`oneOf`/`allOf` without branches.
@@ -135,8 +137,7 @@ fn draft_2020_already(o: &SchemaObject, at: &Node<'_>) -> bool {
             !matches!(o.get(*ex), Some(Value::Bool(_)))
                 || (!r.draft_2020 && r.keywords.contains(*ex))
         });
-    let anchor = !(r.draft_2020
-        && o.string(Keyword::Id).is_some_and(|id| id.starts_with('#')));
+    let anchor = !(r.draft_2020 && o.string(Keyword::Id).is_some_and(|id| id.starts_with('#')));
     let tuples = !(r.draft_2020 || r.tuples != crate::rules::Tuples::Keep)
         || (!matches!(o.get(Keyword::Items), Some(Value::Schemas(_)))
             && !(r.draft_2020 && o.contains(Keyword::AdditionalItems)));
@@ -165,9 +166,10 @@ fn nulls_in_style(o: &SchemaObject, at: &Node<'_>) -> bool {
     let nullable_ok = r.keywords.contains(Keyword::Nullable);
     if r.null_style == NullStyle::Nullable
         && nullable_ok
-        && [Keyword::AnyOf, Keyword::OneOf]
-            .iter()
-            .any(|kw| o.schemas(*kw).is_some_and(|l| l.iter().any(nulls::is_null_branch)))
+        && [Keyword::AnyOf, Keyword::OneOf].iter().any(|kw| {
+            o.schemas(*kw)
+                .is_some_and(|l| l.iter().any(nulls::is_null_branch))
+        })
     {
         return false;
     }
@@ -258,7 +260,10 @@ fn additional_as_wanted(o: &SchemaObject, at: &Node<'_>) -> bool {
     }
     match r.additional_properties {
         AP::Keep => true,
-        AP::Drop => !(k.contains(Keyword::AdditionalProperties) && o.get(Keyword::AdditionalProperties).is_some()),
+        AP::Drop => {
+            !(k.contains(Keyword::AdditionalProperties)
+                && o.get(Keyword::AdditionalProperties).is_some())
+        }
         AP::DropFalse => !closed_false,
         AP::ClosedByDefault => o.get(Keyword::AdditionalProperties).is_some() || !is_object(o),
         AP::ForceFalse => !is_object(o) || closed_false,
@@ -275,8 +280,10 @@ fn format_accepted(o: &SchemaObject, at: &Node<'_>) -> bool {
 
 /// [`patterns::patterns`]: no `pattern`, or one without syntax the profile refuses.
 fn pattern_accepted(o: &SchemaObject, at: &Node<'_>) -> bool {
-    let (Some(forbidden), Some(p)) = (&at.rules.forbidden_pattern_syntax, o.string(Keyword::Pattern))
-    else {
+    let (Some(forbidden), Some(p)) = (
+        &at.rules.forbidden_pattern_syntax,
+        o.string(Keyword::Pattern),
+    ) else {
         return true;
     };
     !forbidden.iter().any(|f| p.contains(f.as_ref()))

@@ -81,7 +81,7 @@ fn a_step_that_cannot_change_a_node_changes_nothing() {
                     continue;
                 }
                 let reads = rule.reads_in(rules, slot);
-                let Some(leaves) = answer(Some(rule)) else {
+                let Some(leaves) = answer(rule) else {
                     continue;
                 };
                 for node in &nodes {
@@ -90,7 +90,8 @@ fn a_step_that_cannot_change_a_node_changes_nothing() {
                         continue;
                     }
                     let root = At::root();
-                    let below = At::child(&root, Location::Name(schema_core::Keyword::Properties, "x"));
+                    let below =
+                        At::child(&root, Location::Name(schema_core::Keyword::Properties, "x"));
                     for (at, is_root) in [(&root, true), (&below, false)] {
                         checked += 1;
                         let n = Node {
@@ -114,7 +115,14 @@ fn a_step_that_cannot_change_a_node_changes_nothing() {
                                 rules.name,
                                 node.to_json_string()
                             );
-                            assert_eq!(kept(cx), 0, "{} ({}) on {}", rule.id, rules.name, node.to_json_string());
+                            assert_eq!(
+                                kept(cx),
+                                0,
+                                "{} ({}) on {}",
+                                rule.id,
+                                rules.name,
+                                node.to_json_string()
+                            );
                         }
                     }
                 }
@@ -167,20 +175,38 @@ fn debug_which_asks_fail() {
     use std::collections::BTreeMap;
     let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/mcp");
     let mut texts = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(corpus).unwrap().filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(corpus)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
     files.sort();
     for f in files {
         let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
         for t in doc["tools"].as_array().into_iter().flatten() {
-            if let Some(s) = t.get("inputSchema") { texts.push(serde_json::to_vec(s).unwrap()); }
+            if let Some(s) = t.get("inputSchema") {
+                texts.push(serde_json::to_vec(s).unwrap());
+            }
         }
     }
     for name in ["gemini", "vertex", "openai-strict", "openai", "anthropic"] {
         let rules = crate::profile(name).unwrap();
         let slot = Slot::Parameters;
         let plan = crate::engine::rule::Plan::new(rules, slot);
-        let asks: Vec<(String, KeywordMask, Option<Leaves>)> = super::trees::asks(rules, slot).unwrap().nodes.into_iter().enumerate().map(|(i, (m, l))| (format!("tree{i}"), m, l))
-            .chain(plan.pre_rules().chain(plan.post_rules()).map(|(r, m)| (r.map_or("fold".to_string(), |r| r.id.to_string()), m, answer(r)))).collect();
+        let asks: Vec<(String, KeywordMask, Option<Leaves>)> = super::trees::asks(rules, slot)
+            .unwrap()
+            .nodes
+            .into_iter()
+            .enumerate()
+            .map(|(i, (m, l))| (format!("tree{i}"), m, l))
+            .chain(plan.pre_rules().chain(plan.post_rules()).map(|(r, m)| {
+                (
+                    r.map_or("fold".to_string(), |r| r.id.to_string()),
+                    m,
+                    r.and_then(answer),
+                )
+            }))
+            .collect();
         let mut fails: BTreeMap<String, usize> = BTreeMap::new();
         let (mut same, mut proven) = (0, 0);
         for t in &texts {
@@ -188,16 +214,40 @@ fn debug_which_asks_fail() {
             let p = read.cannot_change(rules, slot);
             let schema = read.schema.clone();
             let done = read.sanitize(rules, slot, &crate::SanitizeOptions::default());
-            if !done.report.is_empty() { continue; }
+            if !done.report.is_empty() {
+                continue;
+            }
             same += 1;
-            if p { proven += 1; continue; }
-            fn node(s: &Schema, root: bool, asks: &[(String, KeywordMask, Option<Leaves>)], rules: &Rules, fails: &mut BTreeMap<String, usize>) {
+            if p {
+                proven += 1;
+                continue;
+            }
+            fn node(
+                s: &Schema,
+                root: bool,
+                asks: &[(String, KeywordMask, Option<Leaves>)],
+                rules: &Rules,
+                fails: &mut BTreeMap<String, usize>,
+            ) {
                 let Schema::Object(o) = s else { return };
                 let held = o.keyword_mask();
-                let at = Node { rules, slot: Slot::Parameters, root };
+                let at = Node {
+                    rules,
+                    slot: Slot::Parameters,
+                    root,
+                };
                 for (n, m, l) in asks {
-                    if (*m != KeywordMask::ALL && !held.intersects(*m)) || l.is_some_and(|l| l(o, &at)) { continue; }
-                    *fails.entry(format!("{n} {}", s.to_json_string().chars().take(90).collect::<String>())).or_default() += 1;
+                    if (*m != KeywordMask::ALL && !held.intersects(*m))
+                        || l.is_some_and(|l| l(o, &at))
+                    {
+                        continue;
+                    }
+                    *fails
+                        .entry(format!(
+                            "{n} {}",
+                            s.to_json_string().chars().take(90).collect::<String>()
+                        ))
+                        .or_default() += 1;
                 }
                 o.for_each_child(|_, c| node(c, false, asks, rules, fails));
             }
@@ -206,6 +256,8 @@ fn debug_which_asks_fail() {
         eprintln!("== {name}: proven {proven} of {same}");
         let mut v: Vec<_> = fails.into_iter().collect();
         v.sort_by(|a, b| b.1.cmp(&a.1));
-        for (k, n) in v.iter().take(8) { eprintln!("  {n} {k}"); }
+        for (k, n) in v.iter().take(8) {
+            eprintln!("  {n} {k}");
+        }
     }
 }

@@ -37,7 +37,9 @@ pub(super) static TREES: &[(&Tree, Answer)] = &[
     (&trees::PROTO, proto),
     (&trees::PRESENCE, presence),
     // `refs::run` returns where the tree holds no reference.
-    (&trees::REFS, |_, _, a| a.tree(&[K::Ref, K::DynamicRef, K::RecursiveRef])),
+    (&trees::REFS, |_, _, a| {
+        a.tree(&[K::Ref, K::DynamicRef, K::RecursiveRef])
+    }),
     // Only where the encodings are asked for (the proof is not).
     (&trees::ENCODE, none),
     (&trees::DECLARE_2020, declare_2020),
@@ -76,8 +78,7 @@ fn bare_properties(rules: &Rules, slot: Slot, a: &mut Asks) {
 
 fn no_bare_map(o: &SchemaObject, at: &Node<'_>) -> bool {
     !at.root
-        || o
-            .entries()
+        || o.entries()
             .first()
             .is_some_and(|e| matches!(e.key, Key::Known(_)))
 }
