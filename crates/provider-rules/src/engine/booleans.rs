@@ -103,7 +103,7 @@ pub(crate) fn leaves(o: &SchemaObject) -> bool {
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
-    use schema_core::{Keyword, Location, Schema};
+    use schema_core::{Keyword, Schema};
 
     /// Boolean subschemas where the provider wants object schemas.
     pub(crate) fn children(c: &mut Checker<'_>, p: &str, s: &Schema) {
@@ -115,16 +115,7 @@ pub(crate) mod check {
             .is_some_and(|o| o.contains(Keyword::PrefixItems));
         let mut found = Vec::new();
         s.for_each_child(|loc, child| {
-            let kw = loc.keyword();
-            let exempt =
-                matches!(
-                    kw,
-                    Keyword::AdditionalProperties
-                        | Keyword::AdditionalItems
-                        | Keyword::UnevaluatedItems
-                        | Keyword::UnevaluatedProperties
-                ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)));
-            if !exempt && matches!(child, Schema::Bool(_)) {
+            if !super::own_step(&loc, has_prefix) && matches!(child, Schema::Bool(_)) {
                 let mut cp = p.to_owned();
                 loc.push_to(&mut cp);
                 found.push(cp);

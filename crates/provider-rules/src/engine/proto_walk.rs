@@ -113,13 +113,14 @@ fn steps(cx: &Cx<'_>) -> ([ReadStep; STEPS.len()], usize) {
     (on_, n)
 }
 
+/// One node step as the proof asks it: what it reads, its test ([`STEPS`]).
+pub(crate) type NodeAsk = (KeywordMask, Option<Leaves>);
+
 /// What the walk of [`run`] reads for `rules`, for the proof that a schema needs no change:
 /// `None` where it does not run; else the keywords of the whole tree its passes before the
 /// walk read (a tree that holds none is left as it is by them), and its walk's steps that
 /// are on, each as the keywords it reads and its test.
-pub(crate) fn reads(
-    rules: &crate::Rules,
-) -> Option<(KeywordMask, Vec<(KeywordMask, Option<Leaves>)>)> {
+pub(crate) fn reads(rules: &crate::Rules) -> Option<(KeywordMask, Vec<NodeAsk>)> {
     if !not_types::proto_family(rules) {
         return None;
     }
@@ -190,6 +191,23 @@ pub(crate) mod test_support {
     use schema_core::Schema;
     use serde_json::Value;
     use std::borrow::Borrow;
+
+    /// Every object node of `schemas`, each as it stands on its own, in the walk's order.
+    pub(crate) fn object_nodes(schemas: impl IntoIterator<Item = Schema>) -> Vec<Schema> {
+        struct Nodes(Vec<Schema>);
+        impl schema_core::Transform for Nodes {
+            fn pre(&mut self, _: &str, s: &mut Schema) {
+                if s.as_object().is_some() {
+                    self.0.push(s.clone());
+                }
+            }
+        }
+        let mut nodes = Nodes(Vec::new());
+        for mut s in schemas {
+            s.transform(&mut nodes);
+        }
+        nodes.0
+    }
 
     /// Every schema of the test-suite corpus (each of its drafts) and of the MCP corpus, and
     /// a few rich in what the Schema-proto steps read.
@@ -307,22 +325,11 @@ mod tests {
     /// the family.
     #[test]
     fn a_step_skipped_for_what_it_reads_would_change_nothing() {
-        struct Nodes(Vec<Schema>);
-        impl Transform for Nodes {
-            fn pre(&mut self, _: &str, s: &mut Schema) {
-                if s.as_object().is_some() {
-                    self.0.push(s.clone());
-                }
-            }
-        }
-        let mut nodes = Nodes(Vec::new());
-        for mut s in samples() {
-            s.transform(&mut nodes);
-        }
+        let nodes = test_support::object_nodes(samples());
         let mut checked = 0;
         for rules in proto_profiles() {
             for (_, step, reads, _) in STEPS {
-                for node in &nodes.0 {
+                for node in &nodes {
                     let mut fresh = SchemaObject::new();
                     for e in node.as_object().map(|o| o.entries()).unwrap_or(&[]) {
                         let read = match e.key {
@@ -373,23 +380,12 @@ mod tests {
     /// of the samples, every profile of the family, at the root and below it.
     #[test]
     fn a_step_that_says_it_leaves_a_node_changes_nothing() {
-        struct Nodes(Vec<Schema>);
-        impl Transform for Nodes {
-            fn pre(&mut self, _: &str, s: &mut Schema) {
-                if s.as_object().is_some() {
-                    self.0.push(s.clone());
-                }
-            }
-        }
-        let mut nodes = Nodes(Vec::new());
-        for mut s in samples() {
-            s.transform(&mut nodes);
-        }
+        let nodes = test_support::object_nodes(samples());
         let mut proven = 0;
         for rules in proto_profiles() {
             for (_, step, reads, leaves) in STEPS {
                 let Some(leaves) = leaves else { continue };
-                for node in &nodes.0 {
+                for node in &nodes {
                     let Some(o) = node.as_object() else { continue };
                     if !o.may_contain_any(reads) {
                         continue;

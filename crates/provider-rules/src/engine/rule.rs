@@ -483,7 +483,7 @@ mod tests {
     /// read, for every profile, at the root and below it.
     #[test]
     fn a_step_skipped_for_what_it_reads_would_change_nothing() {
-        use schema_core::{Key, KeywordMask, Transform};
+        use schema_core::{Key, KeywordMask};
         let mut texts: Vec<String> = [
             r##"{"type":["string","null"],"nullable":true,"anyOf":[{"type":"null"},{"const":1}],"oneOf":[],"allOf":[{"minimum":1}],"if":{"required":["a"]},"then":{"maxLength":2},"else":{},"dependentSchemas":{"a":{"required":["b"]}},"const":"x","prefixItems":[{"type":"string"}],"items":[{"type":"integer"}],"additionalItems":false,"exclusiveMinimum":true,"exclusiveMaximum":false,"minimum":0,"maximum":9,"$id":"#n","dependencies":{"a":["b"],"c":{"type":"object"}},"properties":{"properties":{"type":"object"},"b":false,"c":true},"additionalProperties":false,"format":"uuid","not":{"type":"string"},"default":1,"enum":[1,null],"required":["b",1],"title":"T","description":"D","examples":[1],"x-a":1,"patternProperties":{"^x":{}},"unevaluatedProperties":false}"##,
             r#"{"type":"object","properties":{},"required":[],"additionalProperties":{"type":"string","format":"date"}}"#,
@@ -511,20 +511,9 @@ mod tests {
             }
         }
         // Every object node of the samples, as it stands on its own.
-        struct Nodes(Vec<Schema>);
-        impl Transform for Nodes {
-            fn pre(&mut self, _: &str, s: &mut Schema) {
-                if s.as_object().is_some() {
-                    self.0.push(s.clone());
-                }
-            }
-        }
-        let mut nodes = Nodes(Vec::new());
-        for t in &texts {
-            if let Ok(mut s) = Schema::from_str(t) {
-                s.transform(&mut nodes);
-            }
-        }
+        let nodes = crate::engine::proto_walk::test_support::object_nodes(
+            texts.iter().filter_map(|t| Schema::from_str(t).ok()),
+        );
         let mut checked = 0;
         for (rule, rules) in ORDER
             .iter()
@@ -535,7 +524,7 @@ mod tests {
             if reads == KeywordMask::ALL {
                 continue;
             }
-            for node in &nodes.0 {
+            for node in &nodes {
                 let mut without = node.clone();
                 if let Some(o) = without.as_object_mut() {
                     o.retain(|e| match e.key {

@@ -139,8 +139,8 @@ fn draft_2020_already(o: &SchemaObject, at: &Node<'_>) -> bool {
         });
     let anchor = !(r.draft_2020 && o.string(Keyword::Id).is_some_and(|id| id.starts_with('#')));
     let tuples = !(r.draft_2020 || r.tuples != crate::rules::Tuples::Keep)
-        || (!matches!(o.get(Keyword::Items), Some(Value::Schemas(_)))
-            && !(r.draft_2020 && o.contains(Keyword::AdditionalItems)));
+        || !(matches!(o.get(Keyword::Items), Some(Value::Schemas(_)))
+            || (r.draft_2020 && o.contains(Keyword::AdditionalItems)));
     let dependencies = !((r.draft_2020 || !r.keywords.contains(Keyword::Dependencies))
         && matches!(o.get(Keyword::Dependencies), Some(Value::Dependencies(_))));
     bounds && anchor && tuples && dependencies

@@ -5,10 +5,10 @@ use super::steps::{STEPS, answer, walk_rules};
 use super::trees::TREES;
 use super::*;
 use crate::engine::passes::At;
-use crate::engine::proto_walk::test_support::sample_texts;
+use crate::engine::proto_walk::test_support::{object_nodes, sample_texts};
 use crate::engine::{Cx, ORDER, Run};
 use crate::{PROFILES, RuleId};
-use schema_core::{Location, Transform};
+use schema_core::Location;
 
 /// Every rule of the walk and every tree pass of the order has its answer (a new one must
 /// say how it leaves a node as it is), and every built-in profile's proof is made.
@@ -40,21 +40,11 @@ fn every_step_and_tree_pass_has_its_answer() {
 /// Every object node of the samples (the JSON-Schema-Test-Suite's and the MCP corpus's), as
 /// it stands on its own.
 fn nodes() -> Vec<Schema> {
-    struct Nodes(Vec<Schema>);
-    impl Transform for Nodes {
-        fn pre(&mut self, _: &str, s: &mut Schema) {
-            if s.as_object().is_some() {
-                self.0.push(s.clone());
-            }
-        }
-    }
-    let mut nodes = Nodes(Vec::new());
-    for t in sample_texts() {
-        if let Ok(mut s) = Schema::from_str(&t) {
-            s.transform(&mut nodes);
-        }
-    }
-    nodes.0
+    object_nodes(
+        sample_texts()
+            .iter()
+            .filter_map(|t| Schema::from_str(t).ok()),
+    )
 }
 
 /// What stays in the report of a step run alone: its changes but the "not strict-compatible"
@@ -167,97 +157,4 @@ fn a_schema_proven_unchanged_is_left_as_it_is() {
     }
     eprintln!("proven {proven} of {same} left as they are");
     assert!(proven > 0 && proven <= same, "{proven} of {same}");
-}
-
-#[test]
-#[ignore]
-fn debug_which_asks_fail() {
-    use std::collections::BTreeMap;
-    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/mcp");
-    let mut texts = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(corpus)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    for f in files {
-        let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
-        for t in doc["tools"].as_array().into_iter().flatten() {
-            if let Some(s) = t.get("inputSchema") {
-                texts.push(serde_json::to_vec(s).unwrap());
-            }
-        }
-    }
-    for name in ["gemini", "vertex", "openai-strict", "openai", "anthropic"] {
-        let rules = crate::profile(name).unwrap();
-        let slot = Slot::Parameters;
-        let plan = crate::engine::rule::Plan::new(rules, slot);
-        let asks: Vec<(String, KeywordMask, Option<Leaves>)> = super::trees::asks(rules, slot)
-            .unwrap()
-            .nodes
-            .into_iter()
-            .enumerate()
-            .map(|(i, (m, l))| (format!("tree{i}"), m, l))
-            .chain(plan.pre_rules().chain(plan.post_rules()).map(|(r, m)| {
-                (
-                    r.map_or("fold".to_string(), |r| r.id.to_string()),
-                    m,
-                    r.and_then(answer),
-                )
-            }))
-            .collect();
-        let mut fails: BTreeMap<String, usize> = BTreeMap::new();
-        let (mut same, mut proven) = (0, 0);
-        for t in &texts {
-            let read = crate::Read::parse(t, rules).unwrap();
-            let p = read.cannot_change(rules, slot);
-            let schema = read.schema.clone();
-            let done = read.sanitize(rules, slot, &crate::SanitizeOptions::default());
-            if !done.report.is_empty() {
-                continue;
-            }
-            same += 1;
-            if p {
-                proven += 1;
-                continue;
-            }
-            fn node(
-                s: &Schema,
-                root: bool,
-                asks: &[(String, KeywordMask, Option<Leaves>)],
-                rules: &Rules,
-                fails: &mut BTreeMap<String, usize>,
-            ) {
-                let Schema::Object(o) = s else { return };
-                let held = o.keyword_mask();
-                let at = Node {
-                    rules,
-                    slot: Slot::Parameters,
-                    root,
-                };
-                for (n, m, l) in asks {
-                    if (*m != KeywordMask::ALL && !held.intersects(*m))
-                        || l.is_some_and(|l| l(o, &at))
-                    {
-                        continue;
-                    }
-                    *fails
-                        .entry(format!(
-                            "{n} {}",
-                            s.to_json_string().chars().take(90).collect::<String>()
-                        ))
-                        .or_default() += 1;
-                }
-                o.for_each_child(|_, c| node(c, false, asks, rules, fails));
-            }
-            node(&schema, true, &asks, rules, &mut fails);
-        }
-        eprintln!("== {name}: proven {proven} of {same}");
-        let mut v: Vec<_> = fails.into_iter().collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1));
-        for (k, n) in v.iter().take(8) {
-            eprintln!("  {n} {k}");
-        }
-    }
 }

@@ -3,7 +3,7 @@
 //! with their answers, or that it leaves every tree the proof is asked about as it is. A test
 //! holds that every tree pass of [`ORDER`](crate::engine::ORDER) is here.
 
-use super::{Leaves, Node};
+use super::Node;
 use crate::engine::rule::Tree;
 use crate::engine::{presence, proto_walk, trees};
 use crate::{Rules, Slot};
@@ -13,7 +13,7 @@ use schema_core::{Key, Keyword as K, KeywordMask, Schema, SchemaObject};
 /// keywords it reads and its test; `None`: it may change a node that holds them).
 pub(super) struct Asks {
     pub(super) tree: KeywordMask,
-    pub(super) nodes: Vec<(KeywordMask, Option<Leaves>)>,
+    pub(super) nodes: Vec<proto_walk::NodeAsk>,
 }
 
 impl Asks {
