@@ -16,7 +16,7 @@
 //! The answers hold on the tree as the parser made it, for the tree the engine would walk:
 //! what the parser kept whole (no subtree cut at its depth limit), without a value of the
 //! wrong JSON type (the passes that repair those are then skipped by the engine too), with no
-//! //! encodings asked for. Where every step leaves what it sees as it is, each step sees that
+//! encodings asked for. Where every step leaves what it sees as it is, each step sees that
 //! tree (by induction over the order), so asking each answer of the parsed tree is asking it of
 //! the tree the step would be given.
 
