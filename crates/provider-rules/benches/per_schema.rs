@@ -6,7 +6,9 @@
 //! calls, the two methods interleaved round by round; the figure is the median over the schemas
 //! (the method of `crates/toolschema-py/bench/compare.py`, which times the Python peers).
 //! `cargo bench -p provider-rules --bench per_schema` prints the medians and `RATIO` lines;
-//! `TS_BENCH_PROFILE=NAME` runs one profile, `TS_BENCH_REPS=N` sets the calls per round.
+//! `TS_BENCH_PROFILE=NAME` runs one profile, `TS_BENCH_REPS=N` sets the calls per round,
+//! `TS_BENCH_UNCHANGED=1` times only the schemas that need no change for the profile (for a
+//! profiler: `sanitize_into` then runs on those only).
 //!
 //! A second `RATIO` line per profile takes the median over the schemas that need no change
 //! for that profile only (parse and check, nothing rewritten, nothing written).
@@ -85,7 +87,17 @@ fn main() {
         let mut same_base = Vec::new();
         let mut out = String::new();
         let mut vbuf = Vec::new();
-        for s in &schemas {
+        let unchanged_only = std::env::var_os("TS_BENCH_UNCHANGED").is_some_and(|v| v == "1");
+        let chosen: Vec<&Vec<u8>> = schemas
+            .iter()
+            // Chosen by the report (not by `sanitize_into`, which a profiler counts).
+            .filter(|s| {
+                !unchanged_only
+                    || provider_rules::sanitize_slice(s, rules, Slot::Parameters)
+                        .is_ok_and(|d| d.report.is_empty())
+            })
+            .collect();
+        for s in chosen {
             let [a, b] = per_call(
                 reps,
                 [

@@ -2,7 +2,7 @@
 //! written into a buffer the caller reuses, and a schema that needs no change is not written
 //! at all.
 
-use crate::{Rules, Slot, sanitize_slice};
+use crate::{Rules, Slot};
 use schema_core::SchemaError;
 
 /// Sanitizes the schema in `bytes`; when it changes, its compact JSON text replaces `out`'s
@@ -24,7 +24,14 @@ pub fn sanitize_into(
     slot: Slot,
     out: &mut String,
 ) -> Result<bool, SchemaError> {
-    let done = sanitize_slice(bytes, rules, slot)?;
+    let read = crate::Read::parse(bytes, rules)?;
+    // Most schemas of a batch need no change: where that is proven before the engine runs
+    // (no step of the profile can change the tree), the engine's walks, report and decoder
+    // are skipped.
+    if read.cannot_change(rules, slot) {
+        return Ok(false);
+    }
+    let done = read.sanitize(rules, slot, &crate::SanitizeOptions::default());
     if done.report.is_empty() {
         return Ok(false);
     }

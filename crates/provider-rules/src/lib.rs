@@ -223,25 +223,59 @@ pub fn sanitize_slice_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
-    let parsed = Schema::parse(bytes, &ParseOptions::default())?;
-    // Each value of the wrong JSON type the parser keeps it reports.
-    let raw = if parsed
-        .diagnostics
-        .iter()
-        .any(|d| matches!(d.kind, schema_core::DiagnosticKind::WrongType { .. }))
-    {
-        engine::Raw::Maybe
-    } else {
-        engine::Raw::None
-    };
-    let (schema, cuts) = depth::Cuts::read(parsed, rules);
-    let cap = if cuts.is_empty() {
-        engine::Cap::Changed
-    } else {
-        engine::Cap::On
-    };
-    let out = engine::sanitize_capped(schema, rules, slot, options, cap, raw);
-    Ok(cuts.report(out))
+    Ok(Read::parse(bytes, rules)?.sanitize(rules, slot, options))
+}
+
+/// A schema as [`sanitize_slice_with`] reads it: the parsed tree, what the parser cut at its
+/// depth limit, and whether it kept a value of the wrong JSON type.
+pub(crate) struct Read {
+    schema: Schema,
+    cuts: depth::Cuts,
+    raw: engine::Raw,
+}
+
+impl Read {
+    /// Parses `bytes` (the parser's error: they are not JSON).
+    pub(crate) fn parse(bytes: &[u8], rules: &Rules) -> Result<Read, SchemaError> {
+        let parsed = Schema::parse(bytes, &ParseOptions::default())?;
+        // Each value of the wrong JSON type the parser keeps it reports.
+        let raw = if parsed
+            .diagnostics
+            .iter()
+            .any(|d| matches!(d.kind, schema_core::DiagnosticKind::WrongType { .. }))
+        {
+            engine::Raw::Maybe
+        } else {
+            engine::Raw::None
+        };
+        let (schema, cuts) = depth::Cuts::read(parsed, rules);
+        Ok(Read { schema, cuts, raw })
+    }
+
+    /// Whether sanitizing it (without encodings) changes nothing, as proven before the engine
+    /// runs ([`engine::unchanged`]): kept whole, without values of the wrong JSON type, and
+    /// no step of the profile can change it. `false`: not proven.
+    pub(crate) fn cannot_change(&self, rules: &Rules, slot: Slot) -> bool {
+        self.cuts.is_empty()
+            && self.raw == engine::Raw::None
+            && engine::unchanged::cannot_change(&self.schema, rules, slot)
+    }
+
+    /// The engine on it.
+    pub(crate) fn sanitize(
+        self,
+        rules: &Rules,
+        slot: Slot,
+        options: &SanitizeOptions,
+    ) -> Sanitized {
+        let cap = if self.cuts.is_empty() {
+            engine::Cap::Changed
+        } else {
+            engine::Cap::On
+        };
+        let out = engine::sanitize_capped(self.schema, rules, slot, options, cap, self.raw);
+        self.cuts.report(out)
+    }
 }
 
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive

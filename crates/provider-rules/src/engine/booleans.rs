@@ -52,15 +52,7 @@ pub(crate) fn children(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx:
     let has_prefix = o.contains(Keyword::PrefixItems);
     let mut changed = false;
     node.for_each_child_mut(|loc, child| {
-        let kw = loc.keyword();
-        if matches!(
-            kw,
-            Keyword::AdditionalProperties
-                | Keyword::AdditionalItems
-                | Keyword::UnevaluatedItems
-                | Keyword::UnevaluatedProperties
-        ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)))
-        {
+        if own_step(&loc, has_prefix) {
             return;
         }
         if let Schema::Bool(b) = *child {
@@ -81,12 +73,37 @@ pub(crate) fn children(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx:
     }
 }
 
+/// Whether a boolean subschema at `loc` is left to its own step by [`children`]
+/// (`additionalProperties`, `additionalItems`, `unevaluated*`, a tuple's closing `items`;
+/// `has_prefix`: the node has `prefixItems`).
+fn own_step(loc: &Location<'_>, has_prefix: bool) -> bool {
+    let kw = loc.keyword();
+    matches!(
+        kw,
+        Keyword::AdditionalProperties
+            | Keyword::AdditionalItems
+            | Keyword::UnevaluatedItems
+            | Keyword::UnevaluatedProperties
+    ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)))
+}
+
+/// Whether [`children`] leaves `o` as it is: no property of schema `false`, and no boolean
+/// subschema but those left to their own steps.
+pub(crate) fn leaves(o: &SchemaObject) -> bool {
+    let has_prefix = o.contains(Keyword::PrefixItems);
+    let mut none = true;
+    o.for_each_child(|loc, c| {
+        none &= !matches!(c, Schema::Bool(_)) || own_step(&loc, has_prefix);
+    });
+    none
+}
+
 /// What the provider would reject that this file's step fixes
 /// ([`children`]).
 pub(crate) mod check {
     use crate::RuleId;
     use crate::check::Checker;
-    use schema_core::{Keyword, Location, Schema};
+    use schema_core::{Keyword, Schema};
 
     /// Boolean subschemas where the provider wants object schemas.
     pub(crate) fn children(c: &mut Checker<'_>, p: &str, s: &Schema) {
@@ -98,16 +115,7 @@ pub(crate) mod check {
             .is_some_and(|o| o.contains(Keyword::PrefixItems));
         let mut found = Vec::new();
         s.for_each_child(|loc, child| {
-            let kw = loc.keyword();
-            let exempt =
-                matches!(
-                    kw,
-                    Keyword::AdditionalProperties
-                        | Keyword::AdditionalItems
-                        | Keyword::UnevaluatedItems
-                        | Keyword::UnevaluatedProperties
-                ) || (kw == Keyword::Items && has_prefix && matches!(loc, Location::Keyword(_)));
-            if !exempt && matches!(child, Schema::Bool(_)) {
+            if !super::own_step(&loc, has_prefix) && matches!(child, Schema::Bool(_)) {
                 let mut cp = p.to_owned();
                 loc.push_to(&mut cp);
                 found.push(cp);

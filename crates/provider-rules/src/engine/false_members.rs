@@ -15,6 +15,14 @@ use schema_core::{Keyword as K, Schema, Transform};
 pub(super) struct FalseMembers<'a, 'r> {
     pub(super) cx: &'a mut Cx<'r>,
 }
+/// Whether [`FalseMembers`] leaves `o` as it is: no `false` member in its `anyOf`/`oneOf`.
+pub(super) fn leaves(o: &schema_core::SchemaObject, _: &super::unchanged::Node<'_>) -> bool {
+    [K::AnyOf, K::OneOf].iter().all(|kw| {
+        o.schemas(*kw)
+            .is_none_or(|ms| !ms.iter().any(|m| matches!(m, Schema::Bool(false))))
+    })
+}
+
 impl Transform for FalseMembers<'_, '_> {
     fn pre(&mut self, p: &str, s: &mut Schema) {
         let Some(o) = s.as_object_mut() else { return };

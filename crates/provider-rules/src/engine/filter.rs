@@ -60,13 +60,9 @@ pub(crate) fn unsupported_keywords(
     let Some(o) = node.as_object_mut() else {
         return;
     };
-    let refused = |e: &&schema_core::Entry| match (&e.key, &e.value) {
-        (Key::Other(_), _) => !rules.unknown_keywords,
-        (Key::Known(_), Value::Raw(_)) => true,
-        (Key::Known(kw), _) => !rules.keywords.contains(*kw),
-    };
+    let refused = |e: &&schema_core::Entry| refuses(rules, e);
     // Most nodes hold nothing refused: one scan, no list.
-    if !o.entries().iter().any(|e| refused(&e)) {
+    if accepts_all(o, rules) {
         return;
     }
     let drop: Vec<Key> = o
@@ -134,6 +130,21 @@ pub(crate) fn unsupported_keywords(
             }
         }
     }
+}
+
+/// Whether the profile refuses the entry `e`: an unknown keyword where those are refused, a
+/// known one it does not accept or with a value of the wrong JSON type.
+fn refuses(rules: &Rules, e: &schema_core::Entry) -> bool {
+    match (&e.key, &e.value) {
+        (Key::Other(_), _) => !rules.unknown_keywords,
+        (Key::Known(_), Value::Raw(_)) => true,
+        (Key::Known(kw), _) => !rules.keywords.contains(*kw),
+    }
+}
+
+/// Whether the filter leaves `o` as it is: it holds nothing the profile refuses.
+pub(crate) fn accepts_all(o: &SchemaObject, rules: &Rules) -> bool {
+    !o.entries().iter().any(|e| refuses(rules, e))
 }
 
 /// The largest integer below which every integer an `f64` holds is exact (2^53).

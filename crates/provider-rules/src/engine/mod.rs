@@ -53,6 +53,7 @@ mod rule;
 mod strict;
 mod trees;
 mod types;
+pub(crate) mod unchanged;
 mod unevaluated_alone;
 mod unevaluated_any_of;
 mod unevaluated_branches;

@@ -337,6 +337,21 @@ pub(super) const TYPES_READ: KeywordMask = KeywordMask::of(&[
     Keyword::Not,
 ]);
 
+/// Whether [`Types`] leaves `o` (which holds some of [`TYPES_READ`]) as it is: it accepts
+/// something, has no member that accepts nothing, no draft-07 `dependencies` (read as JSON),
+/// no `not`.
+pub(super) fn leaves(o: &SchemaObject, _: &super::unchanged::Node<'_>) -> bool {
+    let false_in = |kw: Keyword| {
+        o.schema_map(kw)
+            .is_some_and(|m| m.values().any(|v| matches!(v, Schema::Bool(false))))
+    };
+    accepts_nothing(o).is_none()
+        && !false_in(Keyword::Properties)
+        && !false_in(Keyword::DependentSchemas)
+        && !o.contains(Keyword::Dependencies)
+        && !o.contains(Keyword::Not)
+}
+
 impl Transform for Types<'_, '_> {
     fn pre(&mut self, p: &str, s: &mut Schema) {
         let Some(o) = s.as_object_mut() else {

@@ -4,6 +4,7 @@
 //! says the content); any other profile's plan is made per call.
 
 use super::Plan;
+use super::unchanged::Proof;
 use crate::providers::{BUILT_IN, BUILT_IN_PROVIDERS};
 use crate::{Rules, Slot};
 use std::borrow::Cow;
@@ -14,6 +15,8 @@ struct Plans {
     rules: &'static Rules,
     parameters: Plan,
     schema: Plan,
+    /// The proofs that a schema needs no change ([`super::unchanged`]), by slot.
+    proofs: [Proof; 2],
 }
 
 /// Every built-in profile reachable by [`crate::profile`] and [`crate::provider`], each
@@ -32,6 +35,10 @@ fn table() -> &'static [Plans] {
                     rules,
                     parameters: Plan::new(rules, Slot::Parameters),
                     schema: Plan::new(rules, Slot::Schema),
+                    proofs: [
+                        Proof::new(rules, Slot::Parameters),
+                        Proof::new(rules, Slot::Schema),
+                    ],
                 });
             }
         }
@@ -47,6 +54,18 @@ pub(super) fn plan(rules: &Rules, slot: Slot) -> Cow<'static, Plan> {
             Slot::Schema => &p.schema,
         }),
         None => Cow::Owned(Plan::new(rules, slot)),
+    }
+}
+
+/// The proof that a schema needs no change for `rules` in `slot`: the one made for a
+/// built-in profile, or a new one.
+pub(super) fn proof(rules: &Rules, slot: Slot) -> Cow<'static, Proof> {
+    match table().iter().find(|p| std::ptr::eq(p.rules, rules)) {
+        Some(p) => Cow::Borrowed(match slot {
+            Slot::Parameters => &p.proofs[0],
+            Slot::Schema => &p.proofs[1],
+        }),
+        None => Cow::Owned(Proof::new(rules, slot)),
     }
 }
 

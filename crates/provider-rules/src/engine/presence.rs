@@ -52,22 +52,24 @@ fn object(o: SchemaObject) -> Schema {
 
 /// A tree-level pass before the walk.
 pub(crate) fn run_on(cx: &Cx<'_>) -> bool {
-    let r = cx.rules;
+    // No node holds a dependency: the walk would change nothing.
+    on_for(cx.rules) && cx.tree_may_hold(READ)
+}
+
+/// Whether the profile is one the pass is for (it lacks the dependency keywords, has unions,
+/// `maxProperties` and the null type).
+pub(crate) fn on_for(r: &crate::Rules) -> bool {
     let k = &r.keywords;
-    if k.contains(Keyword::DependentRequired)
+    !(k.contains(Keyword::DependentRequired)
         || k.contains(Keyword::Dependencies)
         || !k.contains(Keyword::AnyOf)
         || !k.contains(Keyword::MaxProperties)
-        || !r.null_type
-    {
-        return false;
-    }
-    // No node holds a dependency: the walk would change nothing.
-    cx.tree_may_hold(READ)
+        || !r.null_type)
 }
 
 /// What is rewritten is one dependency (one test for a node without any).
-const READ: KeywordMask = KeywordMask::of(&[Keyword::DependentRequired, Keyword::Dependencies]);
+pub(crate) const READ: KeywordMask =
+    KeywordMask::of(&[Keyword::DependentRequired, Keyword::Dependencies]);
 
 /// Its step on one node ([`super::passes`] walks the tree).
 pub(crate) fn run(s: &mut Schema, p: &At<'_>, cx: &mut Cx<'_>) {

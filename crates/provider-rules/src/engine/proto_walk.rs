@@ -14,6 +14,7 @@
 //! A step's rewrite puts its `not`s in the node's children, which the walk visits after it.
 
 use super::passes::{self, At, NodeStep, ReadStep};
+use super::unchanged::Leaves;
 use super::{
     Cx, closed_names, conditional_union, contains_bound, dependent_union, false_members,
     not_members, not_types, one_of_exclusive, unevaluated_alone, unevaluated_items_bound,
@@ -35,46 +36,110 @@ pub(crate) fn run(schema: &mut Schema, cx: &mut Cx<'_>) {
 }
 
 /// The walk's steps, in their order: each step, the keyword whose absence from the profile
-/// turns it on (none: always on), and the keywords without which it leaves an object node
-/// as it is (the walk skips it on a node that holds none: most nodes hold none of any).
+/// turns it on (none: always on), the keywords without which it leaves an object node as it
+/// is (the walk skips it on a node that holds none: most nodes hold none of any), and, where
+/// it has one, its test that it leaves a node that holds them as it is (the proof that a
+/// schema needs no change, [`super::unchanged`], asks it).
 /// A step added here or changed to act on other keywords says so in its third column.
-const STEPS: [(Option<K>, NodeStep, KeywordMask); 10] = [
-    (Some(K::If), conditionals, KeywordMask::of(&[K::If])),
-    (Some(K::Contains), contains, KeywordMask::of(&[K::Contains])),
-    (None, false_members, KeywordMask::of(&[K::AnyOf, K::OneOf])),
-    (Some(K::OneOf), exclusive, KeywordMask::of(&[K::OneOf])),
+const STEPS: [(Option<K>, NodeStep, KeywordMask, Option<Leaves>); 10] = [
+    (Some(K::If), conditionals, KeywordMask::of(&[K::If]), None),
+    (
+        Some(K::Contains),
+        contains,
+        KeywordMask::of(&[K::Contains]),
+        None,
+    ),
+    (
+        None,
+        false_members,
+        KeywordMask::of(&[K::AnyOf, K::OneOf]),
+        Some(false_members::leaves),
+    ),
+    (
+        Some(K::OneOf),
+        exclusive,
+        KeywordMask::of(&[K::OneOf]),
+        None,
+    ),
     (
         Some(K::UnevaluatedProperties),
         unevaluated_alone,
         KeywordMask::of(&[K::UnevaluatedProperties, K::UnevaluatedItems]),
+        None,
     ),
-    (None, items_bound, KeywordMask::of(&[K::UnevaluatedItems])),
+    (
+        None,
+        items_bound,
+        KeywordMask::of(&[K::UnevaluatedItems]),
+        None,
+    ),
     (
         None,
         closed_names,
         KeywordMask::of(&[K::AdditionalProperties]),
+        Some(super::unchanged::closed_names_leaves),
     ),
     (
         None,
         dependent_union,
         KeywordMask::of(&[K::DependentSchemas, K::Dependencies, K::DependentRequired]),
+        None,
     ),
-    (None, not_members, KeywordMask::of(&[K::Not])),
-    (None, not_types, not_types::TYPES_READ),
+    (None, not_members, KeywordMask::of(&[K::Not]), None),
+    (
+        None,
+        not_types,
+        not_types::TYPES_READ,
+        Some(not_types::leaves),
+    ),
 ];
+
+/// Whether a step of [`STEPS`] is on for `rules`.
+fn on(off_with: Option<K>, rules: &crate::Rules) -> bool {
+    off_with.is_none_or(|k| !rules.keywords.contains(k))
+}
 
 /// The steps of [`STEPS`] that are on for `cx`'s profile (the first `n`).
 fn steps(cx: &Cx<'_>) -> ([ReadStep; STEPS.len()], usize) {
-    let mut on = [(idle as NodeStep, KeywordMask::NONE); STEPS.len()];
+    let mut on_ = [(idle as NodeStep, KeywordMask::NONE); STEPS.len()];
     let mut n = 0;
-    for (off_with, step, reads) in STEPS {
-        if off_with.is_some_and(|k| cx.rules.keywords.contains(k)) {
+    for (off_with, step, reads, _) in STEPS {
+        if !on(off_with, cx.rules) {
             continue;
         }
-        on[n] = (step, reads);
+        on_[n] = (step, reads);
         n += 1;
     }
-    (on, n)
+    (on_, n)
+}
+
+/// One node step as the proof asks it: what it reads, its test ([`STEPS`]).
+pub(crate) type NodeAsk = (KeywordMask, Option<Leaves>);
+
+/// What the walk of [`run`] reads for `rules`, for the proof that a schema needs no change:
+/// `None` where it does not run; else the keywords of the whole tree its passes before the
+/// walk read (a tree that holds none is left as it is by them), and its walk's steps that
+/// are on, each as the keywords it reads and its test.
+pub(crate) fn reads(rules: &crate::Rules) -> Option<(KeywordMask, Vec<NodeAsk>)> {
+    if !not_types::proto_family(rules) {
+        return None;
+    }
+    let k = &rules.keywords;
+    // `dynamic_static`, `ref_false`, `unevaluated_any_of`, `unevaluated_branches`,
+    // `unevaluated_items_branches`: each returns where the tree holds none of its keywords.
+    let mut tree = KeywordMask::of(&[K::DynamicRef, K::RecursiveRef, K::Ref]);
+    if !k.contains(K::UnevaluatedProperties) {
+        tree = tree.union(KeywordMask::of(&[K::UnevaluatedProperties]));
+    }
+    if !k.contains(K::UnevaluatedItems) && k.contains(K::MaxItems) {
+        tree = tree.union(KeywordMask::of(&[K::UnevaluatedItems]));
+    }
+    let steps = STEPS
+        .iter()
+        .filter(|(off_with, ..)| on(*off_with, rules))
+        .map(|(_, _, reads, leaves)| (*reads, *leaves))
+        .collect();
+    Some((tree, steps))
 }
 
 fn idle(_: &mut Schema, _: &At<'_>, _: &mut Cx<'_>) {}
@@ -126,6 +191,23 @@ pub(crate) mod test_support {
     use schema_core::Schema;
     use serde_json::Value;
     use std::borrow::Borrow;
+
+    /// Every object node of `schemas`, each as it stands on its own, in the walk's order.
+    pub(crate) fn object_nodes(schemas: impl IntoIterator<Item = Schema>) -> Vec<Schema> {
+        struct Nodes(Vec<Schema>);
+        impl schema_core::Transform for Nodes {
+            fn pre(&mut self, _: &str, s: &mut Schema) {
+                if s.as_object().is_some() {
+                    self.0.push(s.clone());
+                }
+            }
+        }
+        let mut nodes = Nodes(Vec::new());
+        for mut s in schemas {
+            s.transform(&mut nodes);
+        }
+        nodes.0
+    }
 
     /// Every schema of the test-suite corpus (each of its drafts) and of the MCP corpus, and
     /// a few rich in what the Schema-proto steps read.
@@ -243,22 +325,11 @@ mod tests {
     /// the family.
     #[test]
     fn a_step_skipped_for_what_it_reads_would_change_nothing() {
-        struct Nodes(Vec<Schema>);
-        impl Transform for Nodes {
-            fn pre(&mut self, _: &str, s: &mut Schema) {
-                if s.as_object().is_some() {
-                    self.0.push(s.clone());
-                }
-            }
-        }
-        let mut nodes = Nodes(Vec::new());
-        for mut s in samples() {
-            s.transform(&mut nodes);
-        }
+        let nodes = test_support::object_nodes(samples());
         let mut checked = 0;
         for rules in proto_profiles() {
-            for (_, step, reads) in STEPS {
-                for node in &nodes.0 {
+            for (_, step, reads, _) in STEPS {
+                for node in &nodes {
                     let mut fresh = SchemaObject::new();
                     for e in node.as_object().map(|o| o.entries()).unwrap_or(&[]) {
                         let read = match e.key {
@@ -288,7 +359,7 @@ mod tests {
         }
         // A boolean subschema holds no keyword: every step leaves it as it is.
         for rules in proto_profiles() {
-            for (_, step, _) in STEPS {
+            for (_, step, ..) in STEPS {
                 for b in [true, false] {
                     let (root, mut s) = (At::root(), Schema::Bool(b));
                     let child = At::child(&root, schema_core::Location::Keyword(K::Not));
@@ -302,6 +373,46 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// Where a step's test (the fourth column) says it leaves a node that holds what it reads
+    /// as it is, the step run there changes nothing and reports nothing: every object node
+    /// of the samples, every profile of the family, at the root and below it.
+    #[test]
+    fn a_step_that_says_it_leaves_a_node_changes_nothing() {
+        let nodes = test_support::object_nodes(samples());
+        let mut proven = 0;
+        for rules in proto_profiles() {
+            for (_, step, reads, leaves) in STEPS {
+                let Some(leaves) = leaves else { continue };
+                for node in &nodes {
+                    let Some(o) = node.as_object() else { continue };
+                    if !o.may_contain_any(reads) {
+                        continue;
+                    }
+                    for below in [false, true] {
+                        let n = super::super::unchanged::Node {
+                            rules,
+                            slot: Slot::Parameters,
+                            root: !below,
+                        };
+                        if !leaves(o, &n) {
+                            continue;
+                        }
+                        let mut s = node.clone();
+                        let mut cx = Cx::new(rules, Slot::Parameters);
+                        let root = At::root();
+                        let child =
+                            At::child(&root, schema_core::Location::Name(K::Properties, "x"));
+                        step(&mut s, if below { &child } else { &root }, &mut cx);
+                        assert_eq!(&s, node, "{}: {}", rules.name, node.to_json_string());
+                        assert_eq!(cx.change_count(), 0, "{}", node.to_json_string());
+                        proven += 1;
+                    }
+                }
+            }
+        }
+        assert!(proven > 10_000, "{proven}");
     }
 
     /// Every step on every node, booleans included, pre-order (the walk without skips).

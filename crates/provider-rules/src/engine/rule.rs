@@ -300,6 +300,9 @@ pub(crate) struct Plan {
     /// Each step's [`Rule::reads`], at the step's place.
     pre_reads: [KeywordMask; MAX_STEPS],
     post_reads: [KeywordMask; MAX_STEPS],
+    /// Each step's rule, at the step's place (`None`: the hint folding).
+    pre_rules: [Option<&'static Rule>; MAX_STEPS],
+    post_rules: [Option<&'static Rule>; MAX_STEPS],
 }
 
 /// A step that does nothing (the plan's unused places).
@@ -315,6 +318,8 @@ impl Plan {
             post_len: 0,
             pre_reads: [KeywordMask::ALL; MAX_STEPS],
             post_reads: [KeywordMask::ALL; MAX_STEPS],
+            pre_rules: [None; MAX_STEPS],
+            post_rules: [None; MAX_STEPS],
         };
         for run in &super::ORDER[super::WALK.0..super::WALK.1] {
             let (step, pre) = match *run {
@@ -333,10 +338,12 @@ impl Plan {
             if pre {
                 plan.pre[plan.pre_len] = step;
                 plan.pre_reads[plan.pre_len] = reads;
+                plan.pre_rules[plan.pre_len] = run.rule();
                 plan.pre_len += 1;
             } else {
                 plan.post[plan.post_len] = step;
                 plan.post_reads[plan.post_len] = reads;
+                plan.post_rules[plan.post_len] = run.rule();
                 plan.post_len += 1;
             }
         }
@@ -360,6 +367,27 @@ impl Plan {
             .iter()
             .copied()
             .zip(self.pre_reads.iter().copied())
+    }
+
+    /// The PRE pass's steps as their rules with what each reads, in order (`None`: the
+    /// engine's own step).
+    pub(crate) fn pre_rules(
+        &self,
+    ) -> impl Iterator<Item = (Option<&'static Rule>, KeywordMask)> + '_ {
+        self.pre_rules[..self.pre_len]
+            .iter()
+            .copied()
+            .zip(self.pre_reads.iter().copied())
+    }
+
+    /// The POST pass's steps as their rules with what each reads, in order.
+    pub(crate) fn post_rules(
+        &self,
+    ) -> impl Iterator<Item = (Option<&'static Rule>, KeywordMask)> + '_ {
+        self.post_rules[..self.post_len]
+            .iter()
+            .copied()
+            .zip(self.post_reads.iter().copied())
     }
 
     /// The POST pass's steps with what each reads, in order.
@@ -455,7 +483,7 @@ mod tests {
     /// read, for every profile, at the root and below it.
     #[test]
     fn a_step_skipped_for_what_it_reads_would_change_nothing() {
-        use schema_core::{Key, KeywordMask, Transform};
+        use schema_core::{Key, KeywordMask};
         let mut texts: Vec<String> = [
             r##"{"type":["string","null"],"nullable":true,"anyOf":[{"type":"null"},{"const":1}],"oneOf":[],"allOf":[{"minimum":1}],"if":{"required":["a"]},"then":{"maxLength":2},"else":{},"dependentSchemas":{"a":{"required":["b"]}},"const":"x","prefixItems":[{"type":"string"}],"items":[{"type":"integer"}],"additionalItems":false,"exclusiveMinimum":true,"exclusiveMaximum":false,"minimum":0,"maximum":9,"$id":"#n","dependencies":{"a":["b"],"c":{"type":"object"}},"properties":{"properties":{"type":"object"},"b":false,"c":true},"additionalProperties":false,"format":"uuid","not":{"type":"string"},"default":1,"enum":[1,null],"required":["b",1],"title":"T","description":"D","examples":[1],"x-a":1,"patternProperties":{"^x":{}},"unevaluatedProperties":false}"##,
             r#"{"type":"object","properties":{},"required":[],"additionalProperties":{"type":"string","format":"date"}}"#,
@@ -483,20 +511,9 @@ mod tests {
             }
         }
         // Every object node of the samples, as it stands on its own.
-        struct Nodes(Vec<Schema>);
-        impl Transform for Nodes {
-            fn pre(&mut self, _: &str, s: &mut Schema) {
-                if s.as_object().is_some() {
-                    self.0.push(s.clone());
-                }
-            }
-        }
-        let mut nodes = Nodes(Vec::new());
-        for t in &texts {
-            if let Ok(mut s) = Schema::from_str(t) {
-                s.transform(&mut nodes);
-            }
-        }
+        let nodes = crate::engine::proto_walk::test_support::object_nodes(
+            texts.iter().filter_map(|t| Schema::from_str(t).ok()),
+        );
         let mut checked = 0;
         for (rule, rules) in ORDER
             .iter()
@@ -507,7 +524,7 @@ mod tests {
             if reads == KeywordMask::ALL {
                 continue;
             }
-            for node in &nodes.0 {
+            for node in &nodes {
                 let mut without = node.clone();
                 if let Some(o) = without.as_object_mut() {
                     o.retain(|e| match e.key {

@@ -39,26 +39,12 @@ pub(crate) fn enum_values(node: &mut Schema, p: &crate::engine::passes::At<'_>, 
     let Some(o) = node.as_object_mut() else {
         return;
     };
-    let nullable_ok =
-        rules.keywords.contains(Keyword::Nullable) && rules.null_style == NullStyle::Nullable;
     // The usual case, read without copying the values: an enum the provider takes as it is
     // (what the steps below would leave alone).
-    if let Some(Value::Instances(list)) = o.get(Keyword::Enum)
-        && !list.is_empty()
-        && rules.keywords.contains(Keyword::Enum)
-        && !(rules.enums != Enums::Any
-            && nullable_ok
-            && list.iter().any(|v| v.json_type() == JsonType::Null))
-        && !(rules.enums == Enums::Strings
-            && rules.stringify_enums
-            && list.iter().any(|v| v.json_type() != JsonType::String))
-        && list.iter().all(|v| rules.enums.accepts(v.json_type()))
-        && (rules.empty_string_enum || !list.iter().any(|v| v.as_json() == "\"\""))
-        && (rules.enums != Enums::Strings
-            || o.types().is_some_and(|ts| ts.as_slice() == [T::String]))
-    {
+    if taken_as_is(o, rules) {
         return;
     }
+    let nullable_ok = nullable_ok(rules);
     let Some(Value::Instances(list)) = o.get(Keyword::Enum).cloned() else {
         return;
     };
@@ -167,6 +153,42 @@ pub(crate) fn enum_values(node: &mut Schema, p: &crate::engine::passes::At<'_>, 
     if values != list {
         o.insert(Keyword::Enum, Value::Instances(values));
     }
+}
+
+/// Whether [`enum_values`] leaves `o` as it is without reading its values again: no `enum`
+/// (or one of the wrong JSON type, or one the keyword filter drops), or one the provider
+/// takes as it is (the step's usual case).
+pub(crate) fn leaves(o: &schema_core::SchemaObject, rules: &crate::Rules) -> bool {
+    !matches!(o.get(Keyword::Enum), Some(Value::Instances(_)))
+        || !rules.keywords.contains(Keyword::Enum)
+        || taken_as_is(o, rules)
+}
+
+/// An `enum` the provider takes as it is (what the steps of [`enum_values`] would leave alone).
+fn taken_as_is(o: &schema_core::SchemaObject, rules: &crate::Rules) -> bool {
+    let nullable_ok = nullable_ok(rules);
+    if let Some(Value::Instances(list)) = o.get(Keyword::Enum)
+        && !list.is_empty()
+        && rules.keywords.contains(Keyword::Enum)
+        && !(rules.enums != Enums::Any
+            && nullable_ok
+            && list.iter().any(|v| v.json_type() == JsonType::Null))
+        && !(rules.enums == Enums::Strings
+            && rules.stringify_enums
+            && list.iter().any(|v| v.json_type() != JsonType::String))
+        && list.iter().all(|v| rules.enums.accepts(v.json_type()))
+        && (rules.empty_string_enum || !list.iter().any(|v| v.as_json() == "\"\""))
+        && (rules.enums != Enums::Strings
+            || o.types().is_some_and(|ts| ts.as_slice() == [T::String]))
+    {
+        return true;
+    }
+    false
+}
+
+/// Whether the profile writes "or null" as `nullable` (a null member becomes one).
+fn nullable_ok(rules: &crate::Rules) -> bool {
+    rules.keywords.contains(Keyword::Nullable) && rules.null_style == NullStyle::Nullable
 }
 
 /// What the provider would reject that this file's step fixes: the checker's part of the

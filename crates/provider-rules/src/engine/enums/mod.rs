@@ -5,7 +5,7 @@ mod const_enum;
 mod enum_values;
 
 pub(crate) use const_enum::CONST;
-pub(crate) use enum_values::ENUM_VALUES;
+pub(crate) use enum_values::{ENUM_VALUES, leaves as enum_leaves};
 
 use schema_core::{Instance, InstanceType as T, JsonType, Keyword, Value};
 

@@ -12,7 +12,7 @@ pub(crate) use additional_properties::ADDITIONAL_PROPERTIES;
 pub(crate) use boolean_required::{boolean_required, promote_boolean_required};
 pub(crate) use empty_properties::EMPTY_PROPERTIES;
 pub(crate) use property_named_properties::PROPERTY_NAMED_PROPERTIES;
-pub(crate) use required::REQUIRED;
+pub(crate) use required::{REQUIRED, settled as required_settled};
 
 use crate::engine::types::node_types;
 use schema_core::{InstanceType as T, SchemaObject};

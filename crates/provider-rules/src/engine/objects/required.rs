@@ -35,13 +35,7 @@ pub(crate) fn required(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx:
     }
     // The usual case, read without copying a name: distinct names, each defined where the
     // profile wants that.
-    if let Some(list) = o.required()
-        && !(1..list.len()).any(|i| list[..i].contains(&list[i]))
-        && (!cx.rules.required_defined
-            || list
-                .iter()
-                .all(|n| o.properties().is_some_and(|m| m.contains_key(n))))
-    {
+    if settled(o, cx.rules) {
         return;
     }
     let defined: Option<Vec<String>> = o.properties().map(|m| m.keys().cloned().collect());
@@ -115,6 +109,22 @@ pub(crate) fn required(node: &mut Schema, p: &crate::engine::passes::At<'_>, cx:
         ),
         Some(format!("Also required: {}.", names.join(", "))),
     );
+}
+
+/// Whether [`required`] leaves `o` as it is: no `required`, or distinct names, each defined
+/// where the profile wants that (the usual case, read without copying a name).
+pub(crate) fn settled(o: &schema_core::SchemaObject, rules: &crate::Rules) -> bool {
+    match o.get(Keyword::Required) {
+        None => true,
+        Some(Value::Raw(_)) => false,
+        Some(_) => o.required().is_some_and(|list| {
+            !(1..list.len()).any(|i| list[..i].contains(&list[i]))
+                && (!rules.required_defined
+                    || list
+                        .iter()
+                        .all(|n| o.properties().is_some_and(|m| m.contains_key(n))))
+        }),
+    }
 }
 
 /// What the provider would reject that this file's step fixes: the checker's part of the
