@@ -5,6 +5,10 @@
 //! what dropping the keyword would widen: no valid instance is lost.
 
 use super::Cx;
+use super::message::{
+    Part::{Count, Text},
+    message,
+};
 use super::objects::is_object;
 use super::passes::At;
 use crate::RuleId;
@@ -295,7 +299,12 @@ fn bound(o: &mut SchemaObject, p: &str, n: usize, why: &str, cx: &mut Cx<'_>) {
     cx.change(
         p,
         RuleId::AdditionalProperties,
-        format!("an object with at most {why}: maxProperties {n}"),
+        message(&[
+            Text("an object with at most "),
+            Text(why),
+            Text(": maxProperties "),
+            Count(n),
+        ]),
     );
 }
 

@@ -32,6 +32,7 @@ mod false_members;
 mod filter;
 mod formats;
 pub(crate) mod merge;
+mod message;
 mod min_items;
 mod not_members;
 mod not_types;
