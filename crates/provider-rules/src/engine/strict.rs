@@ -104,14 +104,14 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
             // A typeless node's `null` is a call leaving it out too: the encodings' second
             // run makes it a string that admits `null` (`encode::any_value::admit_null`).
             if !accepts_null(so) || is_typeless(so) {
-                if nulls.is_empty() {
-                    nulls.reserve(props_len);
+                if nulls.capacity() == 0 {
+                    nulls = Vec::with_capacity(props_len);
                 }
                 nulls.push(name.clone());
             }
             add_null(so, style);
             if made_nullable.is_empty() {
-                made_nullable.reserve(NULLABLE.len() + 16 * props_len);
+                made_nullable = String::with_capacity(NULLABLE.len() + 16 * props_len);
                 made_nullable.push_str(NULLABLE);
             } else {
                 made_nullable.push_str(", ");
