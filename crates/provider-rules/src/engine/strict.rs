@@ -6,7 +6,7 @@ use super::nulls::add_null;
 use super::objects::is_object;
 use super::{Check, Cx, Rule};
 use crate::RuleId;
-use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
+use schema_core::{Keyword, KeywordMask, MAX_WALK_DEPTH, Schema, SchemaObject, Value};
 
 /// Strict mode's closed objects, every property required.
 pub(crate) static STRICT_REQUIRED: Rule = Rule::new(RuleId::StrictRequired)
@@ -209,51 +209,51 @@ pub(crate) struct Sizes {
     pub(crate) refs: bool,
 }
 
-/// Measures the limited sizes of a schema in one walk.
+/// The keywords [`measure`] reads of a node: one test of its presence mask spares a node
+/// without any (most leaves) their lookups.
+const MEASURED: KeywordMask = KeywordMask::of(&[
+    Keyword::Ref,
+    Keyword::Properties,
+    Keyword::Enum,
+    Keyword::Defs,
+    Keyword::Definitions,
+]);
+
+/// Measures the limited sizes of a schema in one walk: every subschema, pre-order, as deep as
+/// [`Schema::walk`] goes ([`MAX_WALK_DEPTH`]).
 pub(crate) fn measure(schema: &Schema) -> Sizes {
-    struct M {
-        s: Sizes,
-        depth: u32,
-    }
-    impl Visit for M {
-        fn pointers(&self) -> bool {
-            false
-        }
-        fn enter(&mut self, _: &str, s: &Schema) -> bool {
-            if let Some(o) = s.as_object() {
-                self.s.refs |= o.contains(Keyword::Ref);
-                if let Some(props) = o.properties() {
-                    self.depth += 1;
-                    self.s.depth = self.s.depth.max(self.depth);
-                    self.s.properties += props.len() as u32;
-                    self.s.string_chars +=
-                        props.keys().map(|k| k.chars().count() as u64).sum::<u64>();
-                }
-                if let Some(e) = o.enum_values() {
-                    self.s.enum_values += e.len() as u32;
-                    self.s.string_chars += e.iter().map(|v| v.as_json().len() as u64).sum::<u64>();
-                }
-                for kw in [Keyword::Defs, Keyword::Definitions] {
-                    if let Some(m) = o.schema_map(kw) {
-                        self.s.string_chars +=
-                            m.keys().map(|k| k.chars().count() as u64).sum::<u64>();
-                    }
+    /// `s` and its subschemas, `nesting` objects with `properties` above it, `depth` levels
+    /// below the root.
+    fn node(s: &Schema, nesting: u32, depth: usize, out: &mut Sizes) {
+        let Some(o) = s.as_object() else {
+            return;
+        };
+        let mut nesting = nesting;
+        if o.may_contain_any(MEASURED) {
+            out.refs |= o.contains(Keyword::Ref);
+            if let Some(props) = o.properties() {
+                nesting += 1;
+                out.depth = out.depth.max(nesting);
+                out.properties += props.len() as u32;
+                out.string_chars += props.keys().map(|k| k.chars().count() as u64).sum::<u64>();
+            }
+            if let Some(e) = o.enum_values() {
+                out.enum_values += e.len() as u32;
+                out.string_chars += e.iter().map(|v| v.as_json().len() as u64).sum::<u64>();
+            }
+            for kw in [Keyword::Defs, Keyword::Definitions] {
+                if let Some(m) = o.schema_map(kw) {
+                    out.string_chars += m.keys().map(|k| k.chars().count() as u64).sum::<u64>();
                 }
             }
-            true
         }
-        fn leave(&mut self, _: &str, s: &Schema) {
-            if s.as_object().is_some_and(|o| o.properties().is_some()) {
-                self.depth -= 1;
-            }
+        if depth < MAX_WALK_DEPTH {
+            o.for_each_child(|_, child| node(child, nesting, depth + 1, out));
         }
     }
-    let mut m = M {
-        s: Sizes::default(),
-        depth: 0,
-    };
-    schema.walk(&mut m);
-    m.s
+    let mut out = Sizes::default();
+    node(schema, 0, 0, &mut out);
+    out
 }
 
 /// Request-independent size limits (OpenAI strict: 5000 properties, 10 levels, 1000 enum
@@ -380,6 +380,22 @@ mod tests {
         let mut args = serde_json::json!({"b": null});
         out.decoder.decode_value(&mut args);
         assert_eq!(args, serde_json::json!({}));
+    }
+
+    /// The sizes are counted over every subschema: nesting of objects with `properties`,
+    /// every property and enum value, the names' characters, a `$ref` anywhere.
+    #[test]
+    fn the_limits_count_every_subschema() {
+        let text = r##"{"type":"object","properties":{"ab":{"type":"object","properties":{"é":{"enum":["x",1]}}},"c":{"anyOf":[{"$ref":"#/$defs/d"}]}},"$defs":{"d":{"type":"object","properties":{"e":{}}}}}"##;
+        let s = measure(&Schema::from_str(text).unwrap());
+        assert_eq!(
+            (s.depth, s.properties, s.enum_values, s.refs),
+            (2, 4, 2, true)
+        );
+        // "ab", "c", "é", "e", the definition "d", and the enum's JSON `"x"` and `1`.
+        assert_eq!(s.string_chars, 2 + 1 + 1 + 1 + 1 + 3 + 1);
+        let plain = measure(&Schema::from_str(r#"{"type":"string"}"#).unwrap());
+        assert_eq!((plain.depth, plain.properties, plain.refs), (0, 0, false));
     }
 
     #[test]
