@@ -2,7 +2,8 @@
 //! written into a buffer the caller reuses, and a schema that needs no change is not written
 //! at all.
 
-use crate::{Rules, Slot, sanitize_slice};
+use crate::engine::Reads;
+use crate::{Rules, SanitizeOptions, Slot, sanitize_slice_reading};
 use schema_core::SchemaError;
 
 /// Sanitizes the schema in `bytes`; when it changes, its compact JSON text replaces `out`'s
@@ -24,7 +25,9 @@ pub fn sanitize_into(
     slot: Slot,
     out: &mut String,
 ) -> Result<bool, SchemaError> {
-    let done = sanitize_slice(bytes, rules, slot)?;
+    // Only the schema and whether it changed are read: no decoder is built.
+    let options = SanitizeOptions::default();
+    let done = sanitize_slice_reading(bytes, rules, slot, &options, Reads::SchemaOnly)?;
     if done.report.is_empty() {
         return Ok(false);
     }

@@ -223,6 +223,17 @@ pub fn sanitize_slice_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
+    sanitize_slice_reading(bytes, rules, slot, options, engine::Reads::Everything)
+}
+
+/// [`sanitize_slice_with`] for a caller that reads what `reads` says of the result.
+pub(crate) fn sanitize_slice_reading(
+    bytes: &[u8],
+    rules: &Rules,
+    slot: Slot,
+    options: &SanitizeOptions,
+    reads: engine::Reads,
+) -> Result<Sanitized, SchemaError> {
     let parsed = Schema::parse(bytes, &ParseOptions::default())?;
     // Each value of the wrong JSON type the parser keeps it reports.
     let raw = if parsed
@@ -240,7 +251,7 @@ pub fn sanitize_slice_with(
     } else {
         engine::Cap::On
     };
-    let out = engine::sanitize_capped(schema, rules, slot, options, cap, raw);
+    let out = engine::sanitize_capped(schema, rules, slot, options, cap, raw, reads);
     Ok(cuts.report(out))
 }
 

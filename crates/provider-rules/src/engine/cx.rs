@@ -39,6 +39,9 @@ pub(crate) struct Cx<'r> {
     /// object's pointer and the properties' names, one entry per object rewritten (the
     /// decoders are built from them).
     pub(crate) strict_nulls: Vec<(String, Vec<String>)>,
+    /// Whether the caller reads the decoder ([`super::Reads`]): where it does not,
+    /// [`Cx::strict_nulls`] is left empty.
+    pub(crate) decoder_read: bool,
     /// Whether the finished tree holds a `$ref`, where the strict limits' walk of it looked
     /// ([`super::strict::limits`]; `None`: no walk did): the decoders' search for references
     /// is skipped where it found none.
@@ -68,6 +71,7 @@ impl<'r> Cx<'r> {
             any_value_lossy,
             guesses: Vec::new(),
             strict_nulls: Vec::new(),
+            decoder_read: true,
             holds_ref: None,
             held: None,
             raw_free: None,

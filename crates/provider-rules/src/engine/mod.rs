@@ -233,7 +233,15 @@ pub(crate) fn sanitize_with(
     slot: Slot,
     options: &crate::SanitizeOptions,
 ) -> Sanitized {
-    sanitize_capped(schema, rules, slot, options, Cap::On, Raw::Maybe)
+    sanitize_capped(
+        schema,
+        rules,
+        slot,
+        options,
+        Cap::On,
+        Raw::Maybe,
+        Reads::Everything,
+    )
 }
 
 /// [`sanitize_with`] with the cap as `cap` says on the first run (the encodings' second run,
@@ -241,6 +249,8 @@ pub(crate) fn sanitize_with(
 /// whole ([`crate::sanitize_slice`], no subtree cut at the parser's limit, which is the
 /// cap's), which nests within the limit, so where nothing changed the cap has nothing to find.
 /// `raw`: what the parser says of values of the wrong JSON type ([`Raw`]).
+/// `reads`: what the caller reads of the result ([`Reads`]; the encodings' settling reads
+/// the decoders, so with them on everything is built).
 pub(crate) fn sanitize_capped(
     schema: Schema,
     rules: &Rules,
@@ -248,14 +258,23 @@ pub(crate) fn sanitize_capped(
     options: &crate::SanitizeOptions,
     cap: Cap,
     raw: Raw,
+    reads: Reads,
 ) -> Sanitized {
-    let out = run_with(schema, rules, slot, options, cap, raw);
     if options.encode {
+        let out = run_with(schema, rules, slot, options, cap, raw, Reads::Everything);
         return crate::encode::settle(out, |s| {
-            run_with(s.clone(), rules, slot, options, Cap::On, Raw::Maybe)
+            run_with(
+                s.clone(),
+                rules,
+                slot,
+                options,
+                Cap::On,
+                Raw::Maybe,
+                Reads::Everything,
+            )
         });
     }
-    out
+    run_with(schema, rules, slot, options, cap, raw, reads)
 }
 
 /// Rewrites `schema` into what `rules` accepts, without the depth cap (what the cap's own
@@ -268,6 +287,7 @@ pub(crate) fn run(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
         &crate::SanitizeOptions::default(),
         Cap::Off,
         Raw::Maybe,
+        Reads::Everything,
     )
 }
 
@@ -281,6 +301,19 @@ pub(crate) enum Cap {
     Changed,
     /// It does not ([`run`]: the cap's own stand-ins).
     Off,
+}
+
+/// What a caller reads of [`run_with`]'s result.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Reads {
+    /// The schema, the report and the decoder ([`sanitize`]).
+    Everything,
+    /// The schema and whether it changed, nothing else ([`crate::sanitize_into`]): the
+    /// decoder is not built (the identity is returned) and the strict rewrite keeps no list
+    /// of its nullable properties for it. The report lacks only the places no decoder reaches
+    /// ([`UNREACHABLE`]), each beside the strict rewrite's own change there: whether the
+    /// schema changed is the same.
+    SchemaOnly,
 }
 
 /// Whether a keyword of the tree may hold a value of the wrong JSON type
@@ -308,8 +341,10 @@ pub(crate) fn run_with(
     options: &crate::SanitizeOptions,
     cap: Cap,
     raw: Raw,
+    reads: Reads,
 ) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
+    cx.decoder_read = reads == Reads::Everything;
     if raw == Raw::None {
         cx.parsed_without_raw();
     }
@@ -399,6 +434,9 @@ const fn on_result(order: &[Run]) -> usize {
     order.len()
 }
 
+/// The message of a place the strict rewrite made nullable where no decoder reaches.
+pub(crate) const UNREACHABLE: &str = "a property made nullable where no decoder reaches: a null the model sends there reaches the tool";
+
 /// The result of the passes and the walk: the report, the decoder (`then`: the encodings').
 fn finish(
     out: Schema,
@@ -409,8 +447,12 @@ fn finish(
 ) -> Sanitized {
     let strict_nulls = std::mem::take(&mut cx.strict_nulls);
     let refs = cx.holds_ref != Some(false);
+    let decoder_read = cx.decoder_read;
     let mut report = cx.into_report();
-    let (mut decoder, unreachable) = crate::decode::build(&out, strict_nulls, refs);
+    let (mut decoder, unreachable) = match decoder_read {
+        true => crate::decode::build(&out, strict_nulls, refs),
+        false => Default::default(),
+    };
     if let Some(d) = then {
         decoder.then = Some(Box::new(d));
     }
@@ -418,7 +460,7 @@ fn finish(
         report.changes.push(Change {
             pointer: at,
             rule: RuleId::StrictRequired,
-            message: "a property made nullable where no decoder reaches: a null the model sends there reaches the tool".to_owned(),
+            message: UNREACHABLE.to_owned(),
             lossy: true,
         });
     }

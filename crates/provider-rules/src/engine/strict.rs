@@ -103,7 +103,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
             }
             // A typeless node's `null` is a call leaving it out too: the encodings' second
             // run makes it a string that admits `null` (`encode::any_value::admit_null`).
-            if !accepts_null(so) || is_typeless(so) {
+            if cx.decoder_read && (!accepts_null(so) || is_typeless(so)) {
                 if nulls.capacity() == 0 {
                     nulls = Vec::with_capacity(props_len);
                 }
