@@ -309,10 +309,11 @@ pub(crate) enum Reads {
     /// The schema, the report and the decoder ([`sanitize`]).
     Everything,
     /// The schema and whether it changed, nothing else ([`crate::sanitize_into`]): the
-    /// decoder is not built (the identity is returned) and the strict rewrite keeps no list
-    /// of its nullable properties for it. The report lacks only the places no decoder reaches
-    /// ([`UNREACHABLE`]), each beside the strict rewrite's own change there: whether the
-    /// schema changed is the same.
+    /// decoder is not built (the identity is returned), the strict rewrite keeps no list of
+    /// its nullable properties for it, and the report's changes keep no message (their
+    /// pointers, rules and lossiness stay: steps read them). The report lacks only the places
+    /// no decoder reaches ([`UNREACHABLE`]), each beside the strict rewrite's own change
+    /// there: whether the schema changed is the same.
     SchemaOnly,
 }
 
@@ -344,7 +345,7 @@ pub(crate) fn run_with(
     reads: Reads,
 ) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
-    cx.decoder_read = reads == Reads::Everything;
+    cx.reads = reads;
     if raw == Raw::None {
         cx.parsed_without_raw();
     }
@@ -447,7 +448,7 @@ fn finish(
 ) -> Sanitized {
     let strict_nulls = std::mem::take(&mut cx.strict_nulls);
     let refs = cx.holds_ref != Some(false);
-    let decoder_read = cx.decoder_read;
+    let decoder_read = cx.reads_everything();
     let mut report = cx.into_report();
     let (mut decoder, unreachable) = match decoder_read {
         true => crate::decode::build(&out, strict_nulls, refs),

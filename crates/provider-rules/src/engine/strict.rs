@@ -78,6 +78,8 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
         .map(std::mem::take)
         .unwrap_or_default();
     let mut made_nullable = String::new();
+    let mut made_any = false;
+    let reads_everything = cx.reads_everything();
     let mut nulls = Vec::new();
     let mut banned = Vec::new();
     let mut untyped = Vec::new();
@@ -103,13 +105,18 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
             }
             // A typeless node's `null` is a call leaving it out too: the encodings' second
             // run makes it a string that admits `null` (`encode::any_value::admit_null`).
-            if cx.decoder_read && (!accepts_null(so) || is_typeless(so)) {
+            if reads_everything && (!accepts_null(so) || is_typeless(so)) {
                 if nulls.capacity() == 0 {
                     nulls = Vec::with_capacity(props_len);
                 }
                 nulls.push(name.clone());
             }
             add_null(so, style);
+            made_any = true;
+            if !reads_everything {
+                // The change is recorded below; its message is not read.
+                continue;
+            }
             if made_nullable.is_empty() {
                 made_nullable = String::with_capacity(NULLABLE.len() + 16 * props_len);
                 made_nullable.push_str(NULLABLE);
@@ -158,7 +165,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
             "a property accepting any value cannot be strict",
         );
     }
-    if !made_nullable.is_empty() {
+    if made_any {
         cx.change(p, RuleId::StrictRequired, made_nullable);
     }
 }
