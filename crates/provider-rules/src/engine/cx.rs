@@ -46,6 +46,10 @@ pub(crate) struct Cx<'r> {
     /// ([`super::strict::limits`]; `None`: no walk did): the decoders' search for references
     /// is skipped where it found none.
     pub(crate) holds_ref: Option<bool>,
+    /// The deepest level an object subschema of the finished tree sits at, where the strict
+    /// limits' walk of it measured one ([`super::strict::limits`]; `None`: not known): the
+    /// depth cap's search of the tree is skipped where it is within the cap's limit.
+    pub(crate) deepest_object: Option<usize>,
     /// The keywords the whole tree held after the last tree-pass walk, and how many changes
     /// the report held then ([`Cx::tree_may_hold`]).
     held: Option<(KeywordMask, usize)>,
@@ -73,6 +77,7 @@ impl<'r> Cx<'r> {
             strict_nulls: Vec::new(),
             reads: super::Reads::Everything,
             holds_ref: None,
+            deepest_object: None,
             held: None,
             raw_free: None,
         }

@@ -377,12 +377,18 @@ pub(crate) fn run_with(
     Pipeline::new(&mut cx).walk(&mut out, &At::root(), 0);
     tree(&ORDER[walk_end..ON_RESULT], &mut out, &mut cx);
     let then = encoded.map(|e| e.decoder).filter(|d| !d.is_identity());
+    // The passes on the result are the depth cap's, which finds nothing where the strict
+    // limits' walk saw no object past its limit (nothing after that walk changes the tree).
+    let within_cap = cx
+        .deepest_object
+        .is_some_and(|d| d <= crate::depth::limit());
     let mut done = finish(out, cx, then, rules, slot);
-    let capped = match cap {
-        Cap::On => true,
-        Cap::Changed => !done.report.changes.is_empty(),
-        Cap::Off => false,
-    };
+    let capped = !within_cap
+        && match cap {
+            Cap::On => true,
+            Cap::Changed => !done.report.changes.is_empty(),
+            Cap::Off => false,
+        };
     if capped {
         for run in &ORDER[ON_RESULT..] {
             if let Tree(t) = *run

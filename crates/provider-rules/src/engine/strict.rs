@@ -214,6 +214,9 @@ pub(crate) struct Sizes {
     pub(crate) string_chars: u64,
     /// Whether a node holds a `$ref` (the decoders link references only where one is).
     pub(crate) refs: bool,
+    /// The deepest level (the root's is 0) an object subschema sits at, where the walk went
+    /// to the end of every branch (`None`: a branch went past [`MAX_WALK_DEPTH`]).
+    pub(crate) deepest_object: Option<usize>,
 }
 
 /// The keywords [`measure`] reads of a node: one test of its presence mask spares a node
@@ -235,6 +238,7 @@ pub(crate) fn measure(schema: &Schema) -> Sizes {
         let Some(o) = s.as_object() else {
             return;
         };
+        out.deepest_object = out.deepest_object.map(|d| d.max(depth));
         let mut nesting = nesting;
         if o.may_contain_any(MEASURED) {
             out.refs |= o.contains(Keyword::Ref);
@@ -256,9 +260,15 @@ pub(crate) fn measure(schema: &Schema) -> Sizes {
         }
         if depth < MAX_WALK_DEPTH {
             o.for_each_child(|_, child| node(child, nesting, depth + 1, out));
+        } else {
+            // The walk stops here: what lies below is not known.
+            o.for_each_child(|_, _| out.deepest_object = None);
         }
     }
-    let mut out = Sizes::default();
+    let mut out = Sizes {
+        deepest_object: Some(0),
+        ..Sizes::default()
+    };
     node(schema, 0, 0, &mut out);
     out
 }
@@ -279,6 +289,7 @@ pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
     // The last walk of the finished tree: what it found of references spares the decoders
     // their own search (nothing after this pass writes a `$ref`).
     cx.holds_ref = Some(s.refs);
+    cx.deepest_object = s.deepest_object;
     let over = |v: u64, lim: Option<u32>| lim.is_some_and(|x| v > u64::from(x));
     if over(u64::from(s.depth), l.max_depth) {
         cx.not_strict(
@@ -401,8 +412,10 @@ mod tests {
         );
         // "ab", "c", "é", "e", the definition "d", and the enum's JSON `"x"` and `1`.
         assert_eq!(s.string_chars, 2 + 1 + 1 + 1 + 1 + 3 + 1);
+        assert_eq!(s.deepest_object, Some(2));
         let plain = measure(&Schema::from_str(r#"{"type":"string"}"#).unwrap());
         assert_eq!((plain.depth, plain.properties, plain.refs), (0, 0, false));
+        assert_eq!(plain.deepest_object, Some(0));
     }
 
     #[test]

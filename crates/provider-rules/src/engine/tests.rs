@@ -266,3 +266,12 @@ fn reading_only_the_schema_changes_neither_the_schema_nor_the_report() {
     }
     assert!(decoders > 100, "{decoders}");
 }
+
+/// The passes on the finished result are the depth cap alone: `run_with` skips them where
+/// the strict limits' walk saw no object past the cap's limit, which only the cap reads.
+#[test]
+fn the_depth_cap_is_the_only_pass_on_the_result() {
+    let on_result: Vec<_> = ORDER[ON_RESULT..].iter().collect();
+    assert_eq!(on_result.len(), 1);
+    assert!(matches!(on_result[0], Run::Tree(t) if std::ptr::eq(*t, &trees::DEPTH)));
+}
