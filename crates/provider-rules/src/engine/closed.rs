@@ -6,6 +6,7 @@
 
 use super::Cx;
 use super::message::{
+    Later,
     Part::{Count, Text},
     message,
 };
@@ -299,12 +300,14 @@ fn bound(o: &mut SchemaObject, p: &str, n: usize, why: &str, cx: &mut Cx<'_>) {
     cx.change(
         p,
         RuleId::AdditionalProperties,
-        message(&[
-            Text("an object with at most "),
-            Text(why),
-            Text(": maxProperties "),
-            Count(n),
-        ]),
+        Later(|| {
+            message(&[
+                Text("an object with at most "),
+                Text(why),
+                Text(": maxProperties "),
+                Count(n),
+            ])
+        }),
     );
 }
 

@@ -1,7 +1,7 @@
 //! The keyword filter: what the provider does not accept is removed, its meaning kept as a
 //! hint (a `format` or a `pattern` the profile refuses: `formats.rs`, `patterns.rs`). Runs after the structural steps, so only what could not be rewritten is left.
 
-use super::message::{Part::Text, message};
+use super::message::{Later, Part::Text, message};
 use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
@@ -100,14 +100,14 @@ pub(crate) fn unsupported_keywords(
                 cx.change(
                     p,
                     RuleId::UnknownKeyword,
-                    message(&[Text(&name), Text(NOT_ACCEPTED)]),
+                    Later(|| message(&[Text(&name), Text(NOT_ACCEPTED)])),
                 );
             }
             Key::Known(kw) if matches!(value, Value::Raw(_)) => {
                 cx.lost(
                     p,
                     RuleId::MalformedKeyword,
-                    message(&[Text(kw.as_str()), Text(" had the wrong JSON type")]),
+                    Later(|| message(&[Text(kw.as_str()), Text(" had the wrong JSON type")])),
                     None,
                 );
             }
@@ -116,10 +116,12 @@ pub(crate) fn unsupported_keywords(
                     cx.change(
                         p,
                         RuleId::ExclusiveBound,
-                        message(&[
-                            Text(kw.as_str()),
-                            Text(" became the inclusive bound that says the same"),
-                        ]),
+                        Later(|| {
+                            message(&[
+                                Text(kw.as_str()),
+                                Text(" became the inclusive bound that says the same"),
+                            ])
+                        }),
                     );
                     continue;
                 }
@@ -128,13 +130,13 @@ pub(crate) fn unsupported_keywords(
                     cx.change(
                         p,
                         RuleId::UnsupportedKeyword,
-                        message(&[Text(kw.as_str()), Text(NOT_ACCEPTED)]),
+                        Later(|| message(&[Text(kw.as_str()), Text(NOT_ACCEPTED)])),
                     );
                 } else {
                     cx.lost(
                         p,
                         RuleId::UnsupportedKeyword,
-                        message(&[Text(kw.as_str()), Text(NOT_ACCEPTED)]),
+                        Later(|| message(&[Text(kw.as_str()), Text(NOT_ACCEPTED)])),
                         hint,
                     );
                 }

@@ -1,6 +1,7 @@
 //! A change's message put together from its parts: the static words and the names or numbers
 //! between them, in one allocation of the exact length (no formatting machinery at record
-//! time; the text is what `format!` of the same parts gives).
+//! time; the text is what `format!` of the same parts gives), and only where it is kept
+//! ([`Later`]: a caller that reads no message has none made).
 
 /// One part of a message.
 #[derive(Clone, Copy)]
@@ -9,6 +10,16 @@ pub(crate) enum Part<'a> {
     Text(&'a str),
     /// A count, in decimal.
     Count(u64),
+}
+
+/// A message made when it is kept: `Later(|| message(&[...]))` passed where a step records a
+/// change ([`super::Cx::change`]) is made only where the caller reads messages.
+pub(crate) struct Later<F: FnOnce() -> String>(pub(crate) F);
+
+impl<F: FnOnce() -> String> From<Later<F>> for String {
+    fn from(later: Later<F>) -> String {
+        (later.0)()
+    }
 }
 
 /// The decimal digits of `n`, in `buf`'s tail: the slice they take.
@@ -49,7 +60,7 @@ pub(crate) fn message(parts: &[Part<'_>]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Part, message};
+    use super::{Later, Part, message};
 
     #[test]
     fn a_message_is_what_format_gives_of_its_parts() {
@@ -59,6 +70,7 @@ mod tests {
             assert_eq!(m.capacity(), m.len());
         }
         assert_eq!(message(&[]), "");
+        assert_eq!(String::from(Later(|| message(&[Part::Count(3)]))), "3");
         assert_eq!(
             message(&[Part::Text("type"), Part::Text(" is not accepted")]),
             "type is not accepted"
