@@ -261,18 +261,9 @@ pub(crate) fn sanitize_capped(
     reads: Reads,
 ) -> Sanitized {
     if options.encode {
-        let out = run_with(schema, rules, slot, options, cap, raw, Reads::Everything);
-        return crate::encode::settle(out, |s| {
-            run_with(
-                s.clone(),
-                rules,
-                slot,
-                options,
-                Cap::On,
-                Raw::Maybe,
-                Reads::Everything,
-            )
-        });
+        let run = |s, cap, raw| run_with(s, rules, slot, options, cap, raw, Reads::Everything);
+        let out = run(schema, cap, raw);
+        return crate::encode::settle(out, |s| run(s.clone(), Cap::On, Raw::Maybe));
     }
     run_with(schema, rules, slot, options, cap, raw, reads)
 }
