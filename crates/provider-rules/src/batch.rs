@@ -2,7 +2,8 @@
 //! written into a buffer the caller reuses, and a schema that needs no change is not written
 //! at all.
 
-use crate::{Rules, Slot};
+use crate::engine::Reads;
+use crate::{Rules, SanitizeOptions, Slot};
 use schema_core::SchemaError;
 
 /// Sanitizes the schema in `bytes`; when it changes, its compact JSON text replaces `out`'s
@@ -31,7 +32,8 @@ pub fn sanitize_into(
     if read.cannot_change(rules, slot) {
         return Ok(false);
     }
-    let done = read.sanitize(rules, slot, &crate::SanitizeOptions::default());
+    // Only the schema and whether it changed are read: no decoder is built.
+    let done = read.sanitize(rules, slot, &SanitizeOptions::default(), Reads::SchemaOnly);
     if done.report.is_empty() {
         return Ok(false);
     }

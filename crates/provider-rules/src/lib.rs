@@ -223,7 +223,7 @@ pub fn sanitize_slice_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
-    Ok(Read::parse(bytes, rules)?.sanitize(rules, slot, options))
+    Ok(Read::parse(bytes, rules)?.sanitize(rules, slot, options, engine::Reads::Everything))
 }
 
 /// A schema as [`sanitize_slice_with`] reads it: the parsed tree, what the parser cut at its
@@ -261,19 +261,20 @@ impl Read {
             && engine::unchanged::cannot_change(&self.schema, rules, slot)
     }
 
-    /// The engine on it.
+    /// The engine on it, for a caller that reads what `reads` says of the result.
     pub(crate) fn sanitize(
         self,
         rules: &Rules,
         slot: Slot,
         options: &SanitizeOptions,
+        reads: engine::Reads,
     ) -> Sanitized {
         let cap = if self.cuts.is_empty() {
             engine::Cap::Changed
         } else {
             engine::Cap::On
         };
-        let out = engine::sanitize_capped(self.schema, rules, slot, options, cap, self.raw);
+        let out = engine::sanitize_capped(self.schema, rules, slot, options, cap, self.raw, reads);
         self.cuts.report(out)
     }
 }

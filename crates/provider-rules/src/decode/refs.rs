@@ -78,6 +78,9 @@ pub(crate) fn build(
     let mut unreachable = Vec::new();
     for (at, names) in nulls {
         match node_at(&mut root, schema, &at) {
+            // A node's first list is taken as it is (a map's names are distinct): only a
+            // node reached twice compares names.
+            Some(d) if d.drop_null.is_empty() => d.drop_null = names,
             Some(d) => {
                 d.drop_null.reserve(names.len());
                 for name in names {
@@ -300,8 +303,21 @@ fn strip(d: &mut Decoder, live: &std::collections::BTreeSet<String>) {
 /// The decoder node for the schema at `at`, made on the way (a root definition's nodes in
 /// [`Decoder::defs`]).
 fn node_at<'d>(root: &'d mut Decoder, schema: &Schema, at: &str) -> Option<&'d mut Decoder> {
-    let segments = pointer::segments(at)?;
-    let mut it = segments.iter().map(String::as_str);
+    // Most segments hold no escape: they are read where they are (no copy of each).
+    let segments: Vec<std::borrow::Cow<'_, str>> = match at.strip_prefix('/') {
+        None if at.is_empty() => Vec::new(),
+        None => return None,
+        Some(rest) => rest
+            .split('/')
+            .map(|seg| match seg.contains('~') {
+                false => Some(std::borrow::Cow::Borrowed(seg)),
+                true => pointer::segments(&format!("/{seg}"))
+                    .and_then(|mut v| v.pop())
+                    .map(std::borrow::Cow::Owned),
+            })
+            .collect::<Option<_>>()?,
+    };
+    let mut it = segments.iter().map(|s| &**s);
     // Each step's location read from its segments (`None`: they name none the tree follows).
     let steps = std::iter::from_fn(|| {
         let seg = it.next()?;

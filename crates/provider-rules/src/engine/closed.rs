@@ -5,6 +5,11 @@
 //! what dropping the keyword would widen: no valid instance is lost.
 
 use super::Cx;
+use super::message::{
+    Later,
+    Part::{Count, Text},
+    message,
+};
 use super::objects::is_object;
 use super::passes::At;
 use crate::RuleId;
@@ -295,7 +300,14 @@ fn bound(o: &mut SchemaObject, p: &str, n: usize, why: &str, cx: &mut Cx<'_>) {
     cx.change(
         p,
         RuleId::AdditionalProperties,
-        format!("an object with at most {why}: maxProperties {n}"),
+        Later(|| {
+            message(&[
+                Text("an object with at most "),
+                Text(why),
+                Text(": maxProperties "),
+                Count(n),
+            ])
+        }),
     );
 }
 

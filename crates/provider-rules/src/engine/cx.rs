@@ -39,10 +39,17 @@ pub(crate) struct Cx<'r> {
     /// object's pointer and the properties' names, one entry per object rewritten (the
     /// decoders are built from them).
     pub(crate) strict_nulls: Vec<(String, Vec<String>)>,
+    /// What the caller reads of the result ([`super::Reads`]): where only the schema,
+    /// [`Cx::strict_nulls`] is left empty and no change's message is kept.
+    pub(crate) reads: super::Reads,
     /// Whether the finished tree holds a `$ref`, where the strict limits' walk of it looked
     /// ([`super::strict::limits`]; `None`: no walk did): the decoders' search for references
     /// is skipped where it found none.
     pub(crate) holds_ref: Option<bool>,
+    /// The deepest level an object subschema of the finished tree sits at, where the strict
+    /// limits' walk of it measured one ([`super::strict::limits`]; `None`: not known): the
+    /// depth cap's search of the tree is skipped where it is within the cap's limit.
+    pub(crate) deepest_object: Option<usize>,
     /// The keywords the whole tree held after the last tree-pass walk, and how many changes
     /// the report held then ([`Cx::tree_may_hold`]).
     held: Option<(KeywordMask, usize)>,
@@ -68,7 +75,9 @@ impl<'r> Cx<'r> {
             any_value_lossy,
             guesses: Vec::new(),
             strict_nulls: Vec::new(),
+            reads: super::Reads::Everything,
             holds_ref: None,
+            deepest_object: None,
             held: None,
             raw_free: None,
         }
@@ -149,12 +158,26 @@ impl<'r> Cx<'r> {
             .any(|c| c.lossy && c.pointer.starts_with(prefix))
     }
 
+    /// Whether the caller reads the report's messages and the decoder ([`super::Reads`]).
+    pub(crate) fn reads_everything(&self) -> bool {
+        self.reads == super::Reads::Everything
+    }
+
+    /// A change's message as kept: none where the caller reads none ([`super::Reads`]).
+    fn kept(&self, message: impl Into<String>) -> String {
+        match self.reads_everything() {
+            true => message.into(),
+            false => String::new(),
+        }
+    }
+
     /// Records a change that keeps the meaning.
     pub(crate) fn change(&mut self, pointer: &str, rule: RuleId, message: impl Into<String>) {
+        let message = self.kept(message);
         self.report.changes.push(Change {
             pointer: pointer.to_owned(),
             rule,
-            message: message.into(),
+            message,
             lossy: false,
         });
     }
@@ -185,10 +208,11 @@ impl<'r> Cx<'r> {
         message: impl Into<String>,
         hint: Option<String>,
     ) {
+        let message = self.kept(message);
         self.report.changes.push(Change {
             pointer: pointer.to_owned(),
             rule,
-            message: message.into(),
+            message,
             lossy: true,
         });
         if let (Some(h), true) = (hint, self.rules.hints)
@@ -202,10 +226,11 @@ impl<'r> Cx<'r> {
     /// Marks the result as not sendable in strict mode.
     pub(crate) fn not_strict(&mut self, pointer: &str, why: impl Into<String>) {
         self.report.strict_compatible = false;
+        let message = self.kept(why);
         self.report.changes.push(Change {
             pointer: pointer.to_owned(),
             rule: RuleId::StrictIncompatible,
-            message: why.into(),
+            message,
             lossy: true,
         });
     }

@@ -1,6 +1,7 @@
 //! The keyword filter: what the provider does not accept is removed, its meaning kept as a
 //! hint (a `format` or a `pattern` the profile refuses: `formats.rs`, `patterns.rs`). Runs after the structural steps, so only what could not be rewritten is left.
 
+use super::message::{Later, Part::Text, message};
 use super::{Check, Cx, Rule};
 use crate::RuleId;
 use crate::hints;
@@ -36,6 +37,9 @@ fn is_annotation(kw: Keyword) -> bool {
             | K::Definitions
     )
 }
+
+/// The end of the message of a keyword the provider does not accept.
+const NOT_ACCEPTED: &str = " is not accepted by the provider";
 
 /// The keywords the provider does not accept, removed (their meaning kept as a hint).
 pub(crate) static UNSUPPORTED_KEYWORD: Rule = Rule::new(RuleId::UnsupportedKeyword)
@@ -92,14 +96,14 @@ pub(crate) fn unsupported_keywords(
                 cx.change(
                     p,
                     RuleId::UnknownKeyword,
-                    format!("{name} is not accepted by the provider"),
+                    Later(|| message(&[Text(&name), Text(NOT_ACCEPTED)])),
                 );
             }
             Key::Known(kw) if matches!(value, Value::Raw(_)) => {
                 cx.lost(
                     p,
                     RuleId::MalformedKeyword,
-                    format!("{kw} had the wrong JSON type"),
+                    Later(|| message(&[Text(kw.as_str()), Text(" had the wrong JSON type")])),
                     None,
                 );
             }
@@ -108,7 +112,12 @@ pub(crate) fn unsupported_keywords(
                     cx.change(
                         p,
                         RuleId::ExclusiveBound,
-                        format!("{kw} became the inclusive bound that says the same"),
+                        Later(|| {
+                            message(&[
+                                Text(kw.as_str()),
+                                Text(" became the inclusive bound that says the same"),
+                            ])
+                        }),
                     );
                     continue;
                 }
@@ -117,13 +126,13 @@ pub(crate) fn unsupported_keywords(
                     cx.change(
                         p,
                         RuleId::UnsupportedKeyword,
-                        format!("{kw} is not accepted by the provider"),
+                        Later(|| message(&[Text(kw.as_str()), Text(NOT_ACCEPTED)])),
                     );
                 } else {
                     cx.lost(
                         p,
                         RuleId::UnsupportedKeyword,
-                        format!("{kw} is not accepted by the provider"),
+                        Later(|| message(&[Text(kw.as_str()), Text(NOT_ACCEPTED)])),
                         hint,
                     );
                 }

@@ -32,6 +32,7 @@ mod false_members;
 mod filter;
 mod formats;
 pub(crate) mod merge;
+mod message;
 mod min_items;
 mod not_members;
 mod not_types;
@@ -233,7 +234,15 @@ pub(crate) fn sanitize_with(
     slot: Slot,
     options: &crate::SanitizeOptions,
 ) -> Sanitized {
-    sanitize_capped(schema, rules, slot, options, Cap::On, Raw::Maybe)
+    sanitize_capped(
+        schema,
+        rules,
+        slot,
+        options,
+        Cap::On,
+        Raw::Maybe,
+        Reads::Everything,
+    )
 }
 
 /// [`sanitize_with`] with the cap as `cap` says on the first run (the encodings' second run,
@@ -241,6 +250,8 @@ pub(crate) fn sanitize_with(
 /// whole ([`crate::sanitize_slice`], no subtree cut at the parser's limit, which is the
 /// cap's), which nests within the limit, so where nothing changed the cap has nothing to find.
 /// `raw`: what the parser says of values of the wrong JSON type ([`Raw`]).
+/// `reads`: what the caller reads of the result ([`Reads`]; the encodings' settling reads
+/// the decoders, so with them on everything is built).
 pub(crate) fn sanitize_capped(
     schema: Schema,
     rules: &Rules,
@@ -248,14 +259,14 @@ pub(crate) fn sanitize_capped(
     options: &crate::SanitizeOptions,
     cap: Cap,
     raw: Raw,
+    reads: Reads,
 ) -> Sanitized {
-    let out = run_with(schema, rules, slot, options, cap, raw);
     if options.encode {
-        return crate::encode::settle(out, |s| {
-            run_with(s.clone(), rules, slot, options, Cap::On, Raw::Maybe)
-        });
+        let run = |s, cap, raw| run_with(s, rules, slot, options, cap, raw, Reads::Everything);
+        let out = run(schema, cap, raw);
+        return crate::encode::settle(out, |s| run(s.clone(), Cap::On, Raw::Maybe));
     }
-    out
+    run_with(schema, rules, slot, options, cap, raw, reads)
 }
 
 /// Rewrites `schema` into what `rules` accepts, without the depth cap (what the cap's own
@@ -268,6 +279,7 @@ pub(crate) fn run(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
         &crate::SanitizeOptions::default(),
         Cap::Off,
         Raw::Maybe,
+        Reads::Everything,
     )
 }
 
@@ -281,6 +293,20 @@ pub(crate) enum Cap {
     Changed,
     /// It does not ([`run`]: the cap's own stand-ins).
     Off,
+}
+
+/// What a caller reads of [`run_with`]'s result.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Reads {
+    /// The schema, the report and the decoder ([`sanitize`]).
+    Everything,
+    /// The schema and whether it changed, nothing else ([`crate::sanitize_into`]): the
+    /// decoder is not built (the identity is returned), the strict rewrite keeps no list of
+    /// its nullable properties for it, and the report's changes keep no message (their
+    /// pointers, rules and lossiness stay: steps read them). The report lacks only the places
+    /// no decoder reaches ([`UNREACHABLE`]), each beside the strict rewrite's own change
+    /// there: whether the schema changed is the same.
+    SchemaOnly,
 }
 
 /// Whether a keyword of the tree may hold a value of the wrong JSON type
@@ -308,8 +334,10 @@ pub(crate) fn run_with(
     options: &crate::SanitizeOptions,
     cap: Cap,
     raw: Raw,
+    reads: Reads,
 ) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
+    cx.reads = reads;
     if raw == Raw::None {
         cx.parsed_without_raw();
     }
@@ -341,12 +369,18 @@ pub(crate) fn run_with(
     Pipeline::new(&mut cx).walk(&mut out, &At::root(), 0);
     tree(&ORDER[walk_end..ON_RESULT], &mut out, &mut cx);
     let then = encoded.map(|e| e.decoder).filter(|d| !d.is_identity());
+    // The passes on the result are the depth cap's, which finds nothing where the strict
+    // limits' walk saw no object past its limit (nothing after that walk changes the tree).
+    let within_cap = cx
+        .deepest_object
+        .is_some_and(|d| d <= crate::depth::limit());
     let mut done = finish(out, cx, then, rules, slot);
-    let capped = match cap {
-        Cap::On => true,
-        Cap::Changed => !done.report.changes.is_empty(),
-        Cap::Off => false,
-    };
+    let capped = !within_cap
+        && match cap {
+            Cap::On => true,
+            Cap::Changed => !done.report.changes.is_empty(),
+            Cap::Off => false,
+        };
     if capped {
         for run in &ORDER[ON_RESULT..] {
             if let Tree(t) = *run
@@ -399,6 +433,9 @@ const fn on_result(order: &[Run]) -> usize {
     order.len()
 }
 
+/// The message of a place the strict rewrite made nullable where no decoder reaches.
+pub(crate) const UNREACHABLE: &str = "a property made nullable where no decoder reaches: a null the model sends there reaches the tool";
+
 /// The result of the passes and the walk: the report, the decoder (`then`: the encodings').
 fn finish(
     out: Schema,
@@ -409,8 +446,12 @@ fn finish(
 ) -> Sanitized {
     let strict_nulls = std::mem::take(&mut cx.strict_nulls);
     let refs = cx.holds_ref != Some(false);
+    let decoder_read = cx.reads_everything();
     let mut report = cx.into_report();
-    let (mut decoder, unreachable) = crate::decode::build(&out, strict_nulls, refs);
+    let (mut decoder, unreachable) = match decoder_read {
+        true => crate::decode::build(&out, strict_nulls, refs),
+        false => Default::default(),
+    };
     if let Some(d) = then {
         decoder.then = Some(Box::new(d));
     }
@@ -418,7 +459,7 @@ fn finish(
         report.changes.push(Change {
             pointer: at,
             rule: RuleId::StrictRequired,
-            message: "a property made nullable where no decoder reaches: a null the model sends there reaches the tool".to_owned(),
+            message: UNREACHABLE.to_owned(),
             lossy: true,
         });
     }

@@ -6,7 +6,7 @@ use super::nulls::add_null;
 use super::objects::is_object;
 use super::{Check, Cx, Rule};
 use crate::RuleId;
-use schema_core::{Keyword, Schema, SchemaObject, Value, Visit};
+use schema_core::{Keyword, KeywordMask, MAX_WALK_DEPTH, Schema, SchemaObject, Value};
 
 /// Strict mode's closed objects, every property required.
 pub(crate) static STRICT_REQUIRED: Rule = Rule::new(RuleId::StrictRequired)
@@ -78,6 +78,8 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
         .map(std::mem::take)
         .unwrap_or_default();
     let mut made_nullable = String::new();
+    let mut made_any = false;
+    let reads_everything = cx.reads_everything();
     let mut nulls = Vec::new();
     let mut banned = Vec::new();
     let mut untyped = Vec::new();
@@ -103,15 +105,20 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
             }
             // A typeless node's `null` is a call leaving it out too: the encodings' second
             // run makes it a string that admits `null` (`encode::any_value::admit_null`).
-            if !accepts_null(so) || is_typeless(so) {
-                if nulls.is_empty() {
-                    nulls.reserve(props_len);
+            if reads_everything && (!accepts_null(so) || is_typeless(so)) {
+                if nulls.capacity() == 0 {
+                    nulls = Vec::with_capacity(props_len);
                 }
                 nulls.push(name.clone());
             }
             add_null(so, style);
+            made_any = true;
+            if !reads_everything {
+                // The change is recorded below; its message is not read.
+                continue;
+            }
             if made_nullable.is_empty() {
-                made_nullable.reserve(NULLABLE.len() + 16 * props_len);
+                made_nullable = String::with_capacity(NULLABLE.len() + 16 * props_len);
                 made_nullable.push_str(NULLABLE);
             } else {
                 made_nullable.push_str(", ");
@@ -158,7 +165,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
             "a property accepting any value cannot be strict",
         );
     }
-    if !made_nullable.is_empty() {
+    if made_any {
         cx.change(p, RuleId::StrictRequired, made_nullable);
     }
 }
@@ -207,53 +214,63 @@ pub(crate) struct Sizes {
     pub(crate) string_chars: u64,
     /// Whether a node holds a `$ref` (the decoders link references only where one is).
     pub(crate) refs: bool,
+    /// The deepest level (the root's is 0) an object subschema sits at, where the walk went
+    /// to the end of every branch (`None`: a branch went past [`MAX_WALK_DEPTH`]).
+    pub(crate) deepest_object: Option<usize>,
 }
 
-/// Measures the limited sizes of a schema in one walk.
+/// The keywords [`measure`] reads of a node: one test of its presence mask spares a node
+/// without any (most leaves) their lookups.
+const MEASURED: KeywordMask = KeywordMask::of(&[
+    Keyword::Ref,
+    Keyword::Properties,
+    Keyword::Enum,
+    Keyword::Defs,
+    Keyword::Definitions,
+]);
+
+/// Measures the limited sizes of a schema in one walk: every subschema, pre-order, as deep as
+/// [`Schema::walk`] goes ([`MAX_WALK_DEPTH`]).
 pub(crate) fn measure(schema: &Schema) -> Sizes {
-    struct M {
-        s: Sizes,
-        depth: u32,
-    }
-    impl Visit for M {
-        fn pointers(&self) -> bool {
-            false
-        }
-        fn enter(&mut self, _: &str, s: &Schema) -> bool {
-            if let Some(o) = s.as_object() {
-                self.s.refs |= o.contains(Keyword::Ref);
-                if let Some(props) = o.properties() {
-                    self.depth += 1;
-                    self.s.depth = self.s.depth.max(self.depth);
-                    self.s.properties += props.len() as u32;
-                    self.s.string_chars +=
-                        props.keys().map(|k| k.chars().count() as u64).sum::<u64>();
-                }
-                if let Some(e) = o.enum_values() {
-                    self.s.enum_values += e.len() as u32;
-                    self.s.string_chars += e.iter().map(|v| v.as_json().len() as u64).sum::<u64>();
-                }
-                for kw in [Keyword::Defs, Keyword::Definitions] {
-                    if let Some(m) = o.schema_map(kw) {
-                        self.s.string_chars +=
-                            m.keys().map(|k| k.chars().count() as u64).sum::<u64>();
-                    }
+    /// `s` and its subschemas, `nesting` objects with `properties` above it, `depth` levels
+    /// below the root.
+    fn node(s: &Schema, nesting: u32, depth: usize, out: &mut Sizes) {
+        let Some(o) = s.as_object() else {
+            return;
+        };
+        out.deepest_object = out.deepest_object.map(|d| d.max(depth));
+        let mut nesting = nesting;
+        if o.may_contain_any(MEASURED) {
+            out.refs |= o.contains(Keyword::Ref);
+            if let Some(props) = o.properties() {
+                nesting += 1;
+                out.depth = out.depth.max(nesting);
+                out.properties += props.len() as u32;
+                out.string_chars += props.keys().map(|k| k.chars().count() as u64).sum::<u64>();
+            }
+            if let Some(e) = o.enum_values() {
+                out.enum_values += e.len() as u32;
+                out.string_chars += e.iter().map(|v| v.as_json().len() as u64).sum::<u64>();
+            }
+            for kw in [Keyword::Defs, Keyword::Definitions] {
+                if let Some(m) = o.schema_map(kw) {
+                    out.string_chars += m.keys().map(|k| k.chars().count() as u64).sum::<u64>();
                 }
             }
-            true
         }
-        fn leave(&mut self, _: &str, s: &Schema) {
-            if s.as_object().is_some_and(|o| o.properties().is_some()) {
-                self.depth -= 1;
-            }
+        if depth < MAX_WALK_DEPTH {
+            o.for_each_child(|_, child| node(child, nesting, depth + 1, out));
+        } else {
+            // The walk stops here: what lies below is not known.
+            o.for_each_child(|_, _| out.deepest_object = None);
         }
     }
-    let mut m = M {
-        s: Sizes::default(),
-        depth: 0,
+    let mut out = Sizes {
+        deepest_object: Some(0),
+        ..Sizes::default()
     };
-    schema.walk(&mut m);
-    m.s
+    node(schema, 0, 0, &mut out);
+    out
 }
 
 /// Request-independent size limits (OpenAI strict: 5000 properties, 10 levels, 1000 enum
@@ -272,6 +289,7 @@ pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
     // The last walk of the finished tree: what it found of references spares the decoders
     // their own search (nothing after this pass writes a `$ref`).
     cx.holds_ref = Some(s.refs);
+    cx.deepest_object = s.deepest_object;
     let over = |v: u64, lim: Option<u32>| lim.is_some_and(|x| v > u64::from(x));
     if over(u64::from(s.depth), l.max_depth) {
         cx.not_strict(
@@ -380,6 +398,24 @@ mod tests {
         let mut args = serde_json::json!({"b": null});
         out.decoder.decode_value(&mut args);
         assert_eq!(args, serde_json::json!({}));
+    }
+
+    /// The sizes are counted over every subschema: nesting of objects with `properties`,
+    /// every property and enum value, the names' characters, a `$ref` anywhere.
+    #[test]
+    fn the_limits_count_every_subschema() {
+        let text = r##"{"type":"object","properties":{"ab":{"type":"object","properties":{"é":{"enum":["x",1]}}},"c":{"anyOf":[{"$ref":"#/$defs/d"}]}},"$defs":{"d":{"type":"object","properties":{"e":{}}}}}"##;
+        let s = measure(&Schema::from_str(text).unwrap());
+        assert_eq!(
+            (s.depth, s.properties, s.enum_values, s.refs),
+            (2, 4, 2, true)
+        );
+        // "ab", "c", "é", "e", the definition "d", and the enum's JSON `"x"` and `1`.
+        assert_eq!(s.string_chars, 2 + 1 + 1 + 1 + 1 + 3 + 1);
+        assert_eq!(s.deepest_object, Some(2));
+        let plain = measure(&Schema::from_str(r#"{"type":"string"}"#).unwrap());
+        assert_eq!((plain.depth, plain.properties, plain.refs), (0, 0, false));
+        assert_eq!(plain.deepest_object, Some(0));
     }
 
     #[test]

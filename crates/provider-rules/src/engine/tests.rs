@@ -232,3 +232,46 @@ fn the_checker_reports_in_the_declared_order() {
     );
     assert!(at(RuleId::TypeList).is_some(), "{found:?}");
 }
+
+/// A caller that reads only the schema (`sanitize_into`) gets the same schema, and the same
+/// report but for the messages and the places no decoder reaches (known only where one is
+/// built), as one that reads everything, for every profile and slot.
+#[test]
+fn reading_only_the_schema_changes_neither_the_schema_nor_the_report() {
+    let mut decoders = 0;
+    for t in proto_walk::test_support::sample_texts() {
+        let Ok(s) = Schema::from_str(&t) else {
+            continue;
+        };
+        for rules in crate::PROFILES {
+            for slot in [Slot::Parameters, Slot::Schema] {
+                let run = |reads| {
+                    let options = crate::SanitizeOptions::default();
+                    sanitize_capped(s.clone(), rules, slot, &options, Cap::On, Raw::Maybe, reads)
+                };
+                let (mut all, lean) = (run(Reads::Everything), run(Reads::SchemaOnly));
+                assert_eq!(all.schema, lean.schema, "{}: {t}", rules.name);
+                assert_eq!(all.report.is_empty(), lean.report.is_empty(), "{t}");
+                // Where no decoder reaches is known only where one is built; no message is
+                // kept where none is read.
+                all.report.changes.retain(|c| c.message != UNREACHABLE);
+                for c in &mut all.report.changes {
+                    c.message.clear();
+                }
+                assert_eq!(all.report, lean.report, "{}: {t}", rules.name);
+                assert!(lean.decoder.is_identity());
+                decoders += usize::from(!all.decoder.is_identity());
+            }
+        }
+    }
+    assert!(decoders > 100, "{decoders}");
+}
+
+/// The passes on the finished result are the depth cap alone: `run_with` skips them where
+/// the strict limits' walk saw no object past the cap's limit, which only the cap reads.
+#[test]
+fn the_depth_cap_is_the_only_pass_on_the_result() {
+    let on_result: Vec<_> = ORDER[ON_RESULT..].iter().collect();
+    assert_eq!(on_result.len(), 1);
+    assert!(matches!(on_result[0], Run::Tree(t) if std::ptr::eq(*t, &trees::DEPTH)));
+}

@@ -131,7 +131,7 @@ pub(crate) static DEPTH: Tree = Tree {
 #[cfg(test)]
 mod tests {
     use super::super::proto_walk::test_support::sample_texts;
-    use super::super::{Cap, Raw, sanitize_capped};
+    use super::super::{Cap, Raw, Reads, sanitize_capped};
     use crate::{PROFILES, SanitizeOptions, Slot};
     use schema_core::{DiagnosticKind, Key, ParseOptions, Schema, Transform, Value};
 
@@ -202,8 +202,17 @@ mod tests {
             for rules in PROFILES {
                 for slot in [Slot::Parameters, Slot::Schema] {
                     for options in [SanitizeOptions::default(), SanitizeOptions::ENCODE] {
-                        let run =
-                            |raw| sanitize_capped(s.clone(), rules, slot, &options, Cap::On, raw);
+                        let run = |raw| {
+                            sanitize_capped(
+                                s.clone(),
+                                rules,
+                                slot,
+                                &options,
+                                Cap::On,
+                                raw,
+                                Reads::Everything,
+                            )
+                        };
                         let (a, b) = (run(Raw::None), run(Raw::Maybe));
                         assert_eq!(a.schema, b.schema, "{}: {t}", rules.name);
                         assert_eq!(a.report, b.report, "{}: {t}", rules.name);
