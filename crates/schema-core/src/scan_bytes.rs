@@ -52,6 +52,32 @@ pub(crate) fn needs_json_escape(bytes: &[u8]) -> bool {
     })
 }
 
+/// Where a JSON string's plain run ends: the index of the first control byte, `"` or `\\` in
+/// `bytes` (`bytes.len()` when there is none), found eight bytes at a time.
+pub(crate) fn string_stop(bytes: &[u8]) -> usize {
+    let word = |w: u64| below(w, 0x20) | byte(w, b'"') | byte(w, b'\\');
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for c in &mut chunks {
+        if let Ok(a) = <[u8; 8]>::try_from(c) {
+            // The lowest flagged byte is exact (a borrow only flags bytes above it).
+            let w = word(u64::from_le_bytes(a));
+            if w != 0 {
+                return at + (w.trailing_zeros() / 8) as usize;
+            }
+        }
+        at += 8;
+    }
+    let rest = chunks.remainder();
+    let mut last = [b'a'; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    let w = word(u64::from_le_bytes(last));
+    if w != 0 {
+        return at + (w.trailing_zeros() / 8) as usize;
+    }
+    bytes.len()
+}
+
 /// Whether `bytes` hold a `~` or a `/` (what a JSON pointer segment escapes).
 pub(crate) fn needs_pointer_escape(bytes: &[u8]) -> bool {
     any(bytes, b'a', |w| byte(w, b'~') | byte(w, b'/'))
@@ -78,6 +104,8 @@ mod tests {
                     let ptr = s.iter().any(|&b| b == b'~' || b == b'/');
                     assert_eq!(needs_json_escape(&s), json, "{s:?}");
                     assert_eq!(needs_pointer_escape(&s), ptr, "{s:?}");
+                    let stop = s.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\');
+                    assert_eq!(string_stop(&s), stop.unwrap_or(len), "{s:?}");
                 }
             }
         }

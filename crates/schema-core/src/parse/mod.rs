@@ -18,6 +18,7 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
+mod bytes;
 mod direct;
 mod path;
 mod scratch;
@@ -115,8 +116,32 @@ impl Schema {
     /// Parses JSON bytes with options, keeping the diagnostics.
     pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Parsed, SchemaError> {
         let mut scratch = Scratch::take();
+        let max_depth = options.max_depth.min(ParseOptions::MAX_DEPTH);
+        // The byte reader first: it reads what has no diagnostic, and gives up on anything
+        // else, which serde_json then reads from the start.
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            let read = bytes::read(text, max_depth, &mut scratch.entries, &mut scratch.members);
+            if let Some(schema) = read {
+                scratch.keep();
+                return Ok(Parsed {
+                    schema,
+                    diagnostics: Vec::new(),
+                });
+            }
+            scratch.entries.clear();
+            scratch.members.clear();
+        }
+        Schema::parse_with_serde(bytes, max_depth, scratch)
+    }
+
+    /// The serde_json parser: every input, every diagnostic and error.
+    fn parse_with_serde(
+        bytes: &[u8],
+        max_depth: usize,
+        mut scratch: Scratch,
+    ) -> Result<Parsed, SchemaError> {
         let mut ctx = Ctx {
-            max_depth: options.max_depth.min(ParseOptions::MAX_DEPTH),
+            max_depth,
             diagnostics: Vec::new(),
             path: path::Path::in_buffer(std::mem::take(&mut scratch.segments)),
             input: bytes,
@@ -425,7 +450,7 @@ impl<'de> DeserializeSeed<'de> for KeywordSeed<'_, '_> {
         // Other shallow shapes (numbers, whose text serde_json would re-spell; booleans;
         // instances): borrow the raw text (captured iteratively), then interpret it.
         let raw = <&RawValue as serde::Deserialize>::deserialize(d)?;
-        match interpret(shape, raw) {
+        match interpret(shape, raw.get()) {
             Some(v) => Ok(v),
             None => {
                 let raw = Instance::from_borrowed(raw);
