@@ -90,7 +90,9 @@ fn boolean(text: &str) -> Option<bool> {
 /// it is just not read as one.
 fn exact_number(text: &str) -> Option<Value> {
     let n = number(text)?;
-    if n.to_string() == text {
+    // A whole number read as `u64`/`i64` is written back as its digits, which JSON's grammar
+    // (no `+`, no leading zero) makes the input's own: only a float needs the comparison.
+    if n.is_u64() || n.is_i64() || n.to_string() == text {
         Some(Value::Number(n))
     } else {
         Some(Value::Instance(Instance::from_valid(text)))
@@ -133,4 +135,34 @@ fn map_entries(text: &str) -> Option<Vec<(String, &RawValue)>> {
     }
     let mut de = serde_json::Deserializer::from_str(text);
     de::Deserializer::deserialize_map(&mut de, Entries).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_typed_only_when_written_back_the_same() {
+        for typed in [
+            "0",
+            "7",
+            "-5",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "0.5",
+        ] {
+            let v = interpret(Shape::Number, typed);
+            assert!(
+                matches!(&v, Some(Value::Number(n)) if n.to_string() == typed),
+                "{typed}"
+            );
+        }
+        for kept in ["-0", "1e2", "1.50", "18446744073709551616", "-0.0e0"] {
+            let v = interpret(Shape::Number, kept);
+            assert!(
+                matches!(&v, Some(Value::Instance(i)) if i.as_json() == kept),
+                "{kept}"
+            );
+        }
+    }
 }
