@@ -55,27 +55,24 @@ pub(crate) fn needs_json_escape(bytes: &[u8]) -> bool {
 /// Where a JSON string's plain run ends: the index of the first control byte, `"` or `\\` in
 /// `bytes` (`bytes.len()` when there is none), found eight bytes at a time.
 pub(crate) fn string_stop(bytes: &[u8]) -> usize {
-    let word = |w: u64| below(w, 0x20) | byte(w, b'"') | byte(w, b'\\');
-    let mut chunks = bytes.chunks_exact(8);
     let mut at = 0;
-    for c in &mut chunks {
+    while let Some(c) = bytes.get(at..at + 8) {
         if let Ok(a) = <[u8; 8]>::try_from(c) {
+            let w = u64::from_le_bytes(a);
             // The lowest flagged byte is exact (a borrow only flags bytes above it).
-            let w = word(u64::from_le_bytes(a));
-            if w != 0 {
-                return at + (w.trailing_zeros() / 8) as usize;
+            let stop = below(w, 0x20) | byte(w, b'"') | byte(w, b'\\');
+            if stop != 0 {
+                return at + (stop.trailing_zeros() / 8) as usize;
             }
         }
         at += 8;
     }
-    let rest = chunks.remainder();
-    let mut last = [b'a'; 8];
-    last[..rest.len()].copy_from_slice(rest);
-    let w = word(u64::from_le_bytes(last));
-    if w != 0 {
-        return at + (w.trailing_zeros() / 8) as usize;
-    }
-    bytes.len()
+    // Fewer than eight bytes left (the end of the text: most strings end well before it).
+    let rest = bytes.get(at..).unwrap_or_default();
+    at + rest
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        .unwrap_or(rest.len())
 }
 
 /// Whether `bytes` hold a `~` or a `/` (what a JSON pointer segment escapes).

@@ -95,13 +95,20 @@ impl<'i> Cursor<'i> {
         self.eat(b'"')?;
         let start = self.pos;
         let run = self.run()?;
-        if self.bytes()[run] == b'"' {
+        if self.bytes().get(run) == Some(&b'"') {
             self.pos = run + 1;
-            return Some(Cow::Borrowed(self.text.get(start..run)?));
+            return self.text.get(start..run).map(Cow::Borrowed);
         }
-        let mut out = String::with_capacity(run - start + 16);
-        out.push_str(self.text.get(start..run)?);
         self.pos = run;
+        self.escaped(start).map(Cow::Owned)
+    }
+
+    /// The rest of a string that holds an escape (at the first `\`, the string's content
+    /// starting at `start`), decoded. (Out of line: the plain string's path stays short.)
+    #[inline(never)]
+    fn escaped(&mut self, start: usize) -> Option<String> {
+        let mut out = String::with_capacity(self.pos - start + 16);
+        out.push_str(self.text.get(start..self.pos)?);
         loop {
             // At a `\` (the run ended there).
             self.pos += 1;
@@ -109,11 +116,11 @@ impl<'i> Cursor<'i> {
             let from = self.pos;
             let run = self.run()?;
             out.push_str(self.text.get(from..run)?);
-            self.pos = run;
-            if self.bytes()[run] == b'"' {
-                self.pos = run + 1;
-                return Some(Cow::Owned(out));
+            self.pos = run + 1;
+            if self.bytes().get(run) == Some(&b'"') {
+                return Some(out);
             }
+            self.pos = run;
         }
     }
 
