@@ -15,19 +15,19 @@ use std::fmt;
 /// assert!(v.to_value().is_object());
 /// ```
 #[derive(Clone)]
-pub struct Instance(Box<RawValue>);
+pub struct Instance(Box<str>);
 
 impl Instance {
     /// Parses JSON text into an instance (whitespace outside strings is removed).
     pub fn from_json(text: &str) -> Result<Instance, serde_json::Error> {
         let min = minify(text);
-        RawValue::from_string(min).map(Instance)
+        serde_json::from_str::<&RawValue>(&min).map(|raw| Instance(raw.get().into()))
     }
 
     /// Makes an instance from a `serde_json::Value` (its object key order is serde_json's).
     pub fn from_value(value: &serde_json::Value) -> Instance {
-        match serde_json::value::to_raw_value(value) {
-            Ok(raw) => Instance(raw),
+        match serde_json::to_string(value) {
+            Ok(text) => Instance::from_trusted(text),
             // Serializing a `Value` cannot fail; keep `null` rather than panic if it ever does.
             Err(_) => Instance::null(),
         }
@@ -49,29 +49,32 @@ impl Instance {
 
     /// A borrowed raw value, minified when it holds whitespace.
     pub(crate) fn from_borrowed(raw: &RawValue) -> Instance {
-        if needs_minify(raw.get()) {
-            Instance::from_trusted(minify(raw.get()))
+        Instance::from_valid(raw.get())
+    }
+
+    /// Text known to be one valid JSON value, minified here when it holds whitespace.
+    pub(crate) fn from_valid(text: &str) -> Instance {
+        if needs_minify(text) {
+            Instance::from_trusted(minify(text))
         } else {
-            Instance(raw.to_owned())
+            Instance(text.into())
         }
     }
 
-    /// Text known to be valid, minified JSON.
+    /// Text known to be one valid, minified JSON value (not checked again: every caller
+    /// made it so, and checking is a second parse).
     pub(crate) fn from_trusted(text: String) -> Instance {
-        match RawValue::from_string(text) {
-            Ok(raw) => Instance(raw),
-            Err(_) => Instance(RawValue::NULL.to_owned()),
-        }
+        Instance(text.into_boxed_str())
     }
 
     /// The value as minified JSON text.
     pub fn as_json(&self) -> &str {
-        self.0.get()
+        &self.0
     }
 
     /// The value as a `serde_json::Value` (object key order follows serde_json's `Map`).
     pub fn to_value(&self) -> serde_json::Value {
-        serde_json::from_str(self.0.get()).unwrap_or(serde_json::Value::Null)
+        serde_json::from_str(&self.0).unwrap_or(serde_json::Value::Null)
     }
 
     /// The JSON type of the value.

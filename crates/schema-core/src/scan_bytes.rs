@@ -52,6 +52,29 @@ pub(crate) fn needs_json_escape(bytes: &[u8]) -> bool {
     })
 }
 
+/// Where a JSON string's plain run ends: the index of the first control byte, `"` or `\\` in
+/// `bytes` (`bytes.len()` when there is none), found eight bytes at a time.
+pub(crate) fn string_stop(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(c) = bytes.get(at..at + 8) {
+        if let Ok(a) = <[u8; 8]>::try_from(c) {
+            let w = u64::from_le_bytes(a);
+            // The lowest flagged byte is exact (a borrow only flags bytes above it).
+            let stop = below(w, 0x20) | byte(w, b'"') | byte(w, b'\\');
+            if stop != 0 {
+                return at + (stop.trailing_zeros() / 8) as usize;
+            }
+        }
+        at += 8;
+    }
+    // Fewer than eight bytes left (the end of the text: most strings end well before it).
+    let rest = bytes.get(at..).unwrap_or_default();
+    at + rest
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        .unwrap_or(rest.len())
+}
+
 /// Whether `bytes` hold a `~` or a `/` (what a JSON pointer segment escapes).
 pub(crate) fn needs_pointer_escape(bytes: &[u8]) -> bool {
     any(bytes, b'a', |w| byte(w, b'~') | byte(w, b'/'))
@@ -78,6 +101,8 @@ mod tests {
                     let ptr = s.iter().any(|&b| b == b'~' || b == b'/');
                     assert_eq!(needs_json_escape(&s), json, "{s:?}");
                     assert_eq!(needs_pointer_escape(&s), ptr, "{s:?}");
+                    let stop = s.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\');
+                    assert_eq!(string_stop(&s), stop.unwrap_or(len), "{s:?}");
                 }
             }
         }

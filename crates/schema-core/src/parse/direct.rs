@@ -8,7 +8,8 @@
 //! and what serde_json re-spells (a float, a string or a key with escapes) is copied back from
 //! the input.
 
-use super::{Ctx, capture_map_rest, capture_seq_rest};
+use super::serde_parse::Ctx;
+use super::verbatim::{capture_map_rest, capture_seq_rest};
 use crate::instance::Instance;
 use crate::keyword::{Keyword, Shape};
 use crate::schema::{InstanceType, TypeSet, Value};

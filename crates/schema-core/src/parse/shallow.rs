@@ -10,9 +10,9 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
-/// Reads a shallow keyword value into its typed form; `None` when the JSON type is wrong.
-pub(super) fn interpret(shape: Shape, raw: &RawValue) -> Option<Value> {
-    let text = raw.get();
+/// Reads a shallow keyword value, `text` (one valid JSON value), into its typed form; `None`
+/// when the JSON type is wrong.
+pub(super) fn interpret(shape: Shape, text: &str) -> Option<Value> {
     let first = *text.as_bytes().first()?;
     Some(match shape {
         Shape::Type => match first {
@@ -28,11 +28,11 @@ pub(super) fn interpret(shape: Shape, raw: &RawValue) -> Option<Value> {
         },
         Shape::String => Value::String(string(text)?),
         Shape::Number => match first {
-            b'-' | b'0'..=b'9' => exact_number(raw)?,
+            b'-' | b'0'..=b'9' => exact_number(text)?,
             _ => return None,
         },
         Shape::NumberOrBool => match first {
-            b'-' | b'0'..=b'9' => exact_number(raw)?,
+            b'-' | b'0'..=b'9' => exact_number(text)?,
             _ => Value::Bool(boolean(text)?),
         },
         Shape::Bool => Value::Bool(boolean(text)?),
@@ -45,7 +45,7 @@ pub(super) fn interpret(shape: Shape, raw: &RawValue) -> Option<Value> {
             }
             Value::StringsMap(m)
         }
-        Shape::Instance => Value::Instance(Instance::from_borrowed(raw)),
+        Shape::Instance => Value::Instance(Instance::from_valid(text)),
         Shape::InstanceArray if first == b'[' => Value::Instances(
             serde_json::from_str::<Vec<&RawValue>>(text)
                 .ok()?
@@ -88,12 +88,14 @@ fn boolean(text: &str) -> Option<bool> {
 /// kept verbatim as an [`Instance`] when it would be re-spelled (`1e2`, a bignum beyond a
 /// double's precision), so the round-trip stays exact. Such a value is a number all the same;
 /// it is just not read as one.
-fn exact_number(raw: &RawValue) -> Option<Value> {
-    let n = number(raw.get())?;
-    if n.to_string() == raw.get() {
+fn exact_number(text: &str) -> Option<Value> {
+    let n = number(text)?;
+    // A whole number read as `u64`/`i64` is written back as its digits, which JSON's grammar
+    // (no `+`, no leading zero) makes the input's own: only a float needs the comparison.
+    if n.is_u64() || n.is_i64() || n.to_string() == text {
         Some(Value::Number(n))
     } else {
-        Some(Value::Instance(Instance::from_borrowed(raw)))
+        Some(Value::Instance(Instance::from_valid(text)))
     }
 }
 
@@ -133,4 +135,34 @@ fn map_entries(text: &str) -> Option<Vec<(String, &RawValue)>> {
     }
     let mut de = serde_json::Deserializer::from_str(text);
     de::Deserializer::deserialize_map(&mut de, Entries).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_typed_only_when_written_back_the_same() {
+        for typed in [
+            "0",
+            "7",
+            "-5",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "0.5",
+        ] {
+            let v = interpret(Shape::Number, typed);
+            assert!(
+                matches!(&v, Some(Value::Number(n)) if n.to_string() == typed),
+                "{typed}"
+            );
+        }
+        for kept in ["-0", "1e2", "1.50", "18446744073709551616", "-0.0e0"] {
+            let v = interpret(Shape::Number, kept);
+            assert!(
+                matches!(&v, Some(Value::Instance(i)) if i.as_json() == kept),
+                "{kept}"
+            );
+        }
+    }
 }

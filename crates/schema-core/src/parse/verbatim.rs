@@ -2,7 +2,7 @@
 //! to fit its keyword, and a value's text copied back from the input where serde_json handed it
 //! over re-spelled.
 
-use super::KeyName;
+use super::schema_seed::KeyName;
 use crate::pointer;
 use crate::schema::Dependency;
 use crate::ser::push_json_string;
