@@ -30,51 +30,66 @@ impl ApiShape {
             n += 1;
         }
         let segs = &segs[..n];
-        compiled_patterns()
+        let table = compiled_patterns();
+        table
+            .patterns
             .iter()
             .find(|p| {
-                let len_ok = if p.anchored {
-                    p.segs_rev.len() == n
-                } else {
-                    p.segs_rev.len() <= n
+                let Some(pat) = table.segs.get(p.segs.clone()) else {
+                    return false;
                 };
-                len_ok
-                    && p.segs_rev
-                        .iter()
-                        .zip(segs)
-                        .all(|(p, s)| segment_matches(p, s))
+                let len_ok = if p.anchored {
+                    pat.len() == n
+                } else {
+                    pat.len() <= n
+                };
+                len_ok && pat.iter().zip(segs).all(|(p, s)| segment_matches(p, s))
             })
             .map(|p| p.shape)
     }
 }
 
-/// A URL pattern split into its segments, last first.
+/// The table's URL patterns split into segments, in table order: every pattern's segments
+/// (last first) one after the other in one list, so a look-up reads two small blocks of
+/// memory (not one allocation per pattern).
+struct CompiledPatterns {
+    segs: Vec<&'static str>,
+    patterns: Vec<CompiledPattern>,
+}
+
+/// One URL pattern: its segments are `segs` of [`CompiledPatterns::segs`].
 struct CompiledPattern {
     shape: &'static ApiShape,
     anchored: bool,
-    segs_rev: Vec<&'static str>,
+    segs: std::ops::Range<usize>,
 }
 
 /// Every pattern of the table, in table order.
-fn compiled_patterns() -> &'static [CompiledPattern] {
-    static PATTERNS: std::sync::OnceLock<Vec<CompiledPattern>> = std::sync::OnceLock::new();
+fn compiled_patterns() -> &'static CompiledPatterns {
+    static PATTERNS: std::sync::OnceLock<CompiledPatterns> = std::sync::OnceLock::new();
     PATTERNS.get_or_init(|| {
-        SHAPES
-            .iter()
-            .flat_map(|&shape| {
-                shape.paths.iter().map(move |p| {
-                    let (anchored, rest) = match p.strip_prefix("**") {
-                        Some(rest) => (false, rest),
-                        None => (true, *p),
-                    };
-                    CompiledPattern {
-                        shape,
-                        anchored,
-                        segs_rev: rest.rsplit('/').filter(|s| !s.is_empty()).collect(),
-                    }
-                })
-            })
-            .collect()
+        let mut table = CompiledPatterns {
+            segs: Vec::new(),
+            patterns: Vec::new(),
+        };
+        for &shape in SHAPES.iter() {
+            for p in shape.paths {
+                let (anchored, rest) = match p.strip_prefix("**") {
+                    Some(rest) => (false, rest),
+                    None => (true, *p),
+                };
+                let start = table.segs.len();
+                table
+                    .segs
+                    .extend(rest.rsplit('/').filter(|s| !s.is_empty()));
+                table.patterns.push(CompiledPattern {
+                    shape,
+                    anchored,
+                    segs: start..table.segs.len(),
+                });
+            }
+        }
+        table
     })
 }
 
