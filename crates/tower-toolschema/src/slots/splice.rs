@@ -14,16 +14,37 @@ pub(crate) struct Edit {
 
 /// A rewritten body: the input's bytes before `head`, then `middle`, then the input's bytes
 /// from `tail` on. Only the region between the first and the last edit is copied; the rest (the
-/// conversation, usually) can be forwarded as slices of the input without a copy.
+/// conversation, usually) can be forwarded as slices of the input without a copy. The middle
+/// is shared: a known tool list's (the tool-list cache's) is handed to every request that
+/// reuses it without a copy.
 #[derive(Debug)]
 pub(crate) struct Spliced {
     head: usize,
-    middle: Vec<u8>,
+    middle: Bytes,
     tail: usize,
     len: usize,
 }
 
 impl Spliced {
+    /// `input` (of `len` bytes) with its bytes `region` replaced by `middle`; `None` when the
+    /// region is not inside the input.
+    pub(crate) fn shared(region: Range<usize>, middle: Bytes, len: usize) -> Option<Self> {
+        if region.start > region.end || region.end > len {
+            return None;
+        }
+        Some(Spliced {
+            head: region.start,
+            len: len - (region.end - region.start) + middle.len(),
+            middle,
+            tail: region.end,
+        })
+    }
+
+    /// The input's bytes that were replaced, and what replaces them.
+    pub(crate) fn region(&self) -> (Range<usize>, &Bytes) {
+        (self.head..self.tail, &self.middle)
+    }
+
     /// The rewritten body's length.
     pub(crate) fn len(&self) -> usize {
         self.len
@@ -37,7 +58,7 @@ impl Spliced {
             parts.push(input.slice(..self.head));
         }
         if !self.middle.is_empty() {
-            parts.push(Bytes::from(self.middle));
+            parts.push(self.middle);
         }
         if self.tail < input.len() {
             parts.push(input.slice(self.tail..));
@@ -70,7 +91,7 @@ pub(crate) fn splice(input: &[u8], mut edits: Vec<Edit>) -> Option<Spliced> {
     let (Some(first), Some(last)) = (edits.first(), edits.last()) else {
         return Some(Spliced {
             head: input.len(),
-            middle: Vec::new(),
+            middle: Bytes::new(),
             tail: input.len(),
             len: input.len(),
         });
@@ -94,7 +115,7 @@ pub(crate) fn splice(input: &[u8], mut edits: Vec<Edit>) -> Option<Spliced> {
     let len = head + middle.len() + (input.len() - tail);
     Some(Spliced {
         head,
-        middle,
+        middle: middle.into(),
         tail,
         len,
     })

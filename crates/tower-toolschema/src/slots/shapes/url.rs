@@ -43,25 +43,53 @@ impl ApiShape {
                 } else {
                     pat.len() <= n
                 };
-                len_ok && pat.iter().zip(segs).all(|(p, s)| segment_matches(p, s))
+                len_ok && pat.iter().zip(segs).all(|(p, s)| table.matches(p, s))
             })
             .map(|p| p.shape)
     }
 }
 
-/// The table's URL patterns split into segments, in table order: every pattern's segments
-/// (last first) one after the other in one list, so a look-up reads two small blocks of
-/// memory (not one allocation per pattern).
+/// The table's URL patterns split into segments, in table order, laid out compactly (the
+/// segments of every pattern one after the other, their text in one string) so a look-up
+/// reads a few small blocks of memory, not one allocation per pattern.
 struct CompiledPatterns {
-    segs: Vec<&'static str>,
+    text: String,
+    segs: Vec<Seg>,
     patterns: Vec<CompiledPattern>,
 }
 
-/// One URL pattern: its segments are `segs` of [`CompiledPatterns::segs`].
+/// One URL pattern: its segments (last first) are `segs` of [`CompiledPatterns::segs`].
 struct CompiledPattern {
     shape: &'static ApiShape,
     anchored: bool,
     segs: std::ops::Range<usize>,
+}
+
+/// One segment of a pattern: `*` (any), `*suffix`, or an exact name; its text (the suffix or
+/// the name) is `text[start..start + len]`.
+struct Seg {
+    start: usize,
+    len: usize,
+    kind: SegKind,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum SegKind {
+    Any,
+    Suffix,
+    Exact,
+}
+
+impl CompiledPatterns {
+    /// Whether `segment` matches `seg` (as [`segment_matches`] says of the pattern's text).
+    fn matches(&self, seg: &Seg, segment: &str) -> bool {
+        let text = || self.text.get(seg.start..seg.start + seg.len).unwrap_or("");
+        match seg.kind {
+            SegKind::Any => true,
+            SegKind::Suffix => segment.len() > seg.len && segment.ends_with(text()),
+            SegKind::Exact => segment.len() == seg.len && segment == text(),
+        }
+    }
 }
 
 /// Every pattern of the table, in table order.
@@ -69,6 +97,7 @@ fn compiled_patterns() -> &'static CompiledPatterns {
     static PATTERNS: std::sync::OnceLock<CompiledPatterns> = std::sync::OnceLock::new();
     PATTERNS.get_or_init(|| {
         let mut table = CompiledPatterns {
+            text: String::new(),
             segs: Vec::new(),
             patterns: Vec::new(),
         };
@@ -78,14 +107,24 @@ fn compiled_patterns() -> &'static CompiledPatterns {
                     Some(rest) => (false, rest),
                     None => (true, *p),
                 };
-                let start = table.segs.len();
-                table
-                    .segs
-                    .extend(rest.rsplit('/').filter(|s| !s.is_empty()));
+                let first = table.segs.len();
+                for seg in rest.rsplit('/').filter(|s| !s.is_empty()) {
+                    let (kind, name) = match seg.strip_prefix('*') {
+                        Some("") => (SegKind::Any, ""),
+                        Some(suffix) => (SegKind::Suffix, suffix),
+                        None => (SegKind::Exact, seg),
+                    };
+                    table.segs.push(Seg {
+                        start: table.text.len(),
+                        len: name.len(),
+                        kind,
+                    });
+                    table.text.push_str(name);
+                }
                 table.patterns.push(CompiledPattern {
                     shape,
                     anchored,
-                    segs: start..table.segs.len(),
+                    segs: first..table.segs.len(),
                 });
             }
         }
