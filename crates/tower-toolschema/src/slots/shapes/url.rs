@@ -14,20 +14,31 @@ impl ApiShape {
     /// The patterns are split once per process; a call splits `path` once (on the stack) and
     /// compares segments, without allocating: O(patterns × segments).
     pub fn for_path(path: &str) -> Option<&'static ApiShape> {
-        let path = path.split('?').next().unwrap_or(path);
+        let path = path.split_once('?').map_or(path, |(p, _)| p);
         const MAX: usize = 16;
         let mut segs = [""; MAX];
         let mut n = 0;
-        for seg in path.rsplit('/').filter(|s| !s.is_empty()) {
-            if n == MAX {
-                // An unusually deep path: the plain matcher.
-                return SHAPES
-                    .iter()
-                    .copied()
-                    .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)));
+        // The segments, last first: one pass over the bytes from the end.
+        let mut end = path.len();
+        for (i, b) in path.bytes().enumerate().rev().chain([(usize::MAX, b'/')]) {
+            if b != b'/' {
+                continue;
             }
-            segs[n] = seg;
-            n += 1;
+            let start = i.wrapping_add(1);
+            if start < end
+                && let Some(seg) = path.get(start..end)
+            {
+                if n == MAX {
+                    // An unusually deep path: the plain matcher.
+                    return SHAPES
+                        .iter()
+                        .copied()
+                        .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)));
+                }
+                segs[n] = seg;
+                n += 1;
+            }
+            end = i;
         }
         let segs = &segs[..n];
         let table = compiled_patterns();
@@ -35,15 +46,18 @@ impl ApiShape {
             .patterns
             .iter()
             .find(|p| {
-                let Some(pat) = table.segs.get(p.segs.clone()) else {
-                    return false;
-                };
                 let len_ok = if p.anchored {
-                    pat.len() == n
+                    p.segs.len() == n
                 } else {
-                    pat.len() <= n
+                    p.segs.len() <= n
                 };
-                len_ok && pat.iter().zip(segs).all(|(p, s)| table.matches(p, s))
+                // The last segment first (it tells most patterns apart), then the rest.
+                len_ok
+                    && segs.first().is_none_or(|s| table.matches(&p.last, s))
+                    && table
+                        .segs
+                        .get(p.segs.clone())
+                        .is_some_and(|pat| pat.iter().zip(segs).all(|(p, s)| table.matches(p, s)))
             })
             .map(|p| p.shape)
     }
@@ -58,18 +72,21 @@ struct CompiledPatterns {
     patterns: Vec<CompiledPattern>,
 }
 
-/// One URL pattern: its segments (last first) are `segs` of [`CompiledPatterns::segs`].
+/// One URL pattern: its segments (last first) are `segs` of [`CompiledPatterns::segs`]; the
+/// last one is also kept here, beside the pattern.
 struct CompiledPattern {
     shape: &'static ApiShape,
     anchored: bool,
+    last: Seg,
     segs: std::ops::Range<usize>,
 }
 
 /// One segment of a pattern: `*` (any), `*suffix`, or an exact name; its text (the suffix or
 /// the name) is `text[start..start + len]`.
+#[derive(Clone, Copy)]
 struct Seg {
-    start: usize,
-    len: usize,
+    start: u32,
+    len: u32,
     kind: SegKind,
 }
 
@@ -83,11 +100,12 @@ enum SegKind {
 impl CompiledPatterns {
     /// Whether `segment` matches `seg` (as [`segment_matches`] says of the pattern's text).
     fn matches(&self, seg: &Seg, segment: &str) -> bool {
-        let text = || self.text.get(seg.start..seg.start + seg.len).unwrap_or("");
+        let (start, len) = (seg.start as usize, seg.len as usize);
+        let text = || self.text.get(start..start + len).unwrap_or("");
         match seg.kind {
             SegKind::Any => true,
-            SegKind::Suffix => segment.len() > seg.len && segment.ends_with(text()),
-            SegKind::Exact => segment.len() == seg.len && segment == text(),
+            SegKind::Suffix => segment.len() > len && segment.ends_with(text()),
+            SegKind::Exact => segment.len() == len && segment == text(),
         }
     }
 }
@@ -114,16 +132,24 @@ fn compiled_patterns() -> &'static CompiledPatterns {
                         Some(suffix) => (SegKind::Suffix, suffix),
                         None => (SegKind::Exact, seg),
                     };
+                    // The table's text is a few KB: its offsets fit.
                     table.segs.push(Seg {
-                        start: table.text.len(),
-                        len: name.len(),
+                        start: u32::try_from(table.text.len()).unwrap_or(u32::MAX),
+                        len: u32::try_from(name.len()).unwrap_or(u32::MAX),
                         kind,
                     });
                     table.text.push_str(name);
                 }
+                // A pattern of no segments (none in the table) matches from its first check.
+                let last = table.segs.get(first).copied().unwrap_or(Seg {
+                    start: 0,
+                    len: 0,
+                    kind: SegKind::Any,
+                });
                 table.patterns.push(CompiledPattern {
                     shape,
                     anchored,
+                    last,
                     segs: first..table.segs.len(),
                 });
             }
@@ -175,6 +201,8 @@ mod tests {
     fn paths_identify_apis() {
         let cases = [
             ("/v1/chat/completions", Api::OpenAiChat),
+            ("//v1//chat/completions/", Api::OpenAiChat),
+            ("v1/chat/completions?x=/y", Api::OpenAiChat),
             ("/openai/deployments/gpt4/chat/completions", Api::OpenAiChat),
             ("/api/v1/chat/completions", Api::OpenAiChat),
             ("/chat/completions", Api::OpenAiChat),
