@@ -88,9 +88,9 @@ pub(super) fn entry_of(
 #[cfg(test)]
 mod tests {
     use super::super::{process, process_with};
+    use crate::ToolSchemaLayer;
     use crate::config::{Config, RequestCtx};
     use crate::report::SanitizeReport;
-    use crate::ToolSchemaLayer;
     use std::sync::atomic::Ordering;
 
     /// A body's result through the tool-list cache, and how many lists it found there.

@@ -17,9 +17,9 @@ use crate::restore::needs::Needs;
 use crate::slots::request_cache::Entry;
 use crate::slots::splice::{Edit, Spliced, splice};
 
-pub(crate) use tools::OriginalTool;
 use known::{entry_of, replay};
 use slot::{StrictBudget, process_slot};
+pub(crate) use tools::OriginalTool;
 use tools::{collect_tools, tool_limit, unslotted};
 
 /// Rewrites `body`; `None` when nothing changed (the caller forwards the very same bytes).

@@ -15,6 +15,35 @@ impl ApiShape {
     /// compares segments, without allocating: O(patterns × segments).
     pub fn for_path(path: &str) -> Option<&'static ApiShape> {
         let path = path.split_once('?').map_or(path, |(p, _)| p);
+        // A client sends every request to the same path or two: the last answer of this
+        // thread is kept (the answer is a function of the path alone).
+        thread_local! {
+            static LAST: std::cell::RefCell<(String, Option<&'static ApiShape>)> =
+                const { std::cell::RefCell::new((String::new(), None)) };
+        }
+        let known = LAST.with(|l| {
+            let l = l.try_borrow().ok()?;
+            (!l.0.is_empty() && l.0 == path).then_some(l.1)
+        });
+        if let Some(shape) = known {
+            return shape;
+        }
+        let shape = Self::match_path(path);
+        // Paths are short; an unusually long one is not kept.
+        if path.len() <= 256 {
+            LAST.with(|l| {
+                if let Ok(mut l) = l.try_borrow_mut() {
+                    l.0.clear();
+                    l.0.push_str(path);
+                    l.1 = shape;
+                }
+            });
+        }
+        shape
+    }
+
+    /// [`ApiShape::for_path`] of a path without its query, worked out.
+    fn match_path(path: &str) -> Option<&'static ApiShape> {
         const MAX: usize = 16;
         let mut segs = [""; MAX];
         let mut n = 0;
@@ -259,7 +288,14 @@ mod tests {
                 .map(|s| s.api)
         };
         for (path, api) in cases {
+            // Twice: the second answer is the thread's kept one.
             assert_eq!(ApiShape::for_path(path).map(|s| s.api), Some(api), "{path}");
+            assert_eq!(ApiShape::for_path(path).map(|s| s.api), Some(api), "{path}");
+            assert_eq!(
+                ApiShape::match_path(path.split('?').next().unwrap()).map(|s| s.api),
+                Some(api),
+                "{path}"
+            );
             assert_eq!(plain(path), Some(api), "{path}");
         }
         let deep = format!("{}/v1/chat/completions/", "/a".repeat(40));
@@ -278,6 +314,9 @@ mod tests {
             "/health",
         ] {
             assert!(ApiShape::for_path(path).is_none(), "{path}");
+            assert!(ApiShape::for_path(path).is_none(), "{path}");
+            // A known path's answer is not another path's.
+            assert!(ApiShape::for_path("/v1/messages").is_some());
         }
     }
 }
