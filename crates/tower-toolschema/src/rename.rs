@@ -23,7 +23,7 @@ use crate::restore::json::{
     Jump, call_walk_path, each_at_many, each_at_many_with, elements, holds, read_call, string,
 };
 use crate::shapes_response::{NamePath, ResponseShape, segments};
-use crate::slots::splice::{Edit, Spliced, splice};
+use crate::slots::splice::{Edit, splice, spliced_vec};
 
 impl<P> ToolSchemaLayer<P> {
     /// Whether tool names the target refuses are renamed in requests and mapped back in
@@ -370,20 +370,15 @@ pub(crate) fn rename_with(
             edits.push(Edit { range, bytes });
         }
     }
-    let out = match region {
-        // Only the declarations: the memo's region goes in as it is.
-        Some((r, middle)) if edits.is_empty() => Spliced::shared(r, middle, body.len())?,
-        // With the history's names (outside the container): one edit for the region.
-        Some((range, middle)) => {
-            edits.push(Edit {
-                range,
-                bytes: middle.to_vec(),
-            });
-            splice(body, edits)?
-        }
-        None => splice(body, edits)?,
+    // Every replacement borrowed (the memo's region is its shared buffer): written once.
+    let mut all: Vec<(Range<usize>, &[u8])> = edits
+        .iter()
+        .map(|e| (e.range.clone(), e.bytes.as_slice()))
+        .collect();
+    if let Some((r, middle)) = &region {
+        all.push((r.clone(), middle));
     }
-    .into_vec(body);
+    let out = spliced_vec(body, &mut all)?;
     Some(Renamed {
         body: out,
         names: map,

@@ -121,6 +121,31 @@ pub(crate) fn splice(input: &[u8], mut edits: Vec<Edit>) -> Option<Spliced> {
     })
 }
 
+/// [`splice`] then [`Spliced::into_vec`] in one pass: `input` with each range of `edits`
+/// replaced by its bytes, every byte written once (the replacements are borrowed: a shared
+/// buffer goes in without a copy of its own). `None` if the edits overlap or fall outside the
+/// input.
+pub(crate) fn spliced_vec(input: &[u8], edits: &mut [(Range<usize>, &[u8])]) -> Option<Vec<u8>> {
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut len = input.len();
+    for (r, bytes) in edits.iter() {
+        let cut = r.end.checked_sub(r.start)?;
+        len = len.checked_sub(cut)?.checked_add(bytes.len())?;
+    }
+    let mut out = Vec::with_capacity(len);
+    let mut at = 0;
+    for (r, bytes) in edits.iter() {
+        if r.start < at {
+            return None;
+        }
+        out.extend_from_slice(input.get(at..r.start)?);
+        out.extend_from_slice(bytes);
+        at = r.end;
+    }
+    out.extend_from_slice(input.get(at..)?);
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +170,11 @@ mod tests {
         assert_eq!(out.len(), 10);
         let parts = out.into_parts(&Bytes::from_static(input));
         assert_eq!(parts, [&b"0"[..], b"ABC3456X", b"9"]);
+        let mut borrowed: Vec<(Range<usize>, &[u8])> = vec![(7..9, b"X"), (1..3, b"ABC")];
+        assert_eq!(spliced_vec(input, &mut borrowed).unwrap(), b"0ABC3456X9");
+        assert_eq!(spliced_vec(input, &mut []).unwrap(), input);
+        assert!(spliced_vec(input, &mut [(1..5, &b""[..]), (3..6, &b""[..])]).is_none());
+        assert!(spliced_vec(input, &mut [(8..11, &b""[..])]).is_none());
         let out = splice(
             input,
             vec![Edit {
