@@ -10,6 +10,8 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use bytes::Bytes;
+
 use crate::locate::RawText;
 use provider_rules::{NameMap, ToolNameRule};
 
@@ -21,7 +23,7 @@ use crate::restore::json::{
     Jump, call_walk_path, each_at_many, each_at_many_with, elements, holds, read_call, string,
 };
 use crate::shapes_response::{NamePath, ResponseShape, segments};
-use crate::slots::splice::{Edit, splice};
+use crate::slots::splice::{Edit, splice, spliced_vec};
 
 impl<P> ToolSchemaLayer<P> {
     /// Whether tool names the target refuses are renamed in requests and mapped back in
@@ -298,6 +300,8 @@ pub(crate) fn rename_with(
         ([(c, raw)], true) => Some((*c, *raw)),
         _ => None,
     };
+    // The memo's part: the container's renamed region, one shared buffer (`None`: read here).
+    let mut region: Option<(Range<usize>, Bytes)> = None;
     let (mut edits, map, renames) = match (memo, single) {
         (Some(memo), Some((c, raw))) => {
             let start = place(raw)?.start;
@@ -316,12 +320,21 @@ pub(crate) fn rename_with(
                         })
                         .collect();
                     let (map, renames) = names_for(&rule, &decl);
+                    let edits = declared_edits(&map, decl);
+                    let spliced = match edits.is_empty() {
+                        true => None,
+                        false => {
+                            let s = splice(bytes, edits)?;
+                            let (r, middle) = s.region();
+                            Some((r, middle.clone()))
+                        }
+                    };
                     let m = Arc::new(Memo {
                         shape: shape_id,
                         container: c,
                         rule: rule.clone(),
                         bytes: bytes.into(),
-                        edits: declared_edits(&map, decl),
+                        spliced,
                         names: Arc::new(map),
                         renames,
                     });
@@ -329,15 +342,11 @@ pub(crate) fn rename_with(
                     m
                 }
             };
-            let edits = m
-                .edits
-                .iter()
-                .map(|e| Edit {
-                    range: e.range.start + start..e.range.end + start,
-                    bytes: e.bytes.clone(),
-                })
-                .collect();
-            (edits, Arc::clone(&m.names), m.renames.clone())
+            region = m
+                .spliced
+                .as_ref()
+                .map(|(r, middle)| (r.start + start..r.end + start, middle.clone()));
+            (Vec::new(), Arc::clone(&m.names), m.renames.clone())
         }
         _ => {
             let mut found = direct;
@@ -361,7 +370,15 @@ pub(crate) fn rename_with(
             edits.push(Edit { range, bytes });
         }
     }
-    let out = splice(body, edits)?.into_vec(body);
+    // Every replacement borrowed (the memo's region is its shared buffer): written once.
+    let mut all: Vec<(Range<usize>, &[u8])> = edits
+        .iter()
+        .map(|e| (e.range.clone(), e.bytes.as_slice()))
+        .collect();
+    if let Some((r, middle)) = &region {
+        all.push((r.clone(), middle));
+    }
+    let out = spliced_vec(body, &mut all)?;
     Some(Renamed {
         body: out,
         names: map,

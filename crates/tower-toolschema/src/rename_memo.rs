@@ -18,7 +18,7 @@ use provider_rules::{NameMap, ToolNameRule};
 use crate::cache::CacheConfig;
 use crate::report::Rename;
 use crate::slots::bounded::{Bounded, Weigh};
-use crate::slots::splice::Edit;
+use bytes::Bytes;
 
 /// The most containers kept.
 const MAX_ENTRIES: usize = 16;
@@ -35,8 +35,10 @@ pub(crate) struct Memo {
     pub(crate) rule: ToolNameRule,
     /// The container's JSON text.
     pub(crate) bytes: Box<[u8]>,
-    /// The edits that rename the declarations, their ranges from the container's start.
-    pub(crate) edits: Vec<Edit>,
+    /// The container's bytes the declarations' renames replace (from the container's start)
+    /// and what replaces them, spliced once and shared (a hit copies no edit); `None`: no
+    /// declaration is renamed.
+    pub(crate) spliced: Option<(std::ops::Range<usize>, Bytes)>,
     /// The names to send.
     pub(crate) names: Arc<NameMap>,
     /// The renames, for the report.
@@ -50,7 +52,7 @@ impl Weigh for Memo {
             .iter()
             .map(|r| 2 * (r.original.len() + r.sent.len()) + 128)
             .sum();
-        let edits: usize = self.edits.iter().map(|e| e.bytes.len() + 32).sum();
+        let edits = self.spliced.as_ref().map_or(0, |(_, b)| b.len() + 32);
         self.bytes.len() + names + edits + 128
     }
 }
@@ -109,7 +111,7 @@ mod tests {
             container: 0,
             rule: rule.clone(),
             bytes: bytes.into(),
-            edits: Vec::new(),
+            spliced: None,
             names: Arc::new(NameMap::default()),
             renames: Vec::new(),
         })

@@ -247,19 +247,28 @@ where
                                 #[cfg(feature = "validate")]
                                 crate::validate::record(&parts.extensions, &report, tools);
                                 // The way back: the history's calls and names are read
-                                // only where a tool has an encoding or a name is refused.
-                                let (rest, p) = crate::encoding::history::finish(
-                                    &config,
-                                    ctx.host.as_deref(),
-                                    &|| match &new {
-                                        Some(n) => Bytes::from(n.clone_vec(&bytes)),
-                                        None => bytes.clone(),
-                                    },
-                                    &mut report,
-                                    needs.as_deref(),
-                                );
+                                // only where a tool has an encoding or a name is refused;
+                                // nothing is done when the slots' result needs nothing.
+                                let nothing = needs
+                                    .as_deref()
+                                    .is_some_and(crate::restore::needs::Needs::is_nothing);
+                                let (rest, p) = if nothing {
+                                    (None, None)
+                                } else {
+                                    let (rest, p) = crate::encoding::history::finish(
+                                        &config,
+                                        ctx.host.as_deref(),
+                                        &|| match &new {
+                                            Some(n) => Bytes::from(n.clone_vec(&bytes)),
+                                            None => bytes.clone(),
+                                        },
+                                        &mut report,
+                                        needs.as_deref(),
+                                    );
+                                    (rest, Some(p))
+                                };
                                 // Nothing to restore: no plan (the response goes on untouched).
-                                plan = (!p.is_empty()).then(|| Arc::new(p));
+                                plan = p.filter(|p| !p.is_empty()).map(Arc::new);
                                 match (rest, new) {
                                     (Some(r), _) => {
                                         set_content_length(&mut parts.headers, r.len());

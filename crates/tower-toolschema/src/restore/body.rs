@@ -13,7 +13,7 @@ use super::events::StreamRestorer;
 use super::{NotRestored, RestorePlan, RestoreReport};
 
 enum Mode {
-    /// The inner body, untouched.
+    /// The inner body, untouched from here on (what is queued goes first).
     Pass,
     /// A JSON body being read whole (up to the limit).
     Json {
@@ -23,16 +23,26 @@ enum Mode {
         limit: usize,
     },
     /// An SSE stream, event by event.
-    Sse(Box<StreamRestorer>),
+    Sse(StreamRestorer),
     /// The inner body ended: what is queued goes, then the end.
     Ended,
 }
 
+/// What a body read through the way back keeps beside the inner body (one allocation per
+/// restored response; an untouched body has none).
+struct Reading<E> {
+    mode: Mode,
+    queue: VecDeque<Frame<Bytes>>,
+    error: Option<E>,
+    report: RestoreReport,
+}
+
 pin_project! {
     /// The response body of [`ToolSchema`](crate::ToolSchema): the upstream's body, untouched
-    /// when nothing needs restoring (every frame passes as it comes), or read through the way
-    /// back ([`crate::restore`]): a JSON body is read whole and sent as one frame, an SSE
-    /// stream event by event. Trailers and errors are forwarded after what came before them.
+    /// when nothing needs restoring (every frame is the inner body's, handed on by a plain
+    /// delegation: nothing is done per frame), or read through the way back
+    /// ([`crate::restore`]): a JSON body is read whole and sent as one frame, an SSE stream
+    /// event by event. Trailers and errors are forwarded after what came before them.
     ///
     /// ```
     /// use http_body_util::{BodyExt, Full};
@@ -44,11 +54,17 @@ pin_project! {
     /// ```
     pub struct RestoreBody<B: Body> {
         #[pin]
-        inner: B,
-        mode: Mode,
-        queue: VecDeque<Frame<Bytes>>,
-        error: Option<B::Error>,
-        report: Option<RestoreReport>,
+        kind: Kind<B>,
+    }
+}
+
+pin_project! {
+    #[project = KindProj]
+    enum Kind<B: Body> {
+        /// The inner body, untouched.
+        Pass { #[pin] inner: B },
+        /// The inner body read through the way back.
+        Read { #[pin] inner: B, read: Box<Reading<B::Error>> },
     }
 }
 
@@ -69,17 +85,22 @@ impl<B: Body> RestoreBody<B> {
     /// // Every frame passes as it comes: the inner body's size is known as it was.
     /// assert_eq!(body.size_hint().exact(), Some(7));
     /// ```
+    #[inline]
     pub fn pass(inner: B) -> Self {
-        Self::with(inner, Mode::Pass, None)
+        RestoreBody {
+            kind: Kind::Pass { inner },
+        }
     }
 
-    fn with(inner: B, mode: Mode, report: Option<RestoreReport>) -> Self {
-        RestoreBody {
-            inner,
+    fn read(inner: B, mode: Mode, report: RestoreReport) -> Self {
+        let read = Box::new(Reading {
             mode,
             queue: VecDeque::new(),
             error: None,
             report,
+        });
+        RestoreBody {
+            kind: Kind::Read { inner, read },
         }
     }
 
@@ -95,23 +116,17 @@ impl<B: Body> RestoreBody<B> {
             len: 0,
             limit,
         };
-        Self::with(inner, mode, Some(report))
+        Self::read(inner, mode, report)
     }
 
     pub(crate) fn sse(inner: B, plan: Arc<RestorePlan>, report: RestoreReport) -> Self {
-        let mode = Mode::Sse(Box::new(StreamRestorer::new(plan)));
-        Self::with(inner, mode, Some(report))
+        Self::read(inner, Mode::Sse(StreamRestorer::new(plan)), report)
     }
 }
 
 /// Ends the reading: what is held goes to `queue` (`cut`: the body failed or ended early, so
 /// held data goes as it came).
-fn finish(
-    mode: &mut Mode,
-    queue: &mut VecDeque<Frame<Bytes>>,
-    report: Option<&RestoreReport>,
-    cut: bool,
-) {
+fn finish(mode: &mut Mode, queue: &mut VecDeque<Frame<Bytes>>, report: &RestoreReport, cut: bool) {
     match std::mem::replace(mode, Mode::Ended) {
         Mode::Json { plan, chunks, .. } => {
             let whole = crate::future::concat(chunks.clone());
@@ -141,23 +156,97 @@ fn finish(
         }
         Mode::Pass | Mode::Ended => {}
     }
-    if let Some(r) = report {
-        r.update(|s| s.complete = true);
-    }
+    report.update(|s| s.complete = true);
 }
 
-fn record(
-    report: Option<&RestoreReport>,
-    calls: Vec<super::RestoredCall>,
-    why: Option<NotRestored>,
-) {
-    if let Some(r) = report {
-        r.update(|s| {
-            s.calls.extend(calls);
-            if why.is_some() {
-                s.not_restored = why;
+fn record(report: &RestoreReport, calls: Vec<super::RestoredCall>, why: Option<NotRestored>) {
+    report.update(|s| {
+        s.calls.extend(calls);
+        if why.is_some() {
+            s.not_restored = why;
+        }
+    });
+}
+
+impl<E> Reading<E> {
+    /// The next frame of a body read through the way back (out of line: the untouched body's
+    /// delegation stays small enough to inline where it is read).
+    #[inline(never)]
+    fn poll_frame<B>(
+        &mut self,
+        mut inner: Pin<&mut B>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, E>>>
+    where
+        B: Body<Data = Bytes, Error = E>,
+    {
+        loop {
+            if let Some(f) = self.queue.pop_front() {
+                return Poll::Ready(Some(Ok(f)));
             }
-        });
+            if let Some(e) = self.error.take() {
+                return Poll::Ready(Some(Err(e)));
+            }
+            match self.mode {
+                Mode::Pass => return inner.as_mut().poll_frame(cx),
+                Mode::Ended => return Poll::Ready(None),
+                Mode::Json { .. } | Mode::Sse(_) => {}
+            }
+            match ready!(inner.as_mut().poll_frame(cx)) {
+                None => finish(&mut self.mode, &mut self.queue, &self.report, false),
+                Some(Err(e)) => {
+                    finish(&mut self.mode, &mut self.queue, &self.report, true);
+                    self.error = Some(e);
+                }
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(data) => self.data(data),
+                    // Trailers: what is held goes first.
+                    Err(frame) => {
+                        finish(&mut self.mode, &mut self.queue, &self.report, false);
+                        self.queue.push_back(frame);
+                        self.mode = Mode::Pass;
+                    }
+                },
+            }
+        }
+    }
+
+    /// One data frame of the inner body, read.
+    fn data(&mut self, data: Bytes) {
+        match &mut self.mode {
+            Mode::Json {
+                chunks, len, limit, ..
+            } => {
+                if crate::future::keep_data(chunks, len, data, *limit) {
+                    let limit = *limit;
+                    self.queue
+                        .extend(std::mem::take(chunks).into_iter().map(Frame::data));
+                    self.mode = Mode::Pass;
+                    record(
+                        &self.report,
+                        Vec::new(),
+                        Some(NotRestored::TooLarge { limit }),
+                    );
+                }
+            }
+            Mode::Sse(r) => {
+                self.queue
+                    .extend(r.push_bytes(data).into_iter().map(Frame::data));
+                let calls = std::mem::take(&mut r.calls);
+                if !calls.is_empty() {
+                    record(&self.report, calls, None);
+                }
+            }
+            Mode::Pass | Mode::Ended => self.queue.push_back(Frame::data(data)),
+        }
+    }
+
+    fn is_end_stream(&self, inner: impl FnOnce() -> bool) -> bool {
+        match self.mode {
+            Mode::Pass => self.queue.is_empty() && self.error.is_none() && inner(),
+            Mode::Ended => self.queue.is_empty() && self.error.is_none(),
+            _ => false,
+        }
     }
 }
 
@@ -168,81 +257,33 @@ where
     type Data = Bytes;
     type Error = B::Error;
 
+    #[inline]
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
-        let mut this = self.project();
-        loop {
-            if let Some(f) = this.queue.pop_front() {
-                return Poll::Ready(Some(Ok(f)));
-            }
-            if let Some(e) = this.error.take() {
-                return Poll::Ready(Some(Err(e)));
-            }
-            match this.mode {
-                Mode::Pass => return this.inner.as_mut().poll_frame(cx),
-                Mode::Ended => return Poll::Ready(None),
-                Mode::Json { .. } | Mode::Sse(_) => {}
-            }
-            match ready!(this.inner.as_mut().poll_frame(cx)) {
-                None => finish(this.mode, this.queue, this.report.as_ref(), false),
-                Some(Err(e)) => {
-                    finish(this.mode, this.queue, this.report.as_ref(), true);
-                    *this.error = Some(e);
-                }
-                Some(Ok(frame)) => match frame.into_data() {
-                    Ok(data) => match this.mode {
-                        Mode::Json {
-                            chunks, len, limit, ..
-                        } => {
-                            if crate::future::keep_data(chunks, len, data, *limit) {
-                                let limit = *limit;
-                                this.queue
-                                    .extend(std::mem::take(chunks).into_iter().map(Frame::data));
-                                *this.mode = Mode::Pass;
-                                record(
-                                    this.report.as_ref(),
-                                    Vec::new(),
-                                    Some(NotRestored::TooLarge { limit }),
-                                );
-                            }
-                        }
-                        Mode::Sse(r) => {
-                            this.queue
-                                .extend(r.push_bytes(data).into_iter().map(Frame::data));
-                            let calls = std::mem::take(&mut r.calls);
-                            if !calls.is_empty() {
-                                record(this.report.as_ref(), calls, None);
-                            }
-                        }
-                        Mode::Pass | Mode::Ended => this.queue.push_back(Frame::data(data)),
-                    },
-                    // Trailers: what is held goes first.
-                    Err(frame) => {
-                        finish(this.mode, this.queue, this.report.as_ref(), false);
-                        this.queue.push_back(frame);
-                        *this.mode = Mode::Pass;
-                    }
-                },
-            }
+        match self.project().kind.project() {
+            KindProj::Pass { inner } => inner.poll_frame(cx),
+            KindProj::Read { inner, read } => read.poll_frame(inner, cx),
         }
     }
 
+    #[inline]
     fn is_end_stream(&self) -> bool {
-        match self.mode {
-            Mode::Pass => {
-                self.queue.is_empty() && self.error.is_none() && self.inner.is_end_stream()
-            }
-            Mode::Ended => self.queue.is_empty() && self.error.is_none(),
-            _ => false,
+        match &self.kind {
+            Kind::Pass { inner } => inner.is_end_stream(),
+            Kind::Read { inner, read } => read.is_end_stream(|| inner.is_end_stream()),
         }
     }
 
+    #[inline]
     fn size_hint(&self) -> SizeHint {
-        match self.mode {
-            Mode::Pass if self.queue.is_empty() => self.inner.size_hint(),
-            _ => SizeHint::default(),
+        match &self.kind {
+            Kind::Pass { inner } => inner.size_hint(),
+            Kind::Read { inner, read } => match read.mode {
+                Mode::Pass if read.queue.is_empty() => inner.size_hint(),
+                _ => SizeHint::default(),
+            },
         }
     }
 }

@@ -47,6 +47,12 @@ impl Needs {
     pub(crate) fn reads_body(&self) -> bool {
         self.renaming || !self.encoders.is_empty()
     }
+
+    /// Whether the way back has nothing to do: no body read, no decoder (the plan is empty,
+    /// the response passes untouched).
+    pub(crate) fn is_nothing(&self) -> bool {
+        !self.reads_body() && self.decoders.is_empty()
+    }
 }
 
 /// The decoders of `slots`' tools that change something (the slot cache's, shared).
@@ -92,7 +98,7 @@ mod tests {
     #[test]
     fn valid_names_without_strict_need_nothing_read_and_share_the_empty_list() {
         let n = needs(&ToolSchemaLayer::openai(), &chat("search", false));
-        assert!(!n.reads_body() && n.decoders.is_empty());
+        assert!(!n.reads_body() && n.decoders.is_empty() && n.is_nothing());
         assert!(Arc::ptr_eq(&n.decoders, &no_decoders()));
     }
 
@@ -102,7 +108,8 @@ mod tests {
         let renamed = needs(&layer, &chat("fs.read", false));
         assert!(renamed.renaming && renamed.decoders.is_empty());
         let strict = needs(&layer, &chat("search", true));
-        assert!(!strict.reads_body());
+        assert!(!strict.reads_body() && !strict.is_nothing());
+        assert!(!renamed.is_nothing());
         assert_eq!(strict.decoders.len(), 1);
         assert_eq!(strict.decoders[0].0, "search");
         let off = needs(&layer.rename_tools(false), &chat("fs.read", false));

@@ -49,8 +49,10 @@ pub(crate) struct Entry {
     pub(crate) needs: Arc<Needs>,
     pub(crate) slots: SlotReports,
     pub(crate) unslotted: Vec<(String, bool)>,
-    /// The edits, their ranges from the container's start.
-    pub(crate) edits: Vec<(Range<usize>, Bytes)>,
+    /// The container's bytes its slots' edits replaced (from the container's start) and what
+    /// replaces them, spliced once and shared with every request that reuses the list; `None`:
+    /// nothing changed.
+    pub(crate) spliced: Option<(Range<usize>, Bytes)>,
 }
 
 impl Weigh for Entry {
@@ -62,7 +64,7 @@ impl Weigh for Entry {
                 s.pointer.len() + s.tool.as_ref().map_or(0, |t| t.len()) + s.profile.len() + 256
             })
             .sum();
-        let edits: usize = self.edits.iter().map(|(_, b)| b.len() + 32).sum();
+        let edits = self.spliced.as_ref().map_or(0, |(_, b)| b.len() + 32);
         self.bytes.len() + slots + edits + 128
     }
 }
@@ -130,7 +132,7 @@ mod tests {
             )),
             slots: SlotReports::default(),
             unslotted: Vec::new(),
-            edits: Vec::new(),
+            spliced: None,
         }
     }
 

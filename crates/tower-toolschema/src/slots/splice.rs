@@ -14,16 +14,37 @@ pub(crate) struct Edit {
 
 /// A rewritten body: the input's bytes before `head`, then `middle`, then the input's bytes
 /// from `tail` on. Only the region between the first and the last edit is copied; the rest (the
-/// conversation, usually) can be forwarded as slices of the input without a copy.
+/// conversation, usually) can be forwarded as slices of the input without a copy. The middle
+/// is shared: a known tool list's (the tool-list cache's) is handed to every request that
+/// reuses it without a copy.
 #[derive(Debug)]
 pub(crate) struct Spliced {
     head: usize,
-    middle: Vec<u8>,
+    middle: Bytes,
     tail: usize,
     len: usize,
 }
 
 impl Spliced {
+    /// `input` (of `len` bytes) with its bytes `region` replaced by `middle`; `None` when the
+    /// region is not inside the input.
+    pub(crate) fn shared(region: Range<usize>, middle: Bytes, len: usize) -> Option<Self> {
+        if region.start > region.end || region.end > len {
+            return None;
+        }
+        Some(Spliced {
+            head: region.start,
+            len: len - (region.end - region.start) + middle.len(),
+            middle,
+            tail: region.end,
+        })
+    }
+
+    /// The input's bytes that were replaced, and what replaces them.
+    pub(crate) fn region(&self) -> (Range<usize>, &Bytes) {
+        (self.head..self.tail, &self.middle)
+    }
+
     /// The rewritten body's length.
     pub(crate) fn len(&self) -> usize {
         self.len
@@ -37,7 +58,7 @@ impl Spliced {
             parts.push(input.slice(..self.head));
         }
         if !self.middle.is_empty() {
-            parts.push(Bytes::from(self.middle));
+            parts.push(self.middle);
         }
         if self.tail < input.len() {
             parts.push(input.slice(self.tail..));
@@ -70,7 +91,7 @@ pub(crate) fn splice(input: &[u8], mut edits: Vec<Edit>) -> Option<Spliced> {
     let (Some(first), Some(last)) = (edits.first(), edits.last()) else {
         return Some(Spliced {
             head: input.len(),
-            middle: Vec::new(),
+            middle: Bytes::new(),
             tail: input.len(),
             len: input.len(),
         });
@@ -94,10 +115,35 @@ pub(crate) fn splice(input: &[u8], mut edits: Vec<Edit>) -> Option<Spliced> {
     let len = head + middle.len() + (input.len() - tail);
     Some(Spliced {
         head,
-        middle,
+        middle: middle.into(),
         tail,
         len,
     })
+}
+
+/// [`splice`] then [`Spliced::into_vec`] in one pass: `input` with each range of `edits`
+/// replaced by its bytes, every byte written once (the replacements are borrowed: a shared
+/// buffer goes in without a copy of its own). `None` if the edits overlap or fall outside the
+/// input.
+pub(crate) fn spliced_vec(input: &[u8], edits: &mut [(Range<usize>, &[u8])]) -> Option<Vec<u8>> {
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut len = input.len();
+    for (r, bytes) in edits.iter() {
+        let cut = r.end.checked_sub(r.start)?;
+        len = len.checked_sub(cut)?.checked_add(bytes.len())?;
+    }
+    let mut out = Vec::with_capacity(len);
+    let mut at = 0;
+    for (r, bytes) in edits.iter() {
+        if r.start < at {
+            return None;
+        }
+        out.extend_from_slice(input.get(at..r.start)?);
+        out.extend_from_slice(bytes);
+        at = r.end;
+    }
+    out.extend_from_slice(input.get(at..)?);
+    Some(out)
 }
 
 #[cfg(test)]
@@ -124,6 +170,11 @@ mod tests {
         assert_eq!(out.len(), 10);
         let parts = out.into_parts(&Bytes::from_static(input));
         assert_eq!(parts, [&b"0"[..], b"ABC3456X", b"9"]);
+        let mut borrowed: Vec<(Range<usize>, &[u8])> = vec![(7..9, b"X"), (1..3, b"ABC")];
+        assert_eq!(spliced_vec(input, &mut borrowed).unwrap(), b"0ABC3456X9");
+        assert_eq!(spliced_vec(input, &mut []).unwrap(), input);
+        assert!(spliced_vec(input, &mut [(1..5, &b""[..]), (3..6, &b""[..])]).is_none());
+        assert!(spliced_vec(input, &mut [(8..11, &b""[..])]).is_none());
         let out = splice(
             input,
             vec![Edit {

@@ -14,67 +14,176 @@ impl ApiShape {
     /// The patterns are split once per process; a call splits `path` once (on the stack) and
     /// compares segments, without allocating: O(patterns × segments).
     pub fn for_path(path: &str) -> Option<&'static ApiShape> {
-        let path = path.split('?').next().unwrap_or(path);
+        let path = path.split_once('?').map_or(path, |(p, _)| p);
+        // A client sends every request to the same path or two: the last answer of this
+        // thread is kept (the answer is a function of the path alone).
+        thread_local! {
+            static LAST: std::cell::RefCell<(String, Option<&'static ApiShape>)> =
+                const { std::cell::RefCell::new((String::new(), None)) };
+        }
+        let known = LAST.with(|l| {
+            let l = l.try_borrow().ok()?;
+            (!l.0.is_empty() && l.0 == path).then_some(l.1)
+        });
+        if let Some(shape) = known {
+            return shape;
+        }
+        let shape = Self::match_path(path);
+        // Paths are short; an unusually long one is not kept.
+        if path.len() <= 256 {
+            LAST.with(|l| {
+                if let Ok(mut l) = l.try_borrow_mut() {
+                    l.0.clear();
+                    l.0.push_str(path);
+                    l.1 = shape;
+                }
+            });
+        }
+        shape
+    }
+
+    /// [`ApiShape::for_path`] of a path without its query, worked out.
+    fn match_path(path: &str) -> Option<&'static ApiShape> {
         const MAX: usize = 16;
         let mut segs = [""; MAX];
         let mut n = 0;
-        for seg in path.rsplit('/').filter(|s| !s.is_empty()) {
-            if n == MAX {
-                // An unusually deep path: the plain matcher.
-                return SHAPES
-                    .iter()
-                    .copied()
-                    .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)));
+        // The segments, last first: one pass over the bytes from the end.
+        let mut end = path.len();
+        for (i, b) in path.bytes().enumerate().rev().chain([(usize::MAX, b'/')]) {
+            if b != b'/' {
+                continue;
             }
-            segs[n] = seg;
-            n += 1;
+            let start = i.wrapping_add(1);
+            if start < end
+                && let Some(seg) = path.get(start..end)
+            {
+                if n == MAX {
+                    // An unusually deep path: the plain matcher.
+                    return SHAPES
+                        .iter()
+                        .copied()
+                        .find(|shape| shape.paths.iter().any(|p| path_matches(p, path)));
+                }
+                segs[n] = seg;
+                n += 1;
+            }
+            end = i;
         }
         let segs = &segs[..n];
-        compiled_patterns()
+        let table = compiled_patterns();
+        table
+            .patterns
             .iter()
             .find(|p| {
                 let len_ok = if p.anchored {
-                    p.segs_rev.len() == n
+                    p.segs.len() == n
                 } else {
-                    p.segs_rev.len() <= n
+                    p.segs.len() <= n
                 };
+                // The last segment first (it tells most patterns apart), then the rest.
                 len_ok
-                    && p.segs_rev
-                        .iter()
-                        .zip(segs)
-                        .all(|(p, s)| segment_matches(p, s))
+                    && segs.first().is_none_or(|s| table.matches(&p.last, s))
+                    && table
+                        .segs
+                        .get(p.segs.clone())
+                        .is_some_and(|pat| pat.iter().zip(segs).all(|(p, s)| table.matches(p, s)))
             })
             .map(|p| p.shape)
     }
 }
 
-/// A URL pattern split into its segments, last first.
+/// The table's URL patterns split into segments, in table order, laid out compactly (the
+/// segments of every pattern one after the other, their text in one string) so a look-up
+/// reads a few small blocks of memory, not one allocation per pattern.
+struct CompiledPatterns {
+    text: String,
+    segs: Vec<Seg>,
+    patterns: Vec<CompiledPattern>,
+}
+
+/// One URL pattern: its segments (last first) are `segs` of [`CompiledPatterns::segs`]; the
+/// last one is also kept here, beside the pattern.
 struct CompiledPattern {
     shape: &'static ApiShape,
     anchored: bool,
-    segs_rev: Vec<&'static str>,
+    last: Seg,
+    segs: std::ops::Range<usize>,
+}
+
+/// One segment of a pattern: `*` (any), `*suffix`, or an exact name; its text (the suffix or
+/// the name) is `text[start..start + len]`.
+#[derive(Clone, Copy)]
+struct Seg {
+    start: u32,
+    len: u32,
+    kind: SegKind,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum SegKind {
+    Any,
+    Suffix,
+    Exact,
+}
+
+impl CompiledPatterns {
+    /// Whether `segment` matches `seg` (as [`segment_matches`] says of the pattern's text).
+    fn matches(&self, seg: &Seg, segment: &str) -> bool {
+        let (start, len) = (seg.start as usize, seg.len as usize);
+        let text = || self.text.get(start..start + len).unwrap_or("");
+        match seg.kind {
+            SegKind::Any => true,
+            SegKind::Suffix => segment.len() > len && segment.ends_with(text()),
+            SegKind::Exact => segment.len() == len && segment == text(),
+        }
+    }
 }
 
 /// Every pattern of the table, in table order.
-fn compiled_patterns() -> &'static [CompiledPattern] {
-    static PATTERNS: std::sync::OnceLock<Vec<CompiledPattern>> = std::sync::OnceLock::new();
+fn compiled_patterns() -> &'static CompiledPatterns {
+    static PATTERNS: std::sync::OnceLock<CompiledPatterns> = std::sync::OnceLock::new();
     PATTERNS.get_or_init(|| {
-        SHAPES
-            .iter()
-            .flat_map(|&shape| {
-                shape.paths.iter().map(move |p| {
-                    let (anchored, rest) = match p.strip_prefix("**") {
-                        Some(rest) => (false, rest),
-                        None => (true, *p),
+        let mut table = CompiledPatterns {
+            text: String::new(),
+            segs: Vec::new(),
+            patterns: Vec::new(),
+        };
+        for &shape in SHAPES.iter() {
+            for p in shape.paths {
+                let (anchored, rest) = match p.strip_prefix("**") {
+                    Some(rest) => (false, rest),
+                    None => (true, *p),
+                };
+                let first = table.segs.len();
+                for seg in rest.rsplit('/').filter(|s| !s.is_empty()) {
+                    let (kind, name) = match seg.strip_prefix('*') {
+                        Some("") => (SegKind::Any, ""),
+                        Some(suffix) => (SegKind::Suffix, suffix),
+                        None => (SegKind::Exact, seg),
                     };
-                    CompiledPattern {
-                        shape,
-                        anchored,
-                        segs_rev: rest.rsplit('/').filter(|s| !s.is_empty()).collect(),
-                    }
-                })
-            })
-            .collect()
+                    // The table's text is a few KB: its offsets fit.
+                    table.segs.push(Seg {
+                        start: u32::try_from(table.text.len()).unwrap_or(u32::MAX),
+                        len: u32::try_from(name.len()).unwrap_or(u32::MAX),
+                        kind,
+                    });
+                    table.text.push_str(name);
+                }
+                // A pattern of no segments (none in the table) matches from its first check.
+                let last = table.segs.get(first).copied().unwrap_or(Seg {
+                    start: 0,
+                    len: 0,
+                    kind: SegKind::Any,
+                });
+                table.patterns.push(CompiledPattern {
+                    shape,
+                    anchored,
+                    last,
+                    segs: first..table.segs.len(),
+                });
+            }
+        }
+        table
     })
 }
 
@@ -121,6 +230,8 @@ mod tests {
     fn paths_identify_apis() {
         let cases = [
             ("/v1/chat/completions", Api::OpenAiChat),
+            ("//v1//chat/completions/", Api::OpenAiChat),
+            ("v1/chat/completions?x=/y", Api::OpenAiChat),
             ("/openai/deployments/gpt4/chat/completions", Api::OpenAiChat),
             ("/api/v1/chat/completions", Api::OpenAiChat),
             ("/chat/completions", Api::OpenAiChat),
@@ -177,7 +288,14 @@ mod tests {
                 .map(|s| s.api)
         };
         for (path, api) in cases {
+            // Twice: the second answer is the thread's kept one.
             assert_eq!(ApiShape::for_path(path).map(|s| s.api), Some(api), "{path}");
+            assert_eq!(ApiShape::for_path(path).map(|s| s.api), Some(api), "{path}");
+            assert_eq!(
+                ApiShape::match_path(path.split('?').next().unwrap()).map(|s| s.api),
+                Some(api),
+                "{path}"
+            );
             assert_eq!(plain(path), Some(api), "{path}");
         }
         let deep = format!("{}/v1/chat/completions/", "/a".repeat(40));
@@ -196,6 +314,9 @@ mod tests {
             "/health",
         ] {
             assert!(ApiShape::for_path(path).is_none(), "{path}");
+            assert!(ApiShape::for_path(path).is_none(), "{path}");
+            // A known path's answer is not another path's.
+            assert!(ApiShape::for_path("/v1/messages").is_some());
         }
     }
 }
