@@ -127,6 +127,7 @@ mod hints;
 mod keys;
 mod keyword_set;
 mod names;
+mod parsed;
 mod providers;
 mod report;
 mod rule_id;
@@ -142,6 +143,7 @@ pub use cost::{StrictCost, strict_cost};
 pub use decode::Decoder;
 pub use encode::{Encodings, SanitizeOptions};
 pub use names::{NameMap, RenameReason, ToolNames, check_tool_name};
+pub use parsed::sanitize_parsed_with;
 pub use providers::{
     Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names,
     provider, provider_names,
@@ -224,24 +226,7 @@ pub fn sanitize_slice_with(
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
     let parsed = Schema::parse(bytes, &ParseOptions::default())?;
-    // Each value of the wrong JSON type the parser keeps it reports.
-    let raw = if parsed
-        .diagnostics
-        .iter()
-        .any(|d| matches!(d.kind, schema_core::DiagnosticKind::WrongType { .. }))
-    {
-        engine::Raw::Maybe
-    } else {
-        engine::Raw::None
-    };
-    let (schema, cuts) = depth::Cuts::read(parsed, rules);
-    let cap = if cuts.is_empty() {
-        engine::Cap::Changed
-    } else {
-        engine::Cap::On
-    };
-    let out = engine::sanitize_capped(schema, rules, slot, options, cap, raw);
-    Ok(cuts.report(out))
+    Ok(sanitize_parsed_with(parsed, rules, slot, options))
 }
 
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive
