@@ -14,6 +14,7 @@
 //! Instance values (`enum`, `const`, `default`, unknown keywords) are written as the JSON text
 //! `to_json` writes, which the parser would have kept as they are.
 
+use crate::names::{Names, Seen, names};
 use crate::snapshot::Recorder;
 use crate::to_json;
 use pyo3::prelude::*;
@@ -42,6 +43,8 @@ pub struct Built {
 /// `None`, `shape` holds a partial walk: the caller starts a new one.
 pub fn build(d: &Bound<'_, PyDict>, shape: Option<&mut Recorder>) -> Option<Built> {
     let mut b = Builder {
+        names: names(d.py()),
+        seen: Seen::default(),
         shape,
         size: 0,
         buf: Vec::new(),
@@ -60,6 +63,9 @@ pub fn build(d: &Bound<'_, PyDict>, shape: Option<&mut Recorder>) -> Option<Buil
 
 /// One build: the snapshot being taken, the size so far, a buffer for instance text.
 struct Builder<'s> {
+    names: &'s Names,
+    /// The keys and type names looked up in this read (the dict holds them all).
+    seen: Seen,
     shape: Option<&'s mut Recorder>,
     size: usize,
     buf: Vec<u8>,
@@ -99,15 +105,23 @@ impl Builder<'_> {
         }
         let mut o = SchemaObject::new();
         for (k, v) in d.iter() {
-            let bytes = utf8(&k)?;
-            let name = text_of(&bytes)?;
-            self.size += name.len() + 4;
-            let (key, value) = match Keyword::from_name(name) {
-                Some(kw) => (Key::Known(kw), self.keyword(kw, &k, &v, depth)?),
-                None => (
-                    Key::Other(name.into()),
-                    Value::Raw(self.instance(Some(&k), &v)?),
-                ),
+            // A keyword key is found by its hash, with no copy of its text.
+            let (key, value) = match self.names.keyword(&k, &mut self.seen) {
+                Some(kw) => {
+                    self.size += kw.as_str().len() + 4;
+                    (Key::Known(kw), self.keyword(kw, &k, &v, depth)?)
+                }
+                None => {
+                    let bytes = utf8(&k)?;
+                    let name = text_of(&bytes)?;
+                    self.size += name.len() + 4;
+                    let key = Key::from_name(name);
+                    let value = match &key {
+                        Key::Known(kw) => self.keyword(*kw, &k, &v, depth)?,
+                        Key::Other(_) => Value::Raw(self.instance(Some(&k), &v)?),
+                    };
+                    (key, value)
+                }
             };
             o.insert_key(key, value);
         }
@@ -165,8 +179,10 @@ impl Builder<'_> {
         key: Option<&Bound<'_, PyAny>>,
         v: &Bound<'_, PyAny>,
     ) -> Option<InstanceType> {
-        let bytes = utf8(v)?;
-        let t = InstanceType::from_name(text_of(&bytes)?)?;
+        let t = match self.names.type_name(v, &mut self.seen) {
+            Some(t) => t,
+            None => InstanceType::from_name(text_of(&utf8(v)?)?)?,
+        };
         self.met(key, v);
         self.size += 9;
         Some(t)
@@ -203,7 +219,10 @@ impl Builder<'_> {
         v: &Bound<'_, PyAny>,
     ) -> Option<Instance> {
         self.buf.clear();
-        to_json::write_under(v, key, &mut self.buf, self.shape.as_deref_mut()).ok()?;
+        let written = to_json::write_under(v, key, &mut self.buf, self.shape.as_deref_mut());
+        // Writing an `int` beyond 64 bits calls its `__str__` (a subclass's runs Python).
+        self.seen.forget();
+        written.ok()?;
         self.size += self.buf.len() + 1;
         Instance::from_json(std::str::from_utf8(&self.buf).ok()?).ok()
     }

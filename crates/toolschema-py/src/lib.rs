@@ -13,6 +13,7 @@ mod from_dict;
 mod from_json;
 mod from_tree;
 mod input;
+mod names;
 mod profile;
 mod providers;
 mod restore;
