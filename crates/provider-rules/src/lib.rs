@@ -127,6 +127,7 @@ mod hints;
 mod keys;
 mod keyword_set;
 mod names;
+mod parsed;
 mod providers;
 mod report;
 mod rule_id;
@@ -142,6 +143,8 @@ pub use cost::{StrictCost, strict_cost};
 pub use decode::Decoder;
 pub use encode::{Encodings, SanitizeOptions};
 pub use names::{NameMap, RenameReason, ToolNames, check_tool_name};
+pub(crate) use parsed::Read;
+pub use parsed::sanitize_parsed_with;
 pub use providers::{
     Carries, ErrorText, PROFILES, PROVIDERS, Provider, Role, family, profile, profile_names,
     provider, provider_names,
@@ -155,7 +158,7 @@ pub use tool_input::{
     tool_input_schema,
 };
 
-use schema_core::{ParseOptions, Schema, SchemaError};
+use schema_core::{Schema, SchemaError};
 
 /// Rewrites `schema` into what the provider described by `rules` accepts.
 ///
@@ -224,59 +227,6 @@ pub fn sanitize_slice_with(
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
     Ok(Read::parse(bytes, rules)?.sanitize(rules, slot, options, engine::Reads::Everything))
-}
-
-/// A schema as [`sanitize_slice_with`] reads it: the parsed tree, what the parser cut at its
-/// depth limit, and whether it kept a value of the wrong JSON type.
-pub(crate) struct Read {
-    schema: Schema,
-    cuts: depth::Cuts,
-    raw: engine::Raw,
-}
-
-impl Read {
-    /// Parses `bytes` (the parser's error: they are not JSON).
-    pub(crate) fn parse(bytes: &[u8], rules: &Rules) -> Result<Read, SchemaError> {
-        let parsed = Schema::parse(bytes, &ParseOptions::default())?;
-        // Each value of the wrong JSON type the parser keeps it reports.
-        let raw = if parsed
-            .diagnostics
-            .iter()
-            .any(|d| matches!(d.kind, schema_core::DiagnosticKind::WrongType { .. }))
-        {
-            engine::Raw::Maybe
-        } else {
-            engine::Raw::None
-        };
-        let (schema, cuts) = depth::Cuts::read(parsed, rules);
-        Ok(Read { schema, cuts, raw })
-    }
-
-    /// Whether sanitizing it (without encodings) changes nothing, as proven before the engine
-    /// runs ([`engine::unchanged`]): kept whole, without values of the wrong JSON type, and
-    /// no step of the profile can change it. `false`: not proven.
-    pub(crate) fn cannot_change(&self, rules: &Rules, slot: Slot) -> bool {
-        self.cuts.is_empty()
-            && self.raw == engine::Raw::None
-            && engine::unchanged::cannot_change(&self.schema, rules, slot)
-    }
-
-    /// The engine on it, for a caller that reads what `reads` says of the result.
-    pub(crate) fn sanitize(
-        self,
-        rules: &Rules,
-        slot: Slot,
-        options: &SanitizeOptions,
-        reads: engine::Reads,
-    ) -> Sanitized {
-        let cap = if self.cuts.is_empty() {
-            engine::Cap::Changed
-        } else {
-            engine::Cap::On
-        };
-        let out = engine::sanitize_capped(self.schema, rules, slot, options, cap, self.raw, reads);
-        self.cuts.report(out)
-    }
 }
 
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive

@@ -16,8 +16,9 @@
 //! The lock is never held across a call into Python (a finalizer that runs there could
 //! sanitize too): entries are taken out and put in under it, compared and dropped outside it.
 
+use crate::from_dict;
 use crate::from_tree::to_python_tree;
-use crate::input::{self, Input, Kind};
+use crate::input::{self, Kind};
 use crate::providers::Chosen;
 use crate::snapshot::{Node, Recorder};
 use crate::template::Template;
@@ -249,16 +250,25 @@ impl Cache {
     }
 }
 
+/// What the engine is run on: JSON text, or a dict already read into its tree.
+pub enum Source<'t> {
+    /// JSON text (as it came, or written from a value).
+    Text(&'t [u8]),
+    /// A dict read straight into the tree ([`crate::from_dict`]).
+    Tree(from_dict::Built),
+}
+
 /// The result for `schema` (how it came, and the engine's answer): from the cache when it
 /// was sanitized before with the same profile, slot and options, else from the engine (and
-/// kept). `run` is the engine call on the input's text.
-pub fn sanitized<'a>(
+/// kept). `run` is the engine call on the input: a dict is read straight into the engine's
+/// tree where [`from_dict`] can, else written to JSON text.
+pub fn sanitized(
     py: Python<'_>,
-    schema: &'a Bound<'_, PyAny>,
+    schema: &Bound<'_, PyAny>,
     chosen: &Chosen,
     slot: provider_rules::Slot,
     encode: bool,
-    run: impl FnOnce(&Input<'a>) -> PyResult<provider_rules::Sanitized>,
+    run: impl FnOnce(Source<'_>) -> PyResult<provider_rules::Sanitized>,
 ) -> PyResult<(Kind, Arc<Done>)> {
     let mut key = key_of(schema, chosen, slot, encode);
     let found = match key {
@@ -281,21 +291,53 @@ pub fn sanitized<'a>(
         };
         return Ok((kind, e.done.clone()));
     }
-    // A dict's shape is taken while it is written to JSON text, before the engine runs
-    // (which may let other threads run).
-    let mut recorder = matches!(key.map(|k| k.by), Some(By::Object(_))).then(Recorder::default);
-    let input =
-        input::read_schema_shaped(schema, recorder.as_mut()).map_err(|e| e.into_py_err(py))?;
+    // A dict's shape is taken while it is read (into the tree, or to JSON text), before the
+    // engine runs (which may let other threads run).
+    let snapshot = matches!(key.map(|k| k.by), Some(By::Object(_)));
+    let mut recorder = snapshot.then(Recorder::default);
+    let tree = match schema.cast::<PyDict>() {
+        Ok(d) => from_dict::build(d, recorder.as_mut()),
+        Err(_) => None,
+    };
+    let (out, kind, bytes, recorder) = match tree {
+        Some(built) => {
+            let bytes = built.size;
+            (run(Source::Tree(built))?, Kind::Value, bytes, recorder)
+        }
+        None => {
+            // Read again from the start, the snapshot too.
+            let mut recorder = snapshot.then(Recorder::default);
+            let input = input::read_schema_shaped(schema, recorder.as_mut())
+                .map_err(|e| e.into_py_err(py))?;
+            let out = run(Source::Text(input.text()))?;
+            let (kind, bytes) = (input.kind, input.text().len());
+            if out.report.is_empty() && kind != Kind::Str {
+                // The output's text is the input's (the `str` is kept as it came).
+                let done = Done::new(out);
+                let _ = done.json.set(input.into_string());
+                return Ok((kind, keep(schema, chosen, key, recorder, bytes, done)));
+            }
+            (out, kind, bytes, recorder)
+        }
+    };
+    Ok((
+        kind,
+        keep(schema, chosen, key, recorder, bytes, Done::new(out)),
+    ))
+}
+
+/// Puts `done` into the cache under `key` (when it can be kept) and hands it back.
+fn keep(
+    schema: &Bound<'_, PyAny>,
+    chosen: &Chosen,
+    key: Option<Key>,
+    recorder: Option<Recorder>,
+    bytes: usize,
+    done: Done,
+) -> Arc<Done> {
     let shape = recorder
         .and_then(Recorder::finish)
-        .filter(|_| input.text().len() <= MAX_ENTRY_BYTES);
-    let out = run(&input)?;
-    let kind = input.kind;
-    let bytes = input.text().len();
-    let done = Done::new(out);
-    if done.out.report.is_empty() && kind != Kind::Str {
-        let _ = done.json.set(input.into_string());
-    }
+        .filter(|_| bytes <= MAX_ENTRY_BYTES);
     let done = Arc::new(done);
     let keep = match key {
         Some(k) if matches!(k.by, By::Object(_)) => shape.is_some().then_some(k),
@@ -314,7 +356,7 @@ pub fn sanitized<'a>(
         drop(dropped);
     }
     MISSES.fetch_add(1, Ordering::Relaxed);
-    Ok((kind, done))
+    done
 }
 
 /// The key `schema` is cached under, if it can be (an exact `dict`, `str` or `bytes`).

@@ -4,36 +4,15 @@
 //! values (`enum`, `default`, unknown keywords) are read from their kept JSON text.
 
 use crate::from_json::to_python;
+use crate::names::{Names, names};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
-use schema_core::{Dependency, InstanceType, Key, Keyword, Schema, TypeSet, Value};
+use schema_core::{Dependency, InstanceType, Key, Schema, TypeSet, Value};
 
 /// Schema levels converted by recursion; a deeper tree (the engine keeps 64 levels, so only a
 /// tree built by hand) is converted through its JSON text, which [`to_python`] reads without
 /// recursion.
 const MAX_LEVELS: usize = 200;
-
-/// The `str` of every keyword, by [`Keyword::index`], and of every type name.
-struct Names {
-    keywords: Vec<Py<PyString>>,
-    types: Vec<Py<PyString>>,
-}
-
-static NAMES: PyOnceLock<Names> = PyOnceLock::new();
-
-fn names(py: Python<'_>) -> &Names {
-    NAMES.get_or_init(py, || Names {
-        keywords: Keyword::ALL
-            .iter()
-            .map(|k| PyString::intern(py, k.as_str()).unbind())
-            .collect(),
-        types: InstanceType::ALL
-            .iter()
-            .map(|t| PyString::intern(py, t.as_str()).unbind())
-            .collect(),
-    })
-}
 
 /// Converts one tree; holds the shared names.
 struct Builder<'a, 'py> {
@@ -157,10 +136,6 @@ impl<'py> Builder<'_, 'py> {
     }
 
     fn type_name(&self, t: InstanceType) -> Bound<'py, PyAny> {
-        let i = InstanceType::ALL.iter().position(|x| *x == t).unwrap_or(0);
-        match self.names.types.get(i) {
-            Some(s) => s.bind(self.py).clone().into_any(),
-            None => PyString::new(self.py, t.as_str()).into_any(),
-        }
+        self.names.type_str(self.py, t)
     }
 }

@@ -6,7 +6,6 @@ use crate::snapshot::Recorder;
 use crate::to_json;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
-use std::borrow::Cow;
 
 /// How the value came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +30,10 @@ enum Text<'a> {
     /// In the argument itself (`bytes`, or the UTF-8 a `str` lends where the limited API
     /// allows it).
     Borrowed(&'a [u8]),
-    /// Written here (a dict), or copied (a `bytearray`, which may change under us; a `str`
-    /// under the 3.9 limited API).
+    /// The UTF-8 Python made of a `str` (under the 3.9 limited API a `str` cannot lend its
+    /// own): read where it is, with no second copy.
+    Encoded(Bound<'a, PyBytes>),
+    /// Written here (a dict), or copied (a `bytearray`, which may change under us).
     Owned(Vec<u8>),
 }
 
@@ -41,6 +42,7 @@ impl Input<'_> {
     pub fn text(&self) -> &[u8] {
         match &self.text {
             Text::Borrowed(b) => b,
+            Text::Encoded(b) => b.as_bytes(),
             Text::Owned(v) => v,
         }
     }
@@ -50,6 +52,7 @@ impl Input<'_> {
         match self.text {
             Text::Owned(v) => v,
             Text::Borrowed(b) => b.to_vec(),
+            Text::Encoded(b) => b.as_bytes().to_vec(),
         }
     }
 
@@ -73,12 +76,10 @@ fn read_shaped<'a, 'py>(
     shape: Option<&mut Recorder>,
 ) -> Result<Input<'a>, ErrorAt> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = s.to_cow().map_err(|e| ErrorAt::root(e.to_string()))?;
+        // (PyO3's `to_cow` would copy these bytes once more into a `String`.)
+        let text = s.encode_utf8().map_err(|e| ErrorAt::root(e.to_string()))?;
         return Ok(Input {
-            text: match text {
-                Cow::Borrowed(t) => Text::Borrowed(t.as_bytes()),
-                Cow::Owned(t) => Text::Owned(t.into_bytes()),
-            },
+            text: Text::Encoded(text),
             kind: Kind::Str,
         });
     }

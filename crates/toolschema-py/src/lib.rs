@@ -9,9 +9,11 @@ mod cache;
 mod calls;
 mod classes;
 mod errors;
+mod from_dict;
 mod from_json;
 mod from_tree;
 mod input;
+mod names;
 mod profile;
 mod providers;
 mod restore;
@@ -90,11 +92,22 @@ fn engine(
     slot: provider_rules::Slot,
     encode: bool,
 ) -> PyResult<(Kind, std::sync::Arc<cache::Done>)> {
-    cache::sanitized(py, schema, chosen, slot, encode, |input| {
-        run(py, input.text(), |t| {
+    cache::sanitized(py, schema, chosen, slot, encode, |source| match source {
+        cache::Source::Text(text) => run(py, text, |t| {
             provider_rules::sanitize_slice_with(t, chosen.rules(), slot, &options(encode))
         })
-        .map_err(|e| input::not_json(&e).into_py_err(py))
+        .map_err(|e| input::not_json(&e).into_py_err(py)),
+        cache::Source::Tree(built) => {
+            let rules = chosen.rules();
+            let go = move || {
+                provider_rules::sanitize_parsed_with(built.parsed, rules, slot, &options(encode))
+            };
+            Ok(if built.size >= DETACH_FROM {
+                py.detach(go)
+            } else {
+                go()
+            })
+        }
     })
 }
 

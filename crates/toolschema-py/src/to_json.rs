@@ -36,11 +36,22 @@ enum Frame<'py> {
 pub fn write<'py>(
     value: &Bound<'py, PyAny>,
     out: &mut Vec<u8>,
+    shape: Option<&mut Recorder>,
+) -> Result<(), ErrorAt> {
+    write_under(value, None, out, shape)
+}
+
+/// [`write`] for a value met under `key` (in the dict `shape` has open): the snapshot's
+/// entry for it goes under that key.
+pub fn write_under<'py>(
+    value: &Bound<'py, PyAny>,
+    key: Option<&Bound<'py, PyAny>>,
+    out: &mut Vec<u8>,
     mut shape: Option<&mut Recorder>,
 ) -> Result<(), ErrorAt> {
     let mut stack: Vec<Frame<'py>> = Vec::new();
     if let Some(r) = shape.as_deref_mut() {
-        r.met(None, value);
+        r.met(key, value);
     }
     let mut next = Some(value.clone());
     loop {

@@ -259,7 +259,8 @@ def sanitize(schema: SchemaInput, provider: Provider = "gemini", slot: Slot = "p
     provider's native profile), or a :class:`Profile`. ``encode=True`` turns the profile's
     lossless encodings on (``toolschema sanitize --encode``: maps as key/value entries, any
     values as JSON text, numeric enums as strings, tuples as objects); only for a caller that
-    decodes the model's values with :meth:`Sanitized.decode`.
+    decodes the model's values with :meth:`Sanitized.decode`. A dict is read straight into
+    the engine's tree (no JSON text in between); the result is the one its JSON text gives.
 
     >>> import toolschema
     >>> toolschema.sanitize({"type": "object", "properties": {"n": {"type": "integer", "enum": [1, 2, 3]}}}).schema
@@ -275,8 +276,8 @@ def sanitize_json(text: Union[str, bytes, bytearray], provider: Provider = "gemi
     """
 
 def cache_info() -> dict[str, int]:
-    """The result cache's figures: ``entries``, ``capacity``, ``bytes`` (input text held),
-    ``hits``, ``misses``.
+    """The result cache's figures: ``entries``, ``capacity``, ``bytes`` (input text held; a
+    ``dict`` counts about the size of its JSON text), ``hits``, ``misses``.
 
     ``sanitize`` and ``sanitize_json`` keep the engine's answers for recent inputs (per
     process, at most ``capacity`` entries and 32 MiB of input text, the oldest dropped first):

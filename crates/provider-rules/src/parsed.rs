@@ -1,0 +1,95 @@
+//! Sanitizing a schema the caller has already parsed (or built as the parser would): what
+//! [`crate::sanitize_slice_with`] does after its parse, for a binding that reads its own
+//! values (a Python dict) straight into the tree, with no JSON text in between.
+
+use crate::engine;
+use crate::{Rules, SanitizeOptions, Sanitized, Slot, depth};
+use schema_core::{DiagnosticKind, ParseOptions, Parsed, Schema, SchemaError};
+
+/// [`crate::sanitize_slice_with`] on a schema already parsed: `parsed` is what
+/// [`schema_core::Schema::parse`] returned for the bytes (with the default
+/// [`schema_core::ParseOptions`]), or a tree built to say the same: every known keyword's value
+/// of the wrong JSON type kept as [`schema_core::Value::Raw`] *and* reported as a
+/// [`DiagnosticKind::WrongType`], every subtree deeper than 64 levels cut to `{}` and reported
+/// as a [`DiagnosticKind::DepthLimit`]. The result is then the one `sanitize_slice_with` gives
+/// for the bytes. (A tree that holds an unreported `Raw` value, or nests deeper than the
+/// parser keeps, is for [`crate::sanitize_with`], which assumes neither.)
+///
+/// ```
+/// use provider_rules::{sanitize_parsed_with, sanitize_slice_with, Rules, SanitizeOptions, Slot};
+/// use schema_core::{ParseOptions, Schema};
+/// let text = br#"{"type":"object","properties":{"n":{"enum":[1,2]}}}"#;
+/// let parsed = Schema::parse(text, &ParseOptions::default())?;
+/// let opts = SanitizeOptions::default();
+/// let a = sanitize_parsed_with(parsed, &Rules::GEMINI, Slot::Parameters, &opts);
+/// let b = sanitize_slice_with(text, &Rules::GEMINI, Slot::Parameters, &opts)?;
+/// assert_eq!(a.schema.to_json_string(), b.schema.to_json_string());
+/// assert_eq!(a.report, b.report);
+/// # Ok::<(), schema_core::SchemaError>(())
+/// ```
+pub fn sanitize_parsed_with(
+    parsed: Parsed,
+    rules: &Rules,
+    slot: Slot,
+    options: &SanitizeOptions,
+) -> Sanitized {
+    Read::from_parsed(parsed, rules).sanitize(rules, slot, options, engine::Reads::Everything)
+}
+
+/// A schema as [`crate::sanitize_slice_with`] reads it: the parsed tree, what the parser cut
+/// at its depth limit, and whether it kept a value of the wrong JSON type.
+pub(crate) struct Read {
+    schema: Schema,
+    cuts: depth::Cuts,
+    raw: engine::Raw,
+}
+
+impl Read {
+    /// Parses `bytes` (the parser's error: they are not JSON).
+    pub(crate) fn parse(bytes: &[u8], rules: &Rules) -> Result<Read, SchemaError> {
+        let parsed = Schema::parse(bytes, &ParseOptions::default())?;
+        Ok(Read::from_parsed(parsed, rules))
+    }
+
+    /// What the parser returned, with its depth cuts and wrong-type values noted.
+    pub(crate) fn from_parsed(parsed: Parsed, rules: &Rules) -> Read {
+        // Each value of the wrong JSON type the parser keeps it reports.
+        let raw = if parsed
+            .diagnostics
+            .iter()
+            .any(|d| matches!(d.kind, DiagnosticKind::WrongType { .. }))
+        {
+            engine::Raw::Maybe
+        } else {
+            engine::Raw::None
+        };
+        let (schema, cuts) = depth::Cuts::read(parsed, rules);
+        Read { schema, cuts, raw }
+    }
+
+    /// Whether sanitizing it (without encodings) changes nothing, as proven before the engine
+    /// runs ([`engine::unchanged`]): kept whole, without values of the wrong JSON type, and
+    /// no step of the profile can change it. `false`: not proven.
+    pub(crate) fn cannot_change(&self, rules: &Rules, slot: Slot) -> bool {
+        self.cuts.is_empty()
+            && self.raw == engine::Raw::None
+            && engine::unchanged::cannot_change(&self.schema, rules, slot)
+    }
+
+    /// The engine on it, for a caller that reads what `reads` says of the result.
+    pub(crate) fn sanitize(
+        self,
+        rules: &Rules,
+        slot: Slot,
+        options: &SanitizeOptions,
+        reads: engine::Reads,
+    ) -> Sanitized {
+        let cap = if self.cuts.is_empty() {
+            engine::Cap::Changed
+        } else {
+            engine::Cap::On
+        };
+        let out = engine::sanitize_capped(self.schema, rules, slot, options, cap, self.raw, reads);
+        self.cuts.report(out)
+    }
+}
