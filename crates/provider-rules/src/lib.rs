@@ -232,7 +232,7 @@ pub fn sanitize_slice_with(
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive
 /// (a request body's slot, a file), at any nesting depth.
 ///
-/// The parser keeps 64 schema levels ([`ParseOptions`]'s default) and cuts what is deeper
+/// The parser keeps 64 schema levels ([`schema_core::ParseOptions`]'s default) and cuts what is deeper
 /// (without recursing into it, so no input can exhaust the stack); each cut is in the report
 /// as a lossy change with rule `depth` at the pointer of the cut subtree, and the subtree's
 /// place says so in its description (`"Nested deeper than 64 levels; not described."`, when the
