@@ -36,6 +36,7 @@
 mod deep;
 mod dialect;
 mod error;
+mod escape;
 mod facts;
 mod instance;
 mod keyword;
@@ -52,6 +53,7 @@ mod walk;
 
 pub use dialect::Dialect;
 pub use error::{Diagnostic, DiagnosticKind, SchemaError};
+pub use escape::short_escape;
 pub use instance::{Instance, JsonType};
 pub use keyword::{Keyword, Shape};
 pub use keyword_mask::KeywordMask;

@@ -171,15 +171,7 @@ fn unescape_into(body: &str, out: &mut String) -> Option<()> {
             return None;
         }
         out.push_str(body.get(run..i)?);
-        let ch = match b.get(i + 1)? {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
+        let ch = match *b.get(i + 1)? {
             b'u' => {
                 let hex = b.get(i + 2..i + 6)?;
                 if !hex.iter().all(u8::is_ascii_hexdigit) {
@@ -194,7 +186,7 @@ fn unescape_into(body: &str, out: &mut String) -> Option<()> {
                 i += 4;
                 char::from_u32(n)?
             }
-            _ => return None,
+            other => schema_core::short_escape(other)?,
         };
         out.push(ch);
         i += 2;

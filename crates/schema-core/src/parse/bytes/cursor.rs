@@ -160,33 +160,23 @@ impl<'i> Cursor<'i> {
     fn escape(&mut self) -> Option<char> {
         let c = *self.bytes().get(self.pos)?;
         self.pos += 1;
-        Some(match c {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let high = self.hex4()?;
-                if (0xDC00..0xE000).contains(&high) {
-                    return None;
-                }
-                if !(0xD800..0xDC00).contains(&high) {
-                    return char::from_u32(high);
-                }
-                (self.bytes().get(self.pos..self.pos + 2)? == b"\\u").then_some(())?;
-                self.pos += 2;
-                let low = self.hex4()?;
-                if !(0xDC00..0xE000).contains(&low) {
-                    return None;
-                }
-                char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?
-            }
-            _ => return None,
-        })
+        if c != b'u' {
+            return crate::escape::short_escape(c);
+        }
+        let high = self.hex4()?;
+        if (0xDC00..0xE000).contains(&high) {
+            return None;
+        }
+        if !(0xD800..0xDC00).contains(&high) {
+            return char::from_u32(high);
+        }
+        (self.bytes().get(self.pos..self.pos + 2)? == b"\\u").then_some(())?;
+        self.pos += 2;
+        let low = self.hex4()?;
+        if !(0xDC00..0xE000).contains(&low) {
+            return None;
+        }
+        char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
     }
 
     /// Four hex digits.
