@@ -24,7 +24,7 @@ mod triage;
 use held::{Held, LastFragment};
 use places::Places;
 use responses::sequence_number;
-use triage::Triage;
+use triage::{KEY_MAX, Triage};
 
 use super::report::RestoredCall;
 use super::sse::{self, Splitter};
@@ -49,6 +49,12 @@ pub(crate) struct StreamRestorer {
     seq_next: Option<u64>,
     /// See [`LastFragment`]; cleared by every other event.
     last_fragment: Option<LastFragment>,
+    /// The end of the last chunk when it was read with no call open (see
+    /// [`StreamRestorer::quiet`]): the start of an event, without a keyword in it, held as a
+    /// slice of that chunk (not copied into the splitter, which is empty meanwhile). The next
+    /// chunk either completes it without a keyword, and both go on as they came, or it goes
+    /// to the splitter as the start of what is held.
+    pending: Option<Bytes>,
     pub(crate) calls: Vec<RestoredCall>,
 }
 
@@ -76,6 +82,7 @@ impl StreamRestorer {
             open: Places::default(),
             seq_next: None,
             last_fragment: None,
+            pending: None,
             calls: Vec::new(),
         }
     }
@@ -92,13 +99,34 @@ impl StreamRestorer {
     /// one scan); only the rest is buffered.
     pub(crate) fn push_bytes(&mut self, mut chunk: Bytes) -> Vec<Bytes> {
         let mut out = Vec::new();
+        if let Some(start) = self.pending.take() {
+            if chunk.is_empty() {
+                self.pending = Some(start);
+                return out;
+            }
+            match self.complete_pending(&start, &mut chunk) {
+                Some(end) => {
+                    out.push(start);
+                    out.push(end);
+                }
+                None => self.splitter.extend(&start),
+            }
+        }
         // Each turn takes at least one byte of the chunk.
         while !chunk.is_empty() {
             if self.splitter.is_empty() && self.quiet() {
-                let limit = self.first_key(&chunk).unwrap_or(chunk.len());
+                let key = self.first_key(&chunk);
+                let limit = key.unwrap_or(chunk.len());
                 if let Some(end) = sse::last_event_end(&chunk[..limit]) {
                     out.push(chunk.split_to(end));
                     continue;
+                }
+                // No event ends in the chunk and none has a keyword: the start of one, held
+                // as it is (not a chunk that may start with an empty line: the splitter reads
+                // that one).
+                if key.is_none() && !matches!(chunk.first(), Some(b'\n' | b'\r')) {
+                    self.pending = Some(std::mem::take(&mut chunk));
+                    break;
                 }
             }
             // An event whole in the chunk, nothing held before it: read as a slice of the
@@ -121,6 +149,37 @@ impl StreamRestorer {
             self.drain(&mut out);
         }
         out
+    }
+
+    /// The end of the event that [`StreamRestorer::pending`] started (`start`), taken from
+    /// the front of `chunk` with the events after it up to the chunk's first keyword, when
+    /// that event has no keyword and no call opened meanwhile: all of it goes on as it came.
+    /// `None` (the chunk untouched): the event does not end in the chunk, or has a keyword.
+    fn complete_pending(&self, start: &Bytes, chunk: &mut Bytes) -> Option<Bytes> {
+        if !self.quiet() {
+            return None;
+        }
+        let tail = &start[start.len().saturating_sub(2)..];
+        let end = sse::first_event_end(tail, chunk)?;
+        // A keyword across the two: the start's last bytes and the end's first, side by side
+        // (a keyword has at most `KEY_MAX` bytes, none of them a line end).
+        let (a, b) = (
+            &start[start.len().saturating_sub(KEY_MAX - 1)..],
+            &chunk[..end.min(KEY_MAX - 1)],
+        );
+        let mut across = [0u8; 2 * (KEY_MAX - 1)];
+        across[..a.len()].copy_from_slice(a);
+        across[a.len()..a.len() + b.len()].copy_from_slice(b);
+        if self.first_key(&across[..a.len() + b.len()]).is_some() {
+            return None;
+        }
+        let key = self.first_key(chunk);
+        let limit = key.unwrap_or(chunk.len());
+        if limit < end {
+            return None;
+        }
+        let last = sse::last_event_end(&chunk[..limit]).unwrap_or(0);
+        Some(chunk.split_to(last.max(end)))
     }
 
     /// No call open, nothing held, no number to change: events without a keyword pass.
@@ -162,6 +221,9 @@ impl StreamRestorer {
     /// The stream ended (`cut`: with an error, or early): what is left to send.
     pub(crate) fn finish(&mut self, cut: bool) -> Vec<Bytes> {
         let mut out = Vec::new();
+        if let Some(start) = self.pending.take() {
+            self.splitter.extend(&start);
+        }
         let tail = self.splitter.finish();
         match tail {
             // A last event without its empty line is still read when the stream ended well.

@@ -30,6 +30,9 @@ static SEQUENCE_NUMBER: Key = Key::new("\"sequence_number\"");
 static CALL: Key = Key::new("_call");
 static UNCTION: Key = Key::new("unction");
 
+/// The most bytes a keyword of [`StreamRestorer::first_key`] has (`function_call`: 13).
+pub(super) const KEY_MAX: usize = 16;
+
 /// What an event needs.
 pub(super) enum Triage {
     /// Nothing: it goes on as it came.
