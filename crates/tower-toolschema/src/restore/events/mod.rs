@@ -105,9 +105,11 @@ impl StreamRestorer {
                 return out;
             }
             match self.complete_pending(&start, &mut chunk) {
-                Some(end) => {
-                    out.push(start);
-                    out.push(end);
+                Some((event, run)) => {
+                    out.push(event);
+                    if !run.is_empty() {
+                        out.push(run);
+                    }
                 }
                 None => self.splitter.extend(&start),
             }
@@ -151,11 +153,12 @@ impl StreamRestorer {
         out
     }
 
-    /// The end of the event that [`StreamRestorer::pending`] started (`start`), taken from
-    /// the front of `chunk` with the events after it up to the chunk's first keyword, when
-    /// that event has no keyword and no call opened meanwhile: all of it goes on as it came.
-    /// `None` (the chunk untouched): the event does not end in the chunk, or has a keyword.
-    fn complete_pending(&self, start: &Bytes, chunk: &mut Bytes) -> Option<Bytes> {
+    /// The event that [`StreamRestorer::pending`] started (`start`), whole (one buffer: every
+    /// piece sent holds whole events), and the events after it up to the chunk's first
+    /// keyword (a slice of the chunk), both taken from the front of `chunk`, when that event has
+    /// no keyword and no call opened meanwhile: all of it goes on as it came. `None` (the chunk
+    /// untouched): the event does not end in the chunk, or has a keyword.
+    fn complete_pending(&self, start: &Bytes, chunk: &mut Bytes) -> Option<(Bytes, Bytes)> {
         if !self.quiet() {
             return None;
         }
@@ -178,8 +181,12 @@ impl StreamRestorer {
         if limit < end {
             return None;
         }
-        let last = sse::last_event_end(&chunk[..limit]).unwrap_or(0);
-        Some(chunk.split_to(last.max(end)))
+        let last = sse::last_event_end(&chunk[..limit]).unwrap_or(0).max(end);
+        let mut event = Vec::with_capacity(start.len() + end);
+        event.extend_from_slice(start);
+        event.extend_from_slice(&chunk[..end]);
+        bytes::Buf::advance(chunk, end);
+        Some((Bytes::from(event), chunk.split_to(last - end)))
     }
 
     /// No call open, nothing held, no number to change: events without a keyword pass.
