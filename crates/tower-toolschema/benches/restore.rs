@@ -92,19 +92,6 @@ fn stream() -> Bytes {
     Bytes::from(s)
 }
 
-/// A stream of the same size and text as [`stream`]'s, without a call: what the layer's
-/// response body costs when it must look at every event and finds nothing to restore.
-fn text_stream() -> Bytes {
-    let mut s = String::with_capacity(SIZE + 4096);
-    let text = chunk(r#"{"content":"lorem ipsum dolor sit amet, consectetur adipiscing elit "}"#);
-    while s.len() < SIZE {
-        s.push_str(&text);
-    }
-    s.push_str(&chunk("{}").replace("\"finish_reason\":null", "\"finish_reason\":\"stop\""));
-    s.push_str("data: [DONE]\n\n");
-    Bytes::from(s)
-}
-
 /// The upstream: reads the request, answers the stream in frames of 16 KiB (slices, no copy).
 #[derive(Clone)]
 struct Upstream(Bytes);
@@ -289,37 +276,8 @@ fn pass(frames: &[Bytes], find: Find<'_>) -> usize {
     black_box(hits)
 }
 
-/// The frames copied out as [`drain`] copies them, each first scanned by `find` in the same
-/// loop (`None`: the copy alone): a scan right before the copy brings the frame into the cache
-/// the copy then reads it from, which a scan timed apart from the copy does not show. Each
-/// frame is a `Bytes` of its own, made before and dropped after its copy, as the upstream's
-/// are.
-fn copy_pass(frames: &[Bytes], find: Option<Find<'_>>) -> usize {
-    thread_local! {
-        static SINK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    SINK.with_borrow_mut(|sink| {
-        sink.clear();
-        let mut hits = 0;
-        for f in frames.iter().cloned() {
-            if let Some(find) = find {
-                let mut at = 0;
-                while let Some(k) = f.get(at..).and_then(find) {
-                    hits += 1;
-                    at += k + 1;
-                }
-            }
-            sink.extend_from_slice(&f);
-        }
-        black_box(hits);
-        black_box(sink.len())
-    })
-}
-
 /// The `FLOOR` lines: each exact pass over the frames against the bare exchange (paired median
-/// ratio, and both medians); then the same passes made the honest way, each frame scanned and
-/// then copied in one loop, against that loop's copy alone (`FLOOR scan + copy`: the least a
-/// layer that reads every byte once can add to the client's copy).
+/// ratio, and both medians).
 fn floors(rt: &tokio::runtime::Runtime, up: &Upstream) {
     let frames = frames(&up.0);
     let body = request_body(false);
@@ -363,72 +321,6 @@ fn floors(rt: &tokio::runtime::Runtime, up: &Upstream) {
             1.0 + r
         );
     }
-    for (name, find) in passes {
-        let r = paired_ratio(
-            60,
-            || {
-                copy_pass(&frames, Some(find));
-            },
-            || {
-                copy_pass(&frames, None);
-            },
-        );
-        let times = best_of(
-            3,
-            Duration::from_millis(200),
-            &mut [
-                &mut || {
-                    copy_pass(&frames, Some(find));
-                },
-                &mut || {
-                    copy_pass(&frames, None);
-                },
-                &mut || {
-                    black_box(exchange(rt, up, &body));
-                },
-            ],
-        );
-        let added = times[0].saturating_sub(times[1]);
-        println!(
-            "FLOOR scan + copy in one frame loop, {name}: {r:.3}x of the copy alone ({} vs {}): \
-             bare exchange ({}) + the scan's added {} = {:.3}x",
-            fmt(times[0]),
-            fmt(times[1]),
-            fmt(times[2]),
-            fmt(added),
-            ratio(times[2] + added, times[2])
-        );
-    }
-}
-
-/// [`main`]'s `TS_BENCH_RESTORE_CASE=text` profile: the response side of `all` over
-/// [`text_stream`], `n` times, then its bare frames `n` times.
-fn profile_text(rt: &tokio::runtime::Runtime, n: usize) {
-    #[inline(never)]
-    fn profile_text_layer(
-        rt: &tokio::runtime::Runtime,
-        text: &Bytes,
-        plan: &Arc<RestorePlan>,
-        n: usize,
-    ) {
-        for _ in 0..n {
-            black_box(response_only(rt, text, Some(plan)));
-        }
-    }
-    #[inline(never)]
-    fn profile_text_bare(rt: &tokio::runtime::Runtime, text: &Bytes, n: usize) {
-        for _ in 0..n {
-            black_box(response_only(rt, text, None));
-        }
-    }
-    let (_, _, plan) = prepare_request(
-        ToolSchemaLayer::openai().config(),
-        Some(Api::OpenAiChat),
-        request_body(true),
-    );
-    let (plan, text) = (Arc::new(plan), text_stream());
-    profile_text_layer(rt, &text, &plan, n);
-    profile_text_bare(rt, &text, n);
 }
 
 fn main() {
@@ -453,34 +345,8 @@ fn main() {
     let profile = std::env::var("TS_BENCH_RESTORE_PROFILE")
         .ok()
         .and_then(|n| n.parse::<usize>().ok());
-    // `TS_BENCH_RESTORE_CASE=text` with `TS_BENCH_RESTORE_PROFILE=N`: N readings of the
-    // text-only stream through the response side of `all`, then N of its bare frames.
-    if let (Some("text"), Some(n)) = (only.as_deref(), profile) {
-        profile_text(&rt, n);
-        return;
-    }
     if profile.is_none() {
         floors(&rt, &up);
-        // The way back's reading with no call in the stream: the scan and the framing alone.
-        let (_, _, plan) = prepare_request(
-            ToolSchemaLayer::openai().config(),
-            Some(Api::OpenAiChat),
-            request_body(true),
-        );
-        let (plan, text) = (Arc::new(plan), text_stream());
-        let r = paired_ratio(
-            60,
-            || {
-                black_box(response_only(&rt, &text, Some(&plan)));
-            },
-            || {
-                black_box(response_only(&rt, &text, None));
-            },
-        );
-        println!(
-            "FLOOR the response side of `all` over a stream of text alone (no call, {}): {r:.3}x of the bare frames",
-            mb(text.len())
-        );
     }
     for (name, all, target) in [("nothing", false, 1.05), ("all", true, 1.5)] {
         if only.as_deref().is_some_and(|o| o != name) {

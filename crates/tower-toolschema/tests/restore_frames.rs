@@ -54,7 +54,7 @@ fn run(stream: &[u8], cuts: &[usize]) -> Vec<Vec<u8>> {
     let mut s = plan.stream();
     let mut sent = Vec::new();
     let mut at = 0;
-    let mut push = |s: &mut tower_toolschema::restore::SseRestorer, part: &[u8]| {
+    let push = |s: &mut tower_toolschema::restore::SseRestorer, part: &[u8]| {
         let pieces = s.push(part);
         for p in &pieces {
             assert!(

@@ -96,7 +96,9 @@ impl StreamRestorer {
 
     /// [`StreamRestorer::push`] of a chunk the caller owns: with no call open and nothing
     /// held, the events before the chunk's first keyword leave as one slice of it (no copy,
-    /// one scan); only the rest is buffered.
+    /// one scan); a last, partial event without a keyword waits as a slice of the chunk
+    /// ([`StreamRestorer::pending`]), and goes on with the next chunk's events before its
+    /// first keyword; only the rest is buffered.
     pub(crate) fn push_bytes(&mut self, mut chunk: Bytes) -> Vec<Bytes> {
         let mut out = Vec::new();
         if let Some(start) = self.pending.take() {
