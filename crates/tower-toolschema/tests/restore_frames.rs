@@ -1,7 +1,8 @@
 //! The way back's reading of a stream frame by frame while no call is open: the events before
 //! a frame's first keyword go on as they came, a frame's last, partial event waits for the
 //! next frame and goes on with it, and a keyword is found wherever it is (inside text, split
-//! across frames, in a CRLF stream).
+//! across frames, in a CRLF stream); any chunking of any stream made of events, line ends and
+//! keywords in any order gives the output of one chunk.
 
 use provider_rules::{Decoder, NameMap, Rules};
 use tower_toolschema::restore::RestorePlan;
@@ -144,6 +145,63 @@ fn a_keyword_split_across_frames_is_found() {
                 rest.contains(r#""name":"a.b""#) && !rest.contains("a_b"),
                 "crlf {crlf}, cut {cut}: {rest}"
             );
+        }
+    }
+}
+
+mod any_bytes {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Pieces that make streams whose events, line ends and keywords fall anywhere: well-formed
+    /// events, bare line ends, keywords alone and parts of them.
+    const PIECES: [&str; 15] = [
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"1\",\"function\":{\"name\":\"a_b\",\"arguments\":\"{}\"}}]}}]}\n\n",
+        "\n",
+        "\r\n",
+        "\r",
+        "data: ",
+        "tool_calls",
+        "tool_c",
+        "alls",
+        "_call",
+        "function_call",
+        "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}",
+        "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"1\",\"function\":{\"name\":\"a_b\",\"arguments\":\"{\\\"x\\\":null}\"}}]}}]}",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"tool_calls\"}}]}\n\n",
+        ": comment\n",
+        "x",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 512,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x0f4a_3e5),
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn any_chunking_of_any_stream_gives_the_output_of_one_chunk(
+            pieces in proptest::collection::vec(0..PIECES.len(), 0..24),
+            mut cuts in proptest::collection::vec(0usize..1200, 0..40),
+        ) {
+            let stream: String = pieces.iter().map(|&i| PIECES[i]).collect();
+            cuts.sort_unstable();
+            let plan = plan();
+            let read = |cuts: &[usize]| {
+                let mut s = plan.stream();
+                let mut out = Vec::new();
+                let mut at = 0;
+                for &c in cuts {
+                    let c = c.clamp(at, stream.len());
+                    out.extend(s.push(&stream.as_bytes()[at..c]).concat());
+                    at = c;
+                }
+                out.extend(s.push(&stream.as_bytes()[at..]).concat());
+                out.extend(s.finish(false).concat());
+                out
+            };
+            prop_assert_eq!(read(&cuts), read(&[]));
         }
     }
 }
