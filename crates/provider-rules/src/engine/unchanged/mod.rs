@@ -120,6 +120,14 @@ impl Proof {
     }
 }
 
+/// Whether a step of `rules` may note that a node is not strict-compatible
+/// ([`super::Cx::not_strict`]) where it changes nothing: only a strict profile's steps do, and
+/// the one that closes every object ([`crate::AdditionalProperties::ForceFalse`]). Elsewhere a
+/// schema no step changes is strict-compatible, and no loss is recorded in it.
+pub(crate) fn marks_not_strict(rules: &Rules) -> bool {
+    rules.strict || rules.additional_properties == crate::AdditionalProperties::ForceFalse
+}
+
 /// Whether the engine, run on `schema` as the parser made it (kept whole, no value of the
 /// wrong JSON type: see the module's doc) for `rules` in `slot` without encodings, would
 /// change nothing and report nothing. `false` says only that the proof does not hold.
