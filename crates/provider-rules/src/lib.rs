@@ -226,7 +226,7 @@ pub fn sanitize_slice_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
-    Ok(Read::parse(bytes, rules)?.sanitize(rules, slot, options, engine::Reads::Everything))
+    Ok(Read::parse(bytes, rules)?.sanitized(rules, slot, options))
 }
 
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive

@@ -33,7 +33,7 @@ pub fn sanitize_parsed_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Sanitized {
-    Read::from_parsed(parsed, rules).sanitize(rules, slot, options, engine::Reads::Everything)
+    Read::from_parsed(parsed, rules).sanitized(rules, slot, options)
 }
 
 /// A schema as [`crate::sanitize_slice_with`] reads it: the parsed tree, what the parser cut
@@ -71,9 +71,42 @@ impl Read {
     /// runs ([`engine::unchanged`]): kept whole, without values of the wrong JSON type, and
     /// no step of the profile can change it. `false`: not proven.
     pub(crate) fn cannot_change(&self, rules: &Rules, slot: Slot) -> bool {
-        self.cuts.is_empty()
+        self.cuts.as_read()
             && self.raw == engine::Raw::None
             && engine::unchanged::cannot_change(&self.schema, rules, slot)
+    }
+
+    /// The engine's whole result on it ([`crate::sanitize_slice_with`]). Where no encoding is
+    /// asked for and the proof holds on a profile that makes no strict notes
+    /// ([`engine::unchanged::marks_not_strict`]: a schema no step changes is then
+    /// strict-compatible), that result is known without running the engine: the tree as it
+    /// is, no change, the identity decoder (only the strict rewrite's nullable properties
+    /// make one without encodings), and what the engine reports of it without changing it,
+    /// the property keys the provider refuses.
+    pub(crate) fn sanitized(
+        self,
+        rules: &Rules,
+        slot: Slot,
+        options: &SanitizeOptions,
+    ) -> Sanitized {
+        if !options.encode
+            && !engine::unchanged::marks_not_strict(rules)
+            && self.cannot_change(rules, slot)
+        {
+            let unfixable = match slot {
+                Slot::Parameters => crate::keys::property_keys(&self.schema, rules),
+                Slot::Schema => Vec::new(),
+            };
+            return Sanitized {
+                schema: self.schema,
+                report: crate::Report {
+                    unfixable,
+                    ..crate::Report::default()
+                },
+                decoder: crate::decode::Decoder::default(),
+            };
+        }
+        self.sanitize(rules, slot, options, engine::Reads::Everything)
     }
 
     /// The engine on it, for a caller that reads what `reads` says of the result.

@@ -300,3 +300,49 @@ fn the_proof_counts_per_profile() {
         "{all_proven} proven, {all_fell} fell back"
     );
 }
+
+/// The whole result `sanitize_slice_with` gives where the proof spares the engine is the one
+/// the engine gives (tree, changes, strict compatibility, refused property keys, an identity
+/// decoder): every sample, every profile, both slots; and a root that is not a schema is
+/// never proven.
+#[test]
+fn the_result_without_the_engine_is_the_engines() {
+    let opts = crate::SanitizeOptions::default();
+    let mut spared = 0usize;
+    for t in sample_texts() {
+        for rules in PROFILES {
+            for slot in [Slot::Parameters, Slot::Schema] {
+                let Ok(read) = crate::Read::parse(t.as_bytes(), rules) else {
+                    continue;
+                };
+                if read.cannot_change(rules, slot) && !marks_not_strict(rules) {
+                    spared += 1;
+                }
+                let fast = read.sanitized(rules, slot, &opts);
+                let Ok(read) = crate::Read::parse(t.as_bytes(), rules) else {
+                    continue;
+                };
+                let slow = read.sanitize(rules, slot, &opts, crate::engine::Reads::Everything);
+                let what = format!("{} {slot:?}: {t}", rules.name);
+                assert_eq!(fast.schema, slow.schema, "{what}");
+                assert_eq!(fast.report, slow.report, "{what}");
+                assert_eq!(
+                    fast.decoder.is_identity(),
+                    slow.decoder.is_identity(),
+                    "{what}"
+                );
+            }
+        }
+    }
+    assert!(spared > 10_000, "{spared}");
+    for rules in PROFILES {
+        for slot in [Slot::Parameters, Slot::Schema] {
+            for t in ["[1]", "\"x\"", "7"] {
+                let Ok(read) = crate::Read::parse(t.as_bytes(), rules) else {
+                    continue;
+                };
+                assert!(!read.cannot_change(rules, slot), "{} {t}", rules.name);
+            }
+        }
+    }
+}
