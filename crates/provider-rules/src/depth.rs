@@ -200,6 +200,11 @@ fn reaches_past(schema: &Schema, levels: usize) -> bool {
     found
 }
 
+/// Whether `schema` nests within [`limit`] levels: [`cap`] leaves it as it is.
+pub(crate) fn within_limit(schema: &Schema) -> bool {
+    !reaches_past(schema, limit())
+}
+
 /// Keeps `out` within [`limit`] levels: see the [module docs](self).
 pub(crate) fn cap(out: &mut Sanitized, rules: &Rules, slot: Slot) {
     let limit = limit();

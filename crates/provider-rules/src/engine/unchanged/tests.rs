@@ -289,7 +289,7 @@ fn the_proof_counts_per_profile() {
         }
     }
     let mut causes: Vec<_> = causes.into_iter().collect();
-    causes.sort_by(|a, b| b.1.cmp(&a.1));
+    causes.sort_by_key(|c| std::cmp::Reverse(c.1));
     for (c, n) in causes.iter().take(40) {
         eprintln!("fell back {n:>5}: {c}");
     }
@@ -331,10 +331,50 @@ fn the_result_without_the_engine_is_the_engines() {
                     slow.decoder.is_identity(),
                     "{what}"
                 );
+                // `sanitize` on the tree, against the engine on it.
+                let Ok(tree) = Schema::from_str(&t) else {
+                    continue;
+                };
+                let fast = crate::sanitize(&tree, rules, slot);
+                let slow = crate::engine::sanitize_with(tree, rules, slot, &opts);
+                assert_eq!(fast.schema, slow.schema, "{what}");
+                assert_eq!(fast.report, slow.report, "{what}");
+                assert_eq!(
+                    fast.decoder.is_identity(),
+                    slow.decoder.is_identity(),
+                    "{what}"
+                );
             }
         }
     }
     assert!(spared > 10_000, "{spared}");
+    // A tree the parser would not make: a value of the wrong JSON type, or deeper than the
+    // cap's levels, is the engine's to repair.
+    let mut deep = String::from(r#"{"type":"string"}"#);
+    for _ in 0..70 {
+        deep = format!(r#"{{"type":"object","properties":{{"a":{deep}}}}}"#);
+    }
+    let deep = Schema::parse(
+        deep.as_bytes(),
+        &schema_core::ParseOptions { max_depth: 200 },
+    )
+    .expect("json")
+    .schema;
+    let mut wrong = Schema::from_str(r#"{"type":"object","properties":{}}"#).expect("json");
+    if let Some(o) = wrong.as_object_mut() {
+        o.insert(
+            schema_core::Keyword::Required,
+            schema_core::Value::Raw(schema_core::Instance::from_json("true").expect("json")),
+        );
+    }
+    for (tree, rules) in [(deep, &Rules::OPENAI), (wrong, &Rules::OPENAI)] {
+        assert!(crate::parsed::unchanged_tree(&tree, rules, Slot::Parameters, &opts).is_none());
+        assert!(
+            !crate::sanitize(&tree, rules, Slot::Parameters)
+                .report
+                .is_empty()
+        );
+    }
     for rules in PROFILES {
         for slot in [Slot::Parameters, Slot::Schema] {
             for t in ["[1]", "\"x\"", "7"] {
