@@ -301,6 +301,17 @@ fn the_proof_counts_per_profile() {
     );
 }
 
+/// `fast` is `slow`: tree, report, and whether the decoder undoes anything.
+fn same_result(fast: &crate::Sanitized, slow: &crate::Sanitized, what: &str) {
+    assert_eq!(fast.schema, slow.schema, "{what}");
+    assert_eq!(fast.report, slow.report, "{what}");
+    assert_eq!(
+        fast.decoder.is_identity(),
+        slow.decoder.is_identity(),
+        "{what}"
+    );
+}
+
 /// The whole result `sanitize_slice_with` gives where the proof spares the engine is the one
 /// the engine gives (tree, changes, strict compatibility, refused property keys, an identity
 /// decoder): every sample, every profile, both slots; and a root that is not a schema is
@@ -324,26 +335,14 @@ fn the_result_without_the_engine_is_the_engines() {
                 };
                 let slow = read.sanitize(rules, slot, &opts, crate::engine::Reads::Everything);
                 let what = format!("{} {slot:?}: {t}", rules.name);
-                assert_eq!(fast.schema, slow.schema, "{what}");
-                assert_eq!(fast.report, slow.report, "{what}");
-                assert_eq!(
-                    fast.decoder.is_identity(),
-                    slow.decoder.is_identity(),
-                    "{what}"
-                );
+                same_result(&fast, &slow, &what);
                 // `sanitize` on the tree, against the engine on it.
                 let Ok(tree) = Schema::from_str(&t) else {
                     continue;
                 };
                 let fast = crate::sanitize(&tree, rules, slot);
                 let slow = crate::engine::sanitize_with(tree, rules, slot, &opts);
-                assert_eq!(fast.schema, slow.schema, "{what}");
-                assert_eq!(fast.report, slow.report, "{what}");
-                assert_eq!(
-                    fast.decoder.is_identity(),
-                    slow.decoder.is_identity(),
-                    "{what}"
-                );
+                same_result(&fast, &slow, &what);
             }
         }
     }
