@@ -3,7 +3,9 @@
 //! and every tree pass of [`ORDER`](super::ORDER) "can you change this?" ([`steps`],
 //! [`trees`]). Where each says it cannot, the engine would change nothing and report nothing,
 //! so its walks, its report and its decoder are skipped ([`crate::sanitize_into`]: the input
-//! bytes are the result); where one cannot say so, the engine runs as it would have.
+//! bytes are the result; [`crate::sanitize_slice_with`], [`crate::sanitize_parsed_with`] and
+//! [`crate::sanitize_with`], on a profile without strict notes ([`marks_not_strict`]): the
+//! tree is the result); where one cannot say so, the engine runs as it would have.
 //!
 //! The proof is exact because each answer is the step's own: a step that declares what it
 //! reads ([`super::Rule::reads`]) is answered by that declaration (a node that holds none of it
