@@ -11,7 +11,10 @@
 //! profiler: `sanitize_into` then runs on those only).
 //!
 //! A second `RATIO` line per profile takes the median over the schemas that need no change
-//! for that profile only (parse and check, nothing rewritten, nothing written).
+//! for that profile only (parse and check, nothing rewritten, nothing written). The
+//! `slice` lines time [`provider_rules::sanitize_slice`] on the same schemas (the whole
+//! result: what the service layer, the CLI's slots and the Python package call), interleaved
+//! with the other two.
 
 use provider_rules::{Rules, Slot, profile, sanitize_into};
 use std::hint::black_box;
@@ -39,9 +42,9 @@ fn corpus_schemas() -> Vec<Vec<u8>> {
     out
 }
 
-/// Nanoseconds per call of `f`: the best of 3 rounds of `reps` calls.
-fn per_call(reps: u32, mut rounds: [&mut dyn FnMut(); 2]) -> [f64; 2] {
-    let mut best = [f64::INFINITY; 2];
+/// Nanoseconds per call of each `f`: the best of 3 rounds of `reps` calls.
+fn per_call<const N: usize>(reps: u32, mut rounds: [&mut dyn FnMut(); N]) -> [f64; N] {
+    let mut best = [f64::INFINITY; N];
     for _ in 0..3 {
         for (i, f) in rounds.iter_mut().enumerate() {
             let t = Instant::now();
@@ -52,6 +55,10 @@ fn per_call(reps: u32, mut rounds: [&mut dyn FnMut(); 2]) -> [f64; 2] {
         }
     }
     best
+}
+
+fn mb_of(v: &[f64]) -> f64 {
+    median(v.to_vec())
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -85,6 +92,7 @@ fn main() {
         // The same figures for the schemas this profile leaves as they are.
         let mut same = Vec::new();
         let mut same_base = Vec::new();
+        let (mut slice, mut same_slice) = (Vec::new(), Vec::new());
         let mut out = String::new();
         let mut vbuf = Vec::new();
         let unchanged_only = std::env::var_os("TS_BENCH_UNCHANGED").is_some_and(|v| v == "1");
@@ -98,7 +106,7 @@ fn main() {
             })
             .collect();
         for s in chosen {
-            let [a, b] = per_call(
+            let [a, b, c] = per_call(
                 reps,
                 [
                     &mut || {
@@ -116,19 +124,29 @@ fn main() {
                         serde_json::to_writer(&mut vbuf, &v).expect("json");
                         black_box(&vbuf);
                     },
+                    &mut || {
+                        let _ = black_box(provider_rules::sanitize_slice(
+                            black_box(s),
+                            rules,
+                            Slot::Parameters,
+                        ));
+                    },
                 ],
             );
             ours.push(a);
             base.push(b);
+            slice.push(c);
             if matches!(
                 sanitize_into(s, rules, Slot::Parameters, &mut out),
                 Ok(false)
             ) {
                 same.push(a);
                 same_base.push(b);
+                same_slice.push(c);
             }
         }
         let unchanged = same.len();
+        let ms = median(slice) / mb_of(&base);
         let (m, mb) = (median(ours), median(base));
         println!(
             "{name:>14}: median {:.2} µs per schema | Value round trip {:.2} µs: {:.2}x | target 3 µs: {:.2}x",
@@ -145,6 +163,9 @@ fn main() {
             "RATIO per_schema_{name}_median_vs_3us {:.3}",
             m / 3e3
         ));
+        lines.push(format!(
+            "RATIO per_schema_{name}_slice_median_vs_value_roundtrip {ms:.3}"
+        ));
         if unchanged > 0 {
             let (u, ub) = (median(same), median(same_base));
             println!(
@@ -156,6 +177,10 @@ fn main() {
             lines.push(format!(
                 "RATIO per_schema_{name}_unchanged_median_vs_value_roundtrip {:.3}",
                 u / ub
+            ));
+            lines.push(format!(
+                "RATIO per_schema_{name}_slice_unchanged_median_vs_value_roundtrip {:.3}",
+                median(same_slice) / ub
             ));
         }
     }

@@ -89,6 +89,12 @@ impl Cuts {
         self.cuts.is_empty()
     }
 
+    /// Whether the parser read the bytes as they are: nothing cut, and a root that is a
+    /// schema (else [`Cuts::report`] adds a change to any result).
+    pub(crate) fn as_read(&self) -> bool {
+        self.cuts.is_empty() && self.not_a_schema.is_none()
+    }
+
     /// Adds the cuts to `out`, the result of sanitizing the schema [`Cuts::read`] returned.
     pub(crate) fn report(self, mut out: Sanitized) -> Sanitized {
         let Cuts { cuts, not_a_schema } = self;
@@ -192,6 +198,11 @@ fn reaches_past(schema: &Schema, levels: usize) -> bool {
             };
     });
     found
+}
+
+/// Whether `schema` nests within [`limit`] levels: [`cap`] leaves it as it is.
+pub(crate) fn within_limit(schema: &Schema) -> bool {
+    !reaches_past(schema, limit())
 }
 
 /// Keeps `out` within [`limit`] levels: see the [module docs](self).

@@ -182,7 +182,7 @@ use schema_core::{Schema, SchemaError};
 /// # Ok::<(), schema_core::SchemaError>(())
 /// ```
 pub fn sanitize(schema: &Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    engine::sanitize(schema.clone(), rules, slot)
+    sanitize_with(schema, rules, slot, &SanitizeOptions::default())
 }
 
 /// [`sanitize`] with options: with [`SanitizeOptions::encode`], the profile's lossless
@@ -208,6 +208,10 @@ pub fn sanitize_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Sanitized {
+    // A schema no step changes is the result as it is: the engine is not run.
+    if let Some(out) = parsed::unchanged_tree(schema, rules, slot, options) {
+        return out;
+    }
     engine::sanitize_with(schema.clone(), rules, slot, options)
 }
 
@@ -226,7 +230,7 @@ pub fn sanitize_slice_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Result<Sanitized, SchemaError> {
-    Ok(Read::parse(bytes, rules)?.sanitize(rules, slot, options, engine::Reads::Everything))
+    Ok(Read::parse(bytes, rules)?.sanitized(rules, slot, options))
 }
 
 /// Parses JSON bytes and [`sanitize`]s the schema: the entry point for schemas as they arrive

@@ -33,7 +33,7 @@ pub fn sanitize_parsed_with(
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Sanitized {
-    Read::from_parsed(parsed, rules).sanitize(rules, slot, options, engine::Reads::Everything)
+    Read::from_parsed(parsed, rules).sanitized(rules, slot, options)
 }
 
 /// A schema as [`crate::sanitize_slice_with`] reads it: the parsed tree, what the parser cut
@@ -71,9 +71,31 @@ impl Read {
     /// runs ([`engine::unchanged`]): kept whole, without values of the wrong JSON type, and
     /// no step of the profile can change it. `false`: not proven.
     pub(crate) fn cannot_change(&self, rules: &Rules, slot: Slot) -> bool {
-        self.cuts.is_empty()
+        self.cuts.as_read()
             && self.raw == engine::Raw::None
             && engine::unchanged::cannot_change(&self.schema, rules, slot)
+    }
+
+    /// The engine's whole result on it ([`crate::sanitize_slice_with`]). Where no encoding is
+    /// asked for and the proof holds on a profile that makes no strict notes
+    /// ([`engine::unchanged::marks_not_strict`]: a schema no step changes is then
+    /// strict-compatible), that result is known without running the engine: the tree as it
+    /// is, no change, the identity decoder (only the strict rewrite's nullable properties
+    /// make one without encodings), and what the engine reports of it without changing it,
+    /// the property keys the provider refuses.
+    pub(crate) fn sanitized(
+        self,
+        rules: &Rules,
+        slot: Slot,
+        options: &SanitizeOptions,
+    ) -> Sanitized {
+        if !options.encode
+            && !engine::unchanged::marks_not_strict(rules)
+            && self.cannot_change(rules, slot)
+        {
+            return unchanged(self.schema, rules, slot);
+        }
+        self.sanitize(rules, slot, options, engine::Reads::Everything)
     }
 
     /// The engine on it, for a caller that reads what `reads` says of the result.
@@ -92,4 +114,55 @@ impl Read {
         let out = engine::sanitize_capped(self.schema, rules, slot, options, cap, self.raw, reads);
         self.cuts.report(out)
     }
+}
+
+/// What the engine returns for `schema` where no step changes it (for a profile without
+/// strict notes, no encodings): the tree, an empty report with the property keys the
+/// provider refuses, the identity decoder (only the strict rewrite's nullable properties make
+/// one without encodings).
+fn unchanged(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
+    let unfixable = match slot {
+        Slot::Parameters => crate::keys::property_keys(&schema, rules),
+        Slot::Schema => Vec::new(),
+    };
+    Sanitized {
+        schema,
+        report: crate::Report {
+            unfixable,
+            ..crate::Report::default()
+        },
+        decoder: crate::decode::Decoder::default(),
+    }
+}
+
+/// [`crate::sanitize_with`]'s result where it is known without the engine: no encodings, a
+/// profile without strict notes, a tree as the parser could have made it (within the depth
+/// cap's levels, no known keyword's value of the wrong JSON type: the passes that repair
+/// those then find nothing) that the proof says no step changes. `None`: the engine runs.
+pub(crate) fn unchanged_tree(
+    schema: &Schema,
+    rules: &Rules,
+    slot: Slot,
+    options: &SanitizeOptions,
+) -> Option<Sanitized> {
+    let proven = !options.encode
+        && !engine::unchanged::marks_not_strict(rules)
+        && depth::within_limit(schema)
+        && !malformed(schema)
+        && engine::unchanged::cannot_change(schema, rules, slot);
+    proven.then(|| unchanged(schema.clone(), rules, slot))
+}
+
+/// Whether a known keyword of `schema` or below holds a value of the wrong JSON type (`schema`
+/// is within the depth cap's levels: the recursion is bounded by them).
+fn malformed(schema: &Schema) -> bool {
+    let Schema::Object(o) = schema else {
+        return false;
+    };
+    if o.malformed().next().is_some() {
+        return true;
+    }
+    let mut found = false;
+    o.for_each_child(|_, c| found = found || malformed(c));
+    found
 }

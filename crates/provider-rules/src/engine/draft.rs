@@ -132,7 +132,7 @@ const DRAFT_2020_URI: &str = "https://json-schema.org/draft/2020-12/schema";
 /// `$schema`, or `definitions`), those siblings would be ignored, and a second pass would
 /// remove them. One `$schema` at the root; linear in the schema.
 pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
-    use schema_core::{Dialect, Key, Visit};
+    use schema_core::{Dialect, Visit};
     if !cx.rules.draft_2020
         || !cx.rules.keywords.contains(Keyword::SchemaUri)
         // No `$ref` in the tree where the last tree-pass walk saw none and nothing changed
@@ -149,15 +149,7 @@ pub(crate) fn declare_2020(schema: &mut Schema, cx: &mut Cx<'_>) {
         }
         fn enter(&mut self, _: &str, s: &Schema) -> bool {
             if let Some(o) = s.as_object()
-                && o.reference().is_some()
-                && o.entries().iter().any(|e| match e.key {
-                    Key::Known(k) => {
-                        !super::refs::REF_SIBLINGS.contains(&k)
-                            && k != Keyword::Title
-                            && k != Keyword::Examples
-                    }
-                    Key::Other(_) => false,
-                })
+                && !super::refs::siblings_ignored(o)
             {
                 self.0 = true;
             }

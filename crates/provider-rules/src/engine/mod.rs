@@ -222,12 +222,8 @@ fn skips(schema: &Schema, reads: schema_core::KeywordMask) -> bool {
         && matches!(schema, Schema::Object(o) if !o.may_contain_any(reads))
 }
 
-/// [`crate::sanitize`]: [`ORDER`], the depth cap last.
-pub(crate) fn sanitize(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
-    sanitize_with(schema, rules, slot, &crate::SanitizeOptions::default())
-}
-
-/// [`sanitize`] with options ([`crate::sanitize_with`]): rewrites `schema` in place.
+/// [`crate::sanitize_with`] where the no-change proof does not answer: [`ORDER`], the depth
+/// cap last; rewrites `schema` in place.
 pub(crate) fn sanitize_with(
     schema: Schema,
     rules: &Rules,
@@ -286,7 +282,7 @@ pub(crate) fn run(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
 /// Whether [`run_with`] runs the passes on the finished result (the depth cap).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Cap {
-    /// It does ([`sanitize`]).
+    /// It does ([`sanitize_with`]).
     On,
     /// It does where a change was recorded: the schema was parsed whole, within the cap's
     /// limit ([`sanitize_capped`]), and a tree no step changed is still that tree.
@@ -298,7 +294,7 @@ pub(crate) enum Cap {
 /// What a caller reads of [`run_with`]'s result.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Reads {
-    /// The schema, the report and the decoder ([`sanitize`]).
+    /// The schema, the report and the decoder ([`sanitize_with`]).
     Everything,
     /// The schema and whether it changed, nothing else ([`crate::sanitize_into`]): the
     /// decoder is not built (the identity is returned), the strict rewrite keeps no list of
@@ -322,7 +318,7 @@ pub(crate) enum Raw {
     None,
 }
 
-/// [`ORDER`] on `schema` ([`sanitize`] and [`run`]): its tree passes at their places, the walk
+/// [`ORDER`] on `schema` ([`sanitize_with`] and [`run`]): its tree passes at their places, the walk
 /// of its PRE and POST steps at the first of them, and, where `cap` is on, the passes on the
 /// finished result. The tree is rewritten in place, and whether anything changed is what the
 /// steps recorded (every step that rewrites a node records a change: no copy of the input is

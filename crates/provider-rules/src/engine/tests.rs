@@ -142,7 +142,7 @@ fn the_tree_passes_frame_the_walk() {
 }
 
 /// The order's driver runs the depth cap only where it is on: [`run`] (what the cap's
-/// stand-ins are made with) leaves a schema too deep, [`sanitize`] does not.
+/// stand-ins are made with) leaves a schema too deep, [`crate::sanitize`] does not.
 #[test]
 fn the_cap_runs_last_and_only_where_it_is_on() {
     let mut text = String::from("{}");
@@ -152,7 +152,11 @@ fn the_cap_runs_last_and_only_where_it_is_on() {
     let schema = Schema::from_str(&text).unwrap();
     let depth = |s: &Sanitized| s.report.changes.iter().any(|c| c.rule == RuleId::Depth);
     assert!(!depth(&run(schema.clone(), &Rules::OPENAI, Slot::Schema)));
-    assert!(depth(&sanitize(schema, &Rules::OPENAI, Slot::Schema)));
+    assert!(depth(&crate::sanitize(
+        &schema,
+        &Rules::OPENAI,
+        Slot::Schema
+    )));
 }
 
 /// A pass skipped because no node holds its keywords ([`Cx::tree_may_hold`]) still sees
@@ -161,8 +165,8 @@ fn the_cap_runs_last_and_only_where_it_is_on() {
 #[test]
 fn a_pass_skipped_for_absent_keywords_sees_what_earlier_passes_wrote() {
     let text = r##"{"a":{"type":"object","properties":{"k":{"type":"string"},"m":{"type":"string"}},"dependentRequired":{"k":["m"]}},"b":{"$ref":"#/properties/a/properties/k"}}"##;
-    let out = sanitize(
-        Schema::from_str(text).unwrap(),
+    let out = crate::sanitize(
+        &Schema::from_str(text).unwrap(),
         &Rules::GEMINI,
         Slot::Parameters,
     );

@@ -70,7 +70,7 @@ fn draft7_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
     impl Transform for Strip {
         fn pre(&mut self, p: &str, s: &mut Schema) {
             let Some(o) = s.as_object_mut() else { return };
-            if o.reference().is_none() {
+            if siblings_ignored(o) {
                 return;
             }
             let before = o.len();
@@ -94,6 +94,20 @@ fn draft7_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
             "siblings of a draft-07 $ref (which ignores them) removed",
         );
     }
+}
+
+/// Whether `o` holds no `$ref`, or beside it only the reference keywords, annotations
+/// (`title`, `examples`) and unknown keys: nothing a draft-07 `$ref` ignores that 2020-12
+/// would apply, so [`draft7_siblings`] removes nothing here and `draft::declare_2020` finds
+/// no sibling to declare 2020-12 for.
+pub(crate) fn siblings_ignored(o: &schema_core::SchemaObject) -> bool {
+    o.reference().is_none()
+        || o.entries().iter().all(|e| match e.key {
+            Key::Known(k) => {
+                REF_SIBLINGS.contains(&k) || k == Keyword::Title || k == Keyword::Examples
+            }
+            Key::Other(_) => true,
+        })
 }
 
 /// What the provider would reject that this file's steps fix: the checker's part of these

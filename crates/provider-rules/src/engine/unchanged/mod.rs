@@ -3,7 +3,9 @@
 //! and every tree pass of [`ORDER`](super::ORDER) "can you change this?" ([`steps`],
 //! [`trees`]). Where each says it cannot, the engine would change nothing and report nothing,
 //! so its walks, its report and its decoder are skipped ([`crate::sanitize_into`]: the input
-//! bytes are the result); where one cannot say so, the engine runs as it would have.
+//! bytes are the result; [`crate::sanitize_slice_with`], [`crate::sanitize_parsed_with`] and
+//! [`crate::sanitize_with`], on a profile without strict notes ([`marks_not_strict`]): the
+//! tree is the result); where one cannot say so, the engine runs as it would have.
 //!
 //! The proof is exact because each answer is the step's own: a step that declares what it
 //! reads ([`super::Rule::reads`]) is answered by that declaration (a node that holds none of it
@@ -118,6 +120,14 @@ impl Proof {
                 .all(|(reads, f)| !held.intersects(*reads) || f(o, at))
             && self.always.iter().all(|f| f(o, at))
     }
+}
+
+/// Whether a step of `rules` may note that a node is not strict-compatible
+/// ([`super::Cx::not_strict`]) where it changes nothing: only a strict profile's steps do, and
+/// the one that closes every object ([`crate::AdditionalProperties::ForceFalse`]). Elsewhere a
+/// schema no step changes is strict-compatible, and no loss is recorded in it.
+pub(crate) fn marks_not_strict(rules: &Rules) -> bool {
+    rules.strict || rules.additional_properties == crate::AdditionalProperties::ForceFalse
 }
 
 /// Whether the engine, run on `schema` as the parser made it (kept whole, no value of the

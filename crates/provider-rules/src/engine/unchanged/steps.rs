@@ -44,7 +44,7 @@ pub(super) static STEPS: &[(&Rule, Answer)] = &[
     (&enums::CONST, Answer::Reads),
     (&arrays::TUPLE_FOLD, Answer::Reads),
     (&booleans::BOOLEAN_SCHEMA, Answer::Leaves(no_boolean_child)),
-    (&one_of::LOOSENED, Answer::Reads),
+    (&one_of::LOOSENED, Answer::Leaves(no_loss_below)),
     (&enums::ENUM_VALUES, Answer::Leaves(enum_taken)),
     (&types::TYPE_INFERRED, Answer::Leaves(typed)),
     (&arrays::ITEMS_MISSING, Answer::Leaves(items_there)),
@@ -182,6 +182,14 @@ fn nulls_in_style(o: &SchemaObject, at: &Node<'_>) -> bool {
 /// [`booleans::children`]: no boolean subschema but those left to their own steps.
 fn no_boolean_child(o: &SchemaObject, _: &Node<'_>) -> bool {
     booleans::leaves(o)
+}
+
+/// [`one_of::loosened`]: it acts only on a loss recorded below the node. Where every other
+/// step leaves the tree as it is, the only losses recorded are the notes that a node is not
+/// strict-compatible, which a profile makes only where it is strict or closes every object
+/// ([`super::marks_not_strict`]).
+fn no_loss_below(_: &SchemaObject, at: &Node<'_>) -> bool {
+    !super::marks_not_strict(at.rules)
 }
 
 /// [`enums::enum_values`]'s usual case.

@@ -6,6 +6,7 @@
 use super::Node;
 use crate::engine::rule::Tree;
 use crate::engine::{presence, proto_walk, trees};
+use crate::rules::Refs;
 use crate::{Rules, Slot};
 use schema_core::{Key, Keyword as K, KeywordMask, Schema, SchemaObject};
 
@@ -36,10 +37,7 @@ pub(super) static TREES: &[(&Tree, Answer)] = &[
     (&trees::CLOSED, closed),
     (&trees::PROTO, proto),
     (&trees::PRESENCE, presence),
-    // `refs::run` returns where the tree holds no reference.
-    (&trees::REFS, |_, _, a| {
-        a.tree(&[K::Ref, K::DynamicRef, K::RecursiveRef])
-    }),
+    (&trees::REFS, refs),
     // Only where the encodings are asked for (the proof is not).
     (&trees::ENCODE, none),
     (&trees::DECLARE_2020, declare_2020),
@@ -139,9 +137,29 @@ fn presence(rules: &Rules, _: Slot, a: &mut Asks) {
     }
 }
 
-/// `draft::declare_2020`: where on, a tree without `$ref` is left as it is.
+/// `refs::run`: where the profile keeps references as they are, it changes only a draft-07
+/// `$ref`'s siblings that 2020-12 would apply, and only where the profile is 2020-12
+/// (`refs::siblings_ignored`); every other profile's rewrites a tree that holds a reference
+/// (and returns where it holds none).
+fn refs(rules: &Rules, _: Slot, a: &mut Asks) {
+    match rules.refs {
+        Refs::Keep if rules.draft_2020 => a
+            .nodes
+            .push((KeywordMask::of(&[K::Ref]), Some(ref_siblings_ignored))),
+        Refs::Keep => {}
+        _ => a.tree(&[K::Ref, K::DynamicRef, K::RecursiveRef]),
+    }
+}
+
+fn ref_siblings_ignored(o: &SchemaObject, _: &Node<'_>) -> bool {
+    crate::engine::refs::siblings_ignored(o)
+}
+
+/// `draft::declare_2020`: where on, it declares 2020-12 only for a `$ref` with siblings
+/// 2020-12 applies (`refs::siblings_ignored`).
 fn declare_2020(rules: &Rules, _: Slot, a: &mut Asks) {
     if rules.draft_2020 && rules.keywords.contains(K::SchemaUri) {
-        a.tree(&[K::Ref]);
+        a.nodes
+            .push((KeywordMask::of(&[K::Ref]), Some(ref_siblings_ignored)));
     }
 }
