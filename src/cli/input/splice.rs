@@ -19,30 +19,30 @@ pub fn splice(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
     out
 }
 
-/// Appends a sanitized schema's text for the slot at `range` of `text` to `out`: compact where
-/// the original was on one line, otherwise pretty-printed and indented like the line the slot
-/// starts on.
-pub fn render_like_into(out: &mut String, text: &str, range: &Range<usize>, compact: &str) {
+/// Writes a sanitized schema's text for the slot at `range` of `text` to `write`, in pieces:
+/// compact where the original was on one line, otherwise pretty-printed and indented like the
+/// line the slot starts on (line by line, the indented text never gathered whole).
+pub fn render_like(text: &str, range: &Range<usize>, compact: &str, write: &mut dyn FnMut(&str)) {
     let original = text.get(range.clone()).unwrap_or("");
     if !original.contains('\n') {
-        out.push_str(compact);
+        write(compact);
         return;
     }
     let line_start = text[..range.start.min(text.len())]
         .rfind('\n')
         .map_or(0, |i| i + 1);
-    let indent: String = text[line_start..]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect();
+    let width = text[line_start..]
+        .bytes()
+        .take_while(|c| *c == b' ' || *c == b'\t')
+        .count();
+    // A newline, then the indent (ASCII: `width` bytes from `line_start` are whole chars).
+    let newline_indent = format!("\n{}", &text[line_start..line_start + width]);
     let pretty = schema_core::pretty(compact);
-    out.reserve(pretty.len() + 64);
     for (i, line) in pretty.lines().enumerate() {
         if i > 0 {
-            out.push('\n');
-            out.push_str(&indent);
+            write(&newline_indent);
         }
-        out.push_str(line);
+        write(line);
     }
 }
 
@@ -50,9 +50,9 @@ pub fn render_like_into(out: &mut String, text: &str, range: &Range<usize>, comp
 mod tests {
     use super::*;
 
-    fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
+    fn render(text: &str, range: &Range<usize>, compact: &str) -> String {
         let mut out = String::new();
-        render_like_into(&mut out, text, range, compact);
+        render_like(text, range, compact, &mut |piece| out.push_str(piece));
         out
     }
 
@@ -68,11 +68,11 @@ mod tests {
         let text = "{\n    \"s\": {\n      \"type\": \"x\"\n    }\n}";
         let start = text.find("{\n      ").unwrap();
         let end = text.rfind("}\n}").unwrap() + 1;
-        let out = render_like(text, &(start..end), r#"{"type":"y"}"#);
+        let out = render(text, &(start..end), r#"{"type":"y"}"#);
         assert_eq!(out, "{\n      \"type\": \"y\"\n    }");
         let one_line = r#"{"s":{"type":"x"}}"#;
         assert_eq!(
-            render_like(one_line, &(5..17), r#"{"type":"y"}"#),
+            render(one_line, &(5..17), r#"{"type":"y"}"#),
             r#"{"type":"y"}"#
         );
     }

@@ -48,8 +48,9 @@ pub(super) fn tool_items(
                         pointer: format!("{base}/{i}/{key}"),
                         slot,
                         range: found.map_or(end..end, |v| span(&source.text, v)),
-                        // A non-object value is sanitized as it is (into an object schema).
-                        schema: found.map_or(input.schema.into_owned(), |v| v.get().to_owned()),
+                        // A non-object value is sanitized as it is (into an object schema), read
+                        // where it stands; none, as the schema the tool stands for.
+                        own: found.is_none().then(|| input.schema.into_owned()),
                     });
                     any_tool = true;
                     continue;
@@ -65,8 +66,9 @@ pub(super) fn tool_items(
                 label: key.to_owned(),
                 pointer: format!("{base}/{i}/{key}"),
                 slot,
+                // The schema is read where it stands in the text, not copied.
                 range: span(&source.text, v),
-                schema: v.get().to_owned(),
+                own: None,
             });
         }
     }
