@@ -38,6 +38,9 @@ impl SlotResult {
     }
 }
 
+/// Where output goes, piece by piece.
+type Write<'a> = &'a mut dyn FnMut(&str);
+
 /// A sanitized document: the output text and what was done to each slot.
 #[derive(Debug, Clone)]
 pub struct Applied {
@@ -135,7 +138,7 @@ pub fn write_applied(
     // Writes `text[at..range.start]`, then the new text as `new` writes it, each piece as it
     // comes (a pretty-printed slot is not gathered first); an edit overlapping the last is
     // dropped.
-    let mut edit = |range: std::ops::Range<usize>, new: &mut dyn FnMut(&mut dyn FnMut(&str))| {
+    let mut edit = |range: std::ops::Range<usize>, new: &mut dyn FnMut(Write<'_>)| {
         if range.start < at || range.end > text.len() {
             return;
         }
