@@ -35,15 +35,25 @@ pub fn render_like(text: &str, range: &Range<usize>, compact: &str, write: &mut 
         .bytes()
         .take_while(|c| *c == b' ' || *c == b'\t')
         .count();
-    // A newline, then the indent (ASCII: `width` bytes from `line_start` are whole chars).
-    let newline_indent = format!("\n{}", &text[line_start..line_start + width]);
+    // The indent (ASCII: `width` bytes from `line_start` are whole chars).
+    let indent = &text[line_start..line_start + width];
     let pretty = schema_core::pretty(compact);
+    // The indented lines go out in chunks of about `CHUNK` bytes: one call a chunk, not one a
+    // line, and never a buffer of the whole slot.
+    const CHUNK: usize = 16 << 10;
+    let mut chunk = String::with_capacity(pretty.len().min(CHUNK) + 256);
     for (i, line) in pretty.lines().enumerate() {
         if i > 0 {
-            write(&newline_indent);
+            chunk.push('\n');
+            chunk.push_str(indent);
         }
-        write(line);
+        chunk.push_str(line);
+        if chunk.len() >= CHUNK {
+            write(&chunk);
+            chunk.clear();
+        }
     }
+    write(&chunk);
 }
 
 #[cfg(test)]
