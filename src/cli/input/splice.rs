@@ -74,6 +74,31 @@ mod tests {
     }
 
     #[test]
+    fn a_large_pretty_slot_is_written_in_chunks_and_whole() {
+        let props: Vec<String> = (0..2000)
+            .map(|i| format!(r#""p{i}":{{"type":"string"}}"#))
+            .collect();
+        let compact = format!(
+            r#"{{"type":"object","properties":{{{}}}}}"#,
+            props.join(",")
+        );
+        let text = "{\n  \"s\": {\n    \"type\": \"x\"\n  }\n}";
+        let range = text.find("{\n    ").unwrap()..text.rfind("}\n}").unwrap() + 1;
+        let mut pieces = Vec::new();
+        render_like(text, &range, &compact, &mut |p| pieces.push(p.to_owned()));
+        // Every line of the pretty text, indented like the slot's line, nothing else.
+        let want = schema_core::pretty(&compact)
+            .lines()
+            .collect::<Vec<_>>()
+            .join("\n  ");
+        assert_eq!(pieces.concat(), want);
+        // In pieces of about 16 KiB, not one a line and not one for the whole slot.
+        assert!(want.len() > 64 << 10);
+        assert!(pieces.len() > 1 && pieces.len() <= want.len() / (16 << 10) + 1);
+        assert!(pieces.iter().all(|p| p.len() < (16 << 10) + 256));
+    }
+
+    #[test]
     fn render_like_indents_like_the_original() {
         let text = "{\n    \"s\": {\n      \"type\": \"x\"\n    }\n}";
         let start = text.find("{\n      ").unwrap();
