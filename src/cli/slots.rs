@@ -77,9 +77,18 @@ pub fn sanitize_item_with(
     options: &provider_rules::SanitizeOptions,
 ) -> Result<(provider_rules::Sanitized, Option<String>), String> {
     let out = sanitize_slice_with(item.schema(text).as_bytes(), rules, item.slot, options)
-        .map_err(|e| format!("not a readable schema: {e}"))?;
+        .map_err(unreadable)?;
     let after = (!out.report.is_empty()).then(|| out.schema.to_json_string());
     Ok((out, after))
+}
+
+/// The largest buffer kept for the next slot's text: a larger one (a rare large schema) is
+/// freed, not held to the end beside everything else.
+const REUSED: usize = 64 << 10;
+
+/// Why a slot's schema could not be sanitized.
+fn unreadable(e: impl std::fmt::Display) -> String {
+    format!("not a readable schema: {e}")
 }
 
 /// Sanitizes every slot of `doc` with `choice`.
@@ -125,6 +134,7 @@ pub fn write_applied(
     let mut order: Vec<usize> = (0..doc.items.len()).collect();
     order.sort_by_key(|&i| doc.items[i].range.start);
     let mut results: Vec<Option<SlotResult>> = vec![None; doc.items.len()];
+    let mut compact = String::new();
     let mut at = 0;
     let mut edited = false;
     // Whether the last non-empty piece written ended with a newline.
@@ -158,12 +168,23 @@ pub fn write_applied(
             error: None,
             strict_downgraded: false,
         };
-        match sanitize_item_with(text, item, rules, options) {
-            Err(e) => result.error = Some(e),
-            Ok((mut out, after)) => {
+        match sanitize_slice_with(item.schema(text).as_bytes(), rules, item.slot, options) {
+            Err(e) => result.error = Some(unreadable(e)),
+            Ok(mut out) => {
+                // A changed schema's text, in one buffer reused from slot to slot (unless it
+                // is kept); the tree is dropped as soon as its text is made.
+                let after = (!out.report.is_empty()).then(|| {
+                    let mut buf = if keep_after {
+                        String::new()
+                    } else {
+                        std::mem::take(&mut compact)
+                    };
+                    buf.clear();
+                    out.schema.write_json(&mut buf);
+                    buf
+                });
                 result.changes = std::mem::take(&mut out.report.changes);
                 result.strict_compatible = out.report.strict_compatible;
-                // The tree is dropped as soon as its text is made.
                 drop(out);
                 if item.range.is_empty() {
                     // A tools/list entry without an `inputSchema` (issue 19): the schema it
@@ -185,7 +206,11 @@ pub fn write_applied(
                     edit(item.range.clone(), &mut |w| {
                         render_like(text, &item.range, &after, w)
                     });
-                    result.after = keep_after.then_some(after);
+                    if keep_after {
+                        result.after = Some(after);
+                    } else if after.capacity() <= REUSED {
+                        compact = after;
+                    }
                 }
             }
         }
