@@ -356,3 +356,46 @@ fn renamed_tool_names_are_in_the_output_and_the_report() {
     let r: Value = serde_json::from_str(&stderr(&o)).unwrap();
     assert!(r.get("renames").is_none());
 }
+
+/// Runs the binary with `args` and the file `path` as standard input (`< FILE`: a regular
+/// file, which is read into a buffer of its size, not as a pipe is).
+fn run_stdin_file(args: &[&str], path: &std::path::Path) -> std::process::Output {
+    bin()
+        .args(args)
+        .stdin(std::fs::File::open(path).expect("open"))
+        .output()
+        .expect("run toolschema")
+}
+
+#[test]
+fn standard_input_that_is_a_file_reads_as_the_file_given_by_name() {
+    let dir = tempdir("stdin-file");
+    let tools = write(&dir, "tools.json", MCP_DOC);
+    let o = run_stdin_file(&["sanitize", "-p", "gemini"], &tools);
+    expect_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        MCP_DOC.replace(CREATE_ISSUE_IN, CREATE_ISSUE_GEMINI)
+    );
+    // A request body of 4 MiB and more (read into a map of its own), and a small one.
+    let small = openai_body();
+    let large = small.replace(
+        "\"file it\"",
+        &format!("\"file it{}\"", " and".repeat(1 << 20)),
+    );
+    assert!(large.len() > 4 << 20);
+    for body in [small, large] {
+        let f = write(&dir, "body.json", &body);
+        let o = run_stdin_file(&["sanitize", "-p", "gemini", "--api", "openai-chat"], &f);
+        expect_code(&o, 0);
+        assert!(stdout(&o) == body.replace(PARAMS_IN, PARAMS_GEMINI));
+        assert!(
+            o.stdout == run(&["sanitize", "-p", "gemini", "--api", "openai-chat", s(&f)]).stdout
+        );
+    }
+    // Not JSON, said with the name standard input goes by.
+    let bad = write(&dir, "bad.json", "{\"tools\": [");
+    let o = run_stdin_file(&["sanitize", "-p", "gemini"], &bad);
+    expect_code(&o, 2);
+    assert!(stderr(&o).contains("<stdin>:1:"), "{}", stderr(&o));
+}

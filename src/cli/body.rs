@@ -41,15 +41,18 @@ pub fn document(source: Source, api: Option<Api>) -> Result<Document, CliError> 
         let Some(range) = found.range(source.text.as_bytes()) else {
             continue;
         };
-        // A JSON string holds the schema's text (Bedrock's structured output).
+        // A JSON string holds the schema's text (Bedrock's structured output); any other
+        // slot is read where it stands in the text.
         let raw = found.raw.get();
-        let schema = if raw.starts_with('"') {
+        let own = if raw.starts_with('"') {
             match serde_json::from_str::<String>(raw) {
-                Ok(s) => s,
+                Ok(s) => Some(s),
                 Err(_) => continue,
             }
+        } else if source.text.get(range.clone()) == Some(raw) {
+            None
         } else {
-            raw.to_owned()
+            Some(raw.to_owned())
         };
         let tool = found.tool();
         let key = tool.clone().unwrap_or_else(|| found.pointer.clone());
@@ -72,7 +75,7 @@ pub fn document(source: Source, api: Option<Api>) -> Result<Document, CliError> 
             pointer: found.pointer.clone(),
             slot: found.spec.role.engine_slot(),
             range,
-            schema,
+            own,
         });
     }
     Ok(Document {
@@ -156,7 +159,7 @@ pub fn check(doc: &Document, choice: &Choice) -> Result<Vec<Finding>, CliError> 
             continue;
         };
         let rules = plan.profile.rules();
-        for violation in check_item(item, rules) {
+        for violation in check_item(&doc.source.text, item, rules) {
             out.push(Finding { item: i, violation });
         }
         if let Some(v) = check_name(item, rules) {
@@ -203,7 +206,12 @@ mod tests {
             ]
         );
         assert_eq!(d.items[0].tool.as_deref(), Some("f"));
-        assert_eq!(&d.source.text[d.items[0].range.clone()], d.items[0].schema);
+        // Read where it stands in the text, not copied.
+        assert_eq!(d.items[0].own, None);
+        assert_eq!(
+            d.items[0].schema(&d.source.text),
+            r#"{"type": ["string", "null"]}"#
+        );
     }
 
     #[test]

@@ -145,7 +145,7 @@ fn field_count(
         .items
         .iter()
         .filter(|i| i.slot == provider_rules::Slot::Parameters)
-        .filter_map(|i| schema_core::Schema::from_str(&i.schema).ok())
+        .filter_map(|i| schema_core::Schema::from_str(i.schema(&doc.source.text)).ok())
         .fold(0u32, |n, s| {
             n.saturating_add(provider_rules::strict_cost(&s).fields)
         });

@@ -65,7 +65,7 @@ fn diff_document(
         let Some(after) = &slot.after else { continue };
         changed += 1;
         let item = &doc.items[slot.item];
-        let before = schema_core::pretty(&compact(&item.schema));
+        let before = schema_core::pretty(&compact(item.schema(&doc.source.text)));
         let after = schema_core::pretty(after);
         let name = match file {
             Some(f) => format!("{f}: {}", item.display_name()),

@@ -48,6 +48,12 @@ pub fn read_bytes(file: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
 /// file into huge pages ([`super::read_large`]).
 pub fn read_body(file: Option<&Path>) -> Result<(String, bytes::Bytes), CliError> {
     let Some(p) = file.filter(|p| p.as_os_str() != "-") else {
+        if let Some((f, len)) = stdin_file() {
+            // A file given as standard input (`< FILE`) is read as a named file is.
+            let bytes = super::read_large::read_all(f, len)
+                .map_err(|e| CliError::usage(format!("cannot read standard input: {e}")))?;
+            return Ok(("<stdin>".to_owned(), bytes));
+        }
         let (name, bytes) = read_stdin()?;
         return Ok((name, bytes.into()));
     };
@@ -63,13 +69,41 @@ pub fn read_body(file: Option<&Path>) -> Result<(String, bytes::Bytes), CliError
     Ok((name, bytes))
 }
 
+/// Standard input read whole: into a buffer of the file's size when it is a file (`< FILE`:
+/// no buffer grown by doubling and copied, a whole input's worth of memory more at its
+/// peak), else as it comes.
 fn read_stdin() -> Result<(String, Vec<u8>), CliError> {
     let name = "<stdin>".to_owned();
+    let cannot = |e: std::io::Error| CliError::usage(format!("cannot read standard input: {e}"));
     let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::usage(format!("cannot read standard input: {e}")))?;
+    match stdin_file() {
+        Some((mut f, len)) => {
+            // One byte more: `read_to_end` sees the end without growing the buffer.
+            bytes.reserve_exact(usize::try_from(len).unwrap_or(0).saturating_add(1));
+            f.read_to_end(&mut bytes).map_err(cannot)?;
+        }
+        None => {
+            std::io::stdin().read_to_end(&mut bytes).map_err(cannot)?;
+        }
+    }
     Ok((name, bytes))
+}
+
+/// Standard input as a [`File`](std::fs::File) with its size, when it is a regular file
+/// (`< FILE`; not a pipe or a terminal). Reading it reads standard input (the same open file
+/// and offset); nothing has read standard input before, so std's buffer holds nothing.
+#[cfg(unix)]
+fn stdin_file() -> Option<(std::fs::File, u64)> {
+    use std::os::fd::AsFd;
+    let f = std::fs::File::from(std::io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let meta = f.metadata().ok()?;
+    meta.is_file().then_some((f, meta.len()))
+}
+
+/// Elsewhere standard input is read as it comes.
+#[cfg(not(unix))]
+fn stdin_file() -> Option<(std::fs::File, u64)> {
+    None
 }
 
 /// The error for text that is not valid JSON: `NAME:LINE:COLUMN: invalid JSON: WHAT`.

@@ -4,7 +4,7 @@
 
 use super::body;
 use super::error::CliError;
-use super::input::{Document, Item, Kind, render_like_into};
+use super::input::{Document, Item, Kind, render_like};
 use super::profile::Choice;
 use provider_rules::{
     Change, Rules, Slot, Violation, check_slice, check_tool_name, sanitize_slice_with,
@@ -38,6 +38,9 @@ impl SlotResult {
     }
 }
 
+/// Where output goes, piece by piece.
+type Write<'a> = &'a mut dyn FnMut(&str);
+
 /// A sanitized document: the output text and what was done to each slot.
 #[derive(Debug, Clone)]
 pub struct Applied {
@@ -49,26 +52,43 @@ pub struct Applied {
     pub renames: Vec<tower_toolschema::report::Rename>,
 }
 
-/// Sanitizes one slot with `rules`: the result, and the new schema text when it changed. The
-/// schema text is read by schema-core's streaming parser (any nesting depth; what it cuts at
-/// its depth limit is in the report), as the layer does for request bodies.
+/// Sanitizes one slot (of the document whose text is `text`) with `rules`: the result, and the
+/// new schema text when it changed. The schema text is read by schema-core's streaming parser
+/// (any nesting depth; what it cuts at its depth limit is in the report), as the layer does for
+/// request bodies.
 pub fn sanitize_item(
+    text: &str,
     item: &Item,
     rules: &Rules,
 ) -> Result<(provider_rules::Sanitized, Option<String>), String> {
-    sanitize_item_with(item, rules, &provider_rules::SanitizeOptions::default())
+    sanitize_item_with(
+        text,
+        item,
+        rules,
+        &provider_rules::SanitizeOptions::default(),
+    )
 }
 
 /// [`sanitize_item`] with options (`sanitize --encode`: the profile's encodings).
 pub fn sanitize_item_with(
+    text: &str,
     item: &Item,
     rules: &Rules,
     options: &provider_rules::SanitizeOptions,
 ) -> Result<(provider_rules::Sanitized, Option<String>), String> {
-    let out = sanitize_slice_with(item.schema.as_bytes(), rules, item.slot, options)
-        .map_err(|e| format!("not a readable schema: {e}"))?;
+    let out = sanitize_slice_with(item.schema(text).as_bytes(), rules, item.slot, options)
+        .map_err(unreadable)?;
     let after = (!out.report.is_empty()).then(|| out.schema.to_json_string());
     Ok((out, after))
+}
+
+/// The largest buffer kept for the next slot's text: a larger one (a rare large schema) is
+/// freed, not held to the end beside everything else.
+const REUSED: usize = 64 << 10;
+
+/// Why a slot's schema could not be sanitized.
+fn unreadable(e: impl std::fmt::Display) -> String {
+    format!("not a readable schema: {e}")
 }
 
 /// Sanitizes every slot of `doc` with `choice`.
@@ -114,20 +134,28 @@ pub fn write_applied(
     let mut order: Vec<usize> = (0..doc.items.len()).collect();
     order.sort_by_key(|&i| doc.items[i].range.start);
     let mut results: Vec<Option<SlotResult>> = vec![None; doc.items.len()];
+    let mut compact = String::new();
     let mut at = 0;
     let mut edited = false;
-    let mut ends_with_newline = false;
-    let mut scratch = String::new();
-    // Writes `text[at..range.start]` and the new text (an edit overlapping the last is dropped).
-    let mut edit = |range: std::ops::Range<usize>, new: &str| {
+    // Whether the last non-empty piece written ended with a newline.
+    let ends_with_newline = std::cell::Cell::new(false);
+    let mut write = |piece: &str| {
+        if !piece.is_empty() {
+            ends_with_newline.set(piece.ends_with('\n'));
+            write(piece);
+        }
+    };
+    // Writes `text[at..range.start]`, then the new text as `new` writes it, each piece as it
+    // comes (a pretty-printed slot is not gathered first); an edit overlapping the last is
+    // dropped.
+    let mut edit = |range: std::ops::Range<usize>, new: &mut dyn FnMut(Write<'_>)| {
         if range.start < at || range.end > text.len() {
             return;
         }
         write(&text[at..range.start]);
-        write(new);
+        new(&mut write);
         at = range.end;
         edited = true;
-        ends_with_newline = range.end == text.len() && new.ends_with('\n');
     };
     for i in order {
         let item = &doc.items[i];
@@ -140,9 +168,21 @@ pub fn write_applied(
             error: None,
             strict_downgraded: false,
         };
-        match sanitize_item_with(item, rules, options) {
-            Err(e) => result.error = Some(e),
-            Ok((mut out, after)) => {
+        match sanitize_slice_with(item.schema(text).as_bytes(), rules, item.slot, options) {
+            Err(e) => result.error = Some(unreadable(e)),
+            Ok(mut out) => {
+                // A changed schema's text, in one buffer reused from slot to slot (unless it
+                // is kept); the tree is dropped as soon as its text is made.
+                let after = (!out.report.is_empty()).then(|| {
+                    let mut buf = if keep_after {
+                        String::new()
+                    } else {
+                        std::mem::take(&mut compact)
+                    };
+                    buf.clear();
+                    out.schema.write_json(&mut buf);
+                    buf
+                });
                 result.changes = std::mem::take(&mut out.report.changes);
                 result.strict_compatible = out.report.strict_compatible;
                 drop(out);
@@ -155,18 +195,22 @@ pub fn write_applied(
                         .checked_sub(1)
                         .filter(|&i| text.as_bytes().get(i) == Some(&b'}'))
                     {
-                        let schema = after.unwrap_or_else(|| item.schema.clone());
-                        scratch.clear();
-                        scratch.push_str(",\"inputSchema\":");
-                        scratch.push_str(&schema);
-                        edit(before..before, &scratch);
+                        let schema = after.unwrap_or_else(|| item.schema(text).to_owned());
+                        edit(before..before, &mut |w| {
+                            w(",\"inputSchema\":");
+                            w(&schema);
+                        });
                         result.after = keep_after.then_some(schema);
                     }
                 } else if let Some(after) = after {
-                    scratch.clear();
-                    render_like_into(&mut scratch, text, &item.range, &after);
-                    edit(item.range.clone(), &scratch);
-                    result.after = keep_after.then_some(after);
+                    edit(item.range.clone(), &mut |w| {
+                        render_like(text, &item.range, &after, w)
+                    });
+                    if keep_after {
+                        result.after = Some(after);
+                    } else if after.capacity() <= REUSED {
+                        compact = after;
+                    }
                 }
             }
         }
@@ -174,12 +218,7 @@ pub fn write_applied(
     }
     let rest = &text[at.min(text.len())..];
     write(rest);
-    let ends_with_newline = if rest.is_empty() {
-        ends_with_newline
-    } else {
-        rest.ends_with('\n')
-    };
-    if edited && doc.kind == Kind::Schema && text.ends_with('\n') && !ends_with_newline {
+    if edited && doc.kind == Kind::Schema && text.ends_with('\n') && !ends_with_newline.get() {
         // A lone schema: the whole output is the schema (pretty if the input was).
         write("\n");
     }
@@ -213,10 +252,11 @@ pub struct Finding {
     pub violation: Violation,
 }
 
-/// Checks a slot's schema text against `rules` (read by schema-core's streaming parser: any
-/// nesting depth, no `serde_json::Value` and its 128-level limit).
-pub fn check_item(item: &Item, rules: &Rules) -> Vec<Violation> {
-    check_text(&item.schema, rules, item.slot)
+/// Checks a slot's schema text (of the document whose text is `text`) against `rules` (read by
+/// schema-core's streaming parser: any nesting depth, no `serde_json::Value` and its 128-level
+/// limit).
+pub fn check_item(text: &str, item: &Item, rules: &Rules) -> Vec<Violation> {
+    check_text(item.schema(text), rules, item.slot)
 }
 
 /// Checks schema text against `rules`.
@@ -247,6 +287,7 @@ pub fn check_document(doc: &Document, choice: &Choice) -> Result<Vec<Finding>, C
     }
     let mut out = Vec::new();
     let rules = choice.rules();
+    let text = &doc.source.text;
     for (i, item) in doc.items.iter().enumerate() {
         if let Some(v) = check_name(item, rules) {
             out.push(Finding {
@@ -254,7 +295,7 @@ pub fn check_document(doc: &Document, choice: &Choice) -> Result<Vec<Finding>, C
                 violation: v,
             });
         }
-        for violation in check_item(item, rules) {
+        for violation in check_item(text, item, rules) {
             out.push(Finding { item: i, violation });
         }
     }
@@ -281,16 +322,16 @@ impl Eval {
     }
 }
 
-/// Evaluates one slot against `rules`.
-pub fn evaluate(item: &Item, rules: &Rules) -> Eval {
+/// Evaluates one slot (of the document whose text is `text`) against `rules`.
+pub fn evaluate(text: &str, item: &Item, rules: &Rules) -> Eval {
     let name = check_name(item, rules);
-    let mut before = check_item(item, rules);
+    let mut before = check_item(text, item, rules);
     before.extend(name.clone());
     let mut eval = Eval {
         before,
         ..Eval::default()
     };
-    match sanitize_item(item, rules) {
+    match sanitize_item(text, item, rules) {
         Err(e) => {
             eval.after = eval.before.clone();
             eval.error = Some(e);

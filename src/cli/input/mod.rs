@@ -13,7 +13,7 @@ mod splice;
 mod tools;
 
 pub use raw::{array, object, span};
-pub use splice::{render_like_into, splice};
+pub use splice::{render_like, splice};
 pub use tools::NO_INPUT_SCHEMA;
 
 use super::error::CliError;
@@ -66,12 +66,22 @@ pub struct Item {
     pub slot: Slot,
     /// The byte range of the slot's JSON value in the document.
     pub range: Range<usize>,
-    /// The schema's JSON text (for a slot that stores its schema as a JSON string, the
-    /// string's content).
-    pub schema: String,
+    /// The schema's JSON text when it is not the document's text at [`Item::range`]: for a
+    /// slot that stores its schema as a JSON string, the string's content; for a tools/list
+    /// entry without an `inputSchema`, the schema it stands for. `None` (most slots): the text
+    /// at `range`, not copied (a tools/list's schemas would otherwise be held twice).
+    pub own: Option<String>,
 }
 
 impl Item {
+    /// The schema's JSON text, `text` being the text of the document the item is of.
+    pub fn schema<'a>(&'a self, text: &'a str) -> &'a str {
+        match &self.own {
+            Some(own) => own,
+            None => text.get(self.range.clone()).unwrap_or_default(),
+        }
+    }
+
     /// `tool "NAME"` / the slot pointer, to say where something is.
     pub fn display_name(&self) -> String {
         match &self.tool {
@@ -143,8 +153,9 @@ pub fn parse_document(source: Source, hints: &Hints) -> Result<Document, CliErro
             label: "schema".to_owned(),
             pointer: String::new(),
             slot: hints.as_slot.unwrap_or(Slot::Parameters),
+            // `raw` is borrowed from the text: its text is the text at its span.
             range: span(&source.text, raw),
-            schema: raw.get().to_owned(),
+            own: None,
         }],
         Kind::McpList => {
             let expected = || {

@@ -19,40 +19,50 @@ pub fn splice(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
     out
 }
 
-/// Appends a sanitized schema's text for the slot at `range` of `text` to `out`: compact where
-/// the original was on one line, otherwise pretty-printed and indented like the line the slot
-/// starts on.
-pub fn render_like_into(out: &mut String, text: &str, range: &Range<usize>, compact: &str) {
+/// Writes a sanitized schema's text for the slot at `range` of `text` to `write`, in pieces:
+/// compact where the original was on one line, otherwise pretty-printed and indented like the
+/// line the slot starts on (line by line, the indented text never gathered whole).
+pub fn render_like(text: &str, range: &Range<usize>, compact: &str, write: &mut dyn FnMut(&str)) {
     let original = text.get(range.clone()).unwrap_or("");
     if !original.contains('\n') {
-        out.push_str(compact);
+        write(compact);
         return;
     }
     let line_start = text[..range.start.min(text.len())]
         .rfind('\n')
         .map_or(0, |i| i + 1);
-    let indent: String = text[line_start..]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect();
+    let width = text[line_start..]
+        .bytes()
+        .take_while(|c| *c == b' ' || *c == b'\t')
+        .count();
+    // The indent (ASCII: `width` bytes from `line_start` are whole chars).
+    let indent = &text[line_start..line_start + width];
     let pretty = schema_core::pretty(compact);
-    out.reserve(pretty.len() + 64);
+    // The indented lines go out in chunks of about `CHUNK` bytes: one call a chunk, not one a
+    // line, and never a buffer of the whole slot.
+    const CHUNK: usize = 16 << 10;
+    let mut chunk = String::with_capacity(pretty.len().min(CHUNK) + 256);
     for (i, line) in pretty.lines().enumerate() {
         if i > 0 {
-            out.push('\n');
-            out.push_str(&indent);
+            chunk.push('\n');
+            chunk.push_str(indent);
         }
-        out.push_str(line);
+        chunk.push_str(line);
+        if chunk.len() >= CHUNK {
+            write(&chunk);
+            chunk.clear();
+        }
     }
+    write(&chunk);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn render_like(text: &str, range: &Range<usize>, compact: &str) -> String {
+    fn render(text: &str, range: &Range<usize>, compact: &str) -> String {
         let mut out = String::new();
-        render_like_into(&mut out, text, range, compact);
+        render_like(text, range, compact, &mut |piece| out.push_str(piece));
         out
     }
 
@@ -64,15 +74,40 @@ mod tests {
     }
 
     #[test]
+    fn a_large_pretty_slot_is_written_in_chunks_and_whole() {
+        let props: Vec<String> = (0..2000)
+            .map(|i| format!(r#""p{i}":{{"type":"string"}}"#))
+            .collect();
+        let compact = format!(
+            r#"{{"type":"object","properties":{{{}}}}}"#,
+            props.join(",")
+        );
+        let text = "{\n  \"s\": {\n    \"type\": \"x\"\n  }\n}";
+        let range = text.find("{\n    ").unwrap()..text.rfind("}\n}").unwrap() + 1;
+        let mut pieces = Vec::new();
+        render_like(text, &range, &compact, &mut |p| pieces.push(p.to_owned()));
+        // Every line of the pretty text, indented like the slot's line, nothing else.
+        let want = schema_core::pretty(&compact)
+            .lines()
+            .collect::<Vec<_>>()
+            .join("\n  ");
+        assert_eq!(pieces.concat(), want);
+        // In pieces of about 16 KiB, not one a line and not one for the whole slot.
+        assert!(want.len() > 64 << 10);
+        assert!(pieces.len() > 1 && pieces.len() <= want.len() / (16 << 10) + 1);
+        assert!(pieces.iter().all(|p| p.len() < (16 << 10) + 256));
+    }
+
+    #[test]
     fn render_like_indents_like_the_original() {
         let text = "{\n    \"s\": {\n      \"type\": \"x\"\n    }\n}";
         let start = text.find("{\n      ").unwrap();
         let end = text.rfind("}\n}").unwrap() + 1;
-        let out = render_like(text, &(start..end), r#"{"type":"y"}"#);
+        let out = render(text, &(start..end), r#"{"type":"y"}"#);
         assert_eq!(out, "{\n      \"type\": \"y\"\n    }");
         let one_line = r#"{"s":{"type":"x"}}"#;
         assert_eq!(
-            render_like(one_line, &(5..17), r#"{"type":"y"}"#),
+            render(one_line, &(5..17), r#"{"type":"y"}"#),
             r#"{"type":"y"}"#
         );
     }

@@ -48,8 +48,9 @@ pub(super) fn tool_items(
                         pointer: format!("{base}/{i}/{key}"),
                         slot,
                         range: found.map_or(end..end, |v| span(&source.text, v)),
-                        // A non-object value is sanitized as it is (into an object schema).
-                        schema: found.map_or(input.schema.into_owned(), |v| v.get().to_owned()),
+                        // A non-object value is sanitized as it is (into an object schema), read
+                        // where it stands; none, as the schema the tool stands for.
+                        own: found.is_none().then(|| input.schema.into_owned()),
                     });
                     any_tool = true;
                     continue;
@@ -65,8 +66,9 @@ pub(super) fn tool_items(
                 label: key.to_owned(),
                 pointer: format!("{base}/{i}/{key}"),
                 slot,
+                // The schema is read where it stands in the text, not copied.
                 range: span(&source.text, v),
-                schema: v.get().to_owned(),
+                own: None,
             });
         }
     }
@@ -93,4 +95,39 @@ fn object_end(text: &str, entries: &[(String, &RawValue)]) -> Option<usize> {
     } else {
         after
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::input::{Hints, parse_document};
+    use crate::cli::read::Source;
+
+    #[test]
+    fn a_slot_is_read_where_it_stands_unless_its_schema_is_not_its_text() {
+        let text = r#"{"tools": [{"name": "a", "inputSchema": {"type": "object"}, "outputSchema": {"type": "string"}}, {"name": "b"}]}"#;
+        let source = Source {
+            name: "t".into(),
+            text: text.into(),
+        };
+        let doc = parse_document(source, &Hints::default()).unwrap();
+        let text = &doc.source.text;
+        let schemas: Vec<(&str, bool)> = doc
+            .items
+            .iter()
+            .map(|i| (i.schema(text), i.own.is_some()))
+            .collect();
+        // `a`'s slots are ranges of the text; `b` has no inputSchema: the schema it stands for
+        // is its own.
+        assert_eq!(
+            schemas[..2],
+            [
+                (r#"{"type": "object"}"#, false),
+                (r#"{"type": "string"}"#, false)
+            ]
+        );
+        assert_eq!(schemas.len(), 3);
+        assert!(schemas[2].1);
+        assert!(doc.items[2].range.is_empty());
+        assert!(schemas[2].0.contains("object"), "{}", schemas[2].0);
+    }
 }

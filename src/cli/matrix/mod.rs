@@ -236,7 +236,10 @@ fn rows_of(
             }
         };
         for (c, col) in columns.iter().enumerate() {
-            rows[pos].evals[c].push((item.label.clone(), evaluate(item, &col.rules)));
+            rows[pos].evals[c].push((
+                item.label.clone(),
+                evaluate(&doc.source.text, item, &col.rules),
+            ));
         }
     }
     rows
