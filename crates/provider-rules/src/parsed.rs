@@ -61,7 +61,7 @@ impl Read {
         {
             engine::Raw::Maybe
         } else {
-            engine::Raw::None
+            engine::Raw::None(parsed.keywords)
         };
         let (schema, cuts) = depth::Cuts::read(parsed, rules);
         Read { schema, cuts, raw }
@@ -72,7 +72,7 @@ impl Read {
     /// no step of the profile can change it. `false`: not proven.
     pub(crate) fn cannot_change(&self, rules: &Rules, slot: Slot) -> bool {
         self.cuts.is_empty()
-            && self.raw == engine::Raw::None
+            && matches!(self.raw, engine::Raw::None(_))
             && engine::unchanged::cannot_change(&self.schema, rules, slot)
     }
 

@@ -14,7 +14,7 @@
 
 use crate::error::{Diagnostic, SchemaError};
 use crate::keyword::Shape;
-use crate::keyword_mask::maybe_bit;
+use crate::keyword_mask::{KeywordMask, maybe_bit};
 use crate::schema::{Entry, Key, Schema, SchemaObject, Value};
 
 mod bytes;
@@ -67,6 +67,20 @@ pub struct Parsed {
     pub schema: Schema,
     /// One entry per keyword kept as data, subtree cut at the depth limit, or non-schema root.
     pub diagnostics: Vec<Diagnostic>,
+    /// The keywords the tree's objects may hold, at every level: the union of their presence
+    /// masks ([`crate::SchemaObject::keyword_mask`]), so a search of the whole tree for a
+    /// keyword outside it would find none. [`KeywordMask::ALL`] where the parser did not
+    /// gather it (a tree read with diagnostics, or built by hand).
+    ///
+    /// ```
+    /// use schema_core::{Keyword, KeywordMask, ParseOptions, Schema};
+    /// let p = Schema::parse(br#"{"properties":{"a":{"$ref":"#/$defs/b"}}}"#, &ParseOptions::default())?;
+    /// assert!(p.keywords.intersects(KeywordMask::of(&[Keyword::Ref])));
+    /// let p = Schema::parse(br#"{"properties":{"a":{"type":"string"}}}"#, &ParseOptions::default())?;
+    /// assert!(!p.keywords.intersects(KeywordMask::of(&[Keyword::Ref, Keyword::AnyOf])));
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub keywords: KeywordMask,
 }
 
 impl Schema {
@@ -107,6 +121,7 @@ impl Schema {
             Err(_) => Parsed {
                 schema: Schema::default(),
                 diagnostics: Vec::new(),
+                keywords: KeywordMask::ALL,
             },
         }
     }
@@ -119,11 +134,12 @@ impl Schema {
         // else, which serde_json then reads from the start.
         if let Ok(text) = std::str::from_utf8(bytes) {
             let read = bytes::read(text, max_depth, &mut scratch.entries, &mut scratch.members);
-            if let Some(schema) = read {
+            if let Some((schema, keywords)) = read {
                 scratch.keep();
                 return Ok(Parsed {
                     schema,
                     diagnostics: Vec::new(),
+                    keywords,
                 });
             }
             scratch.entries.clear();

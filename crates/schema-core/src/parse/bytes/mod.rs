@@ -17,27 +17,30 @@ use super::shallow::interpret;
 use super::{object_of, push_entry};
 use crate::instance::Instance;
 use crate::keyword::{Keyword, Shape};
+use crate::keyword_mask::KeywordMask;
 use crate::schema::{Dependency, Entry, Key, Schema, SchemaMap, SchemaObject, Value};
 use crate::types::{InstanceType, TypeSet};
 use cursor::Cursor;
 use indexmap::IndexMap;
 
-/// Reads `text` as a schema with no diagnostic, or gives up (`None`). `entries` and `members`
-/// are the parser's kept stacks (left holding garbage when it gives up).
+/// Reads `text` as a schema with no diagnostic, and the keywords its objects may hold (the
+/// union of their presence masks), or gives up (`None`). `entries` and `members` are the
+/// parser's kept stacks (left holding garbage when it gives up).
 pub(super) fn read(
     text: &str,
     max_depth: usize,
     entries: &mut Vec<Entry>,
     members: &mut Vec<(String, Schema)>,
-) -> Option<Schema> {
+) -> Option<(Schema, KeywordMask)> {
     let mut r = Reader {
         cur: Cursor::new(text),
         max_depth,
         entries,
         members,
+        held: 0,
     };
     let schema = r.schema(0)?;
-    r.cur.at_end().then_some(schema)
+    r.cur.at_end().then_some((schema, KeywordMask(r.held)))
 }
 
 struct Reader<'i, 's> {
@@ -47,6 +50,8 @@ struct Reader<'i, 's> {
     entries: &'s mut Vec<Entry>,
     /// The members of the maps of subschemas being read, innermost last.
     members: &'s mut Vec<(String, Schema)>,
+    /// The union of the presence masks of the objects read so far.
+    held: u64,
 }
 
 impl Reader<'_, '_> {
@@ -88,6 +93,7 @@ impl Reader<'_, '_> {
                 }
             }
         }
+        self.held |= maybe;
         Some(object_of(self.entries, start, maybe))
     }
 

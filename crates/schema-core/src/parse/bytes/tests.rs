@@ -49,6 +49,45 @@ fn the_corpus_parses_as_with_serde_json_and_mostly_without_it() {
     );
 }
 
+/// The reader's mask of the keywords the tree holds is the union of every object's own, at
+/// every level (a walk as deep as the tree goes finds no keyword outside it).
+#[test]
+fn the_keywords_read_are_every_objects_keywords() {
+    struct Union(u64);
+    impl crate::Visit for Union {
+        fn pointers(&self) -> bool {
+            false
+        }
+        fn enter(&mut self, _: &str, s: &Schema) -> bool {
+            if let Some(o) = s.as_object() {
+                self.0 |= o.keyword_mask().0;
+            }
+            true
+        }
+    }
+    let mut with_refs = 0;
+    for s in &common::all() {
+        let Some((schema, held)) = read(&s.text, 64, &mut Vec::new(), &mut Vec::new()) else {
+            continue;
+        };
+        let mut union = Union(0);
+        schema.walk(&mut union);
+        assert_eq!(held.0, union.0, "{}", s.origin);
+        with_refs += usize::from(held.intersects(crate::KeywordMask::of(&[crate::Keyword::Ref])));
+    }
+    assert!(with_refs > 0);
+    // Boolean schemas hold nothing; a nested `$ref` is seen.
+    let (_, held) = read(
+        r##"{"items":true,"properties":{"a":{"anyOf":[{"$ref":"#/x"}]}}}"##,
+        64,
+        &mut Vec::new(),
+        &mut Vec::new(),
+    )
+    .unwrap();
+    let has = |k| held.intersects(crate::KeywordMask::of(&[k]));
+    assert!(has(crate::Keyword::Ref) && has(crate::Keyword::AnyOf) && !has(crate::Keyword::Enum));
+}
+
 #[test]
 fn every_prefix_and_many_one_byte_changes_parse_as_with_serde_json() {
     let corpus = common::mcp();
