@@ -47,7 +47,13 @@ pub(crate) struct Read {
 impl Read {
     /// Parses `bytes` (the parser's error: they are not JSON).
     pub(crate) fn parse(bytes: &[u8], rules: &Rules) -> Result<Read, SchemaError> {
-        let parsed = Schema::parse(bytes, &ParseOptions::default())?;
+        // Strict mode closes every object: it adds `required` and `additionalProperties` to
+        // most objects with `properties`, whose room is kept as they are read.
+        let options = ParseOptions {
+            room_to_close: rules.strict,
+            ..ParseOptions::default()
+        };
+        let parsed = Schema::parse(bytes, &options)?;
         Ok(Read::from_parsed(parsed, rules))
     }
 

@@ -113,6 +113,7 @@ fn bare_members(
     }
     let options = ParseOptions {
         max_depth: depth_left.saturating_sub(1),
+        ..ParseOptions::default()
     };
     let mut out = Vec::with_capacity(o.len());
     for e in o.entries() {

@@ -14,7 +14,7 @@
 mod cursor;
 
 use super::shallow::interpret;
-use super::{object_of, push_entry};
+use super::{object_of, object_to_close, push_entry};
 use crate::instance::Instance;
 use crate::keyword::{Keyword, Shape};
 use crate::keyword_mask::KeywordMask;
@@ -29,10 +29,26 @@ use indexmap::IndexMap;
 pub(super) fn read(
     text: &str,
     max_depth: usize,
+    room_to_close: bool,
     entries: &mut Vec<Entry>,
     members: &mut Vec<(String, Schema)>,
 ) -> Option<(Schema, KeywordMask)> {
-    let mut r = Reader {
+    // Two readers: the test of whether to keep room is made once, not per object.
+    if room_to_close {
+        read_with::<true>(text, max_depth, entries, members)
+    } else {
+        read_with::<false>(text, max_depth, entries, members)
+    }
+}
+
+/// [`read`], keeping room to close objects where `CLOSE` says so.
+fn read_with<const CLOSE: bool>(
+    text: &str,
+    max_depth: usize,
+    entries: &mut Vec<Entry>,
+    members: &mut Vec<(String, Schema)>,
+) -> Option<(Schema, KeywordMask)> {
+    let mut r = Reader::<CLOSE> {
         cur: Cursor::new(text),
         max_depth,
         entries,
@@ -43,7 +59,8 @@ pub(super) fn read(
     r.cur.at_end().then_some((schema, KeywordMask(r.held)))
 }
 
-struct Reader<'i, 's> {
+/// `CLOSE`: [`crate::ParseOptions::room_to_close`].
+struct Reader<'i, 's, const CLOSE: bool> {
     cur: Cursor<'i>,
     max_depth: usize,
     /// The entries of the schema objects being read, innermost last.
@@ -54,7 +71,7 @@ struct Reader<'i, 's> {
     held: u64,
 }
 
-impl Reader<'_, '_> {
+impl<const CLOSE: bool> Reader<'_, '_, CLOSE> {
     /// A schema at `depth`: an object or a boolean.
     fn schema(&mut self, depth: usize) -> Option<Schema> {
         match self.cur.peek()? {
@@ -94,7 +111,11 @@ impl Reader<'_, '_> {
             }
         }
         self.held |= maybe;
-        Some(object_of(self.entries, start, maybe))
+        Some(if CLOSE {
+            object_to_close(self.entries, start, maybe)
+        } else {
+            object_of(self.entries, start, maybe)
+        })
     }
 
     /// A known keyword's value, in its object at `depth`.
