@@ -87,6 +87,7 @@ fn the_keywords_read_are_every_objects_keywords() {
     let (_, held) = read(
         r##"{"items":true,"properties":{"a":{"anyOf":[{"$ref":"#/x"}]}}}"##,
         64,
+        true,
         &mut Vec::new(),
         &mut Vec::new(),
     )
