@@ -92,7 +92,7 @@ pub struct Parsed {
     ///
     /// ```
     /// use schema_core::{Keyword, KeywordMask, ParseOptions, Schema};
-    /// let p = Schema::parse(br#"{"properties":{"a":{"$ref":"#/$defs/b"}}}"#, &ParseOptions::default())?;
+    /// let p = Schema::parse(br##"{"properties":{"a":{"$ref":"#/$defs/b"}}}"##, &ParseOptions::default())?;
     /// assert!(p.keywords.intersects(KeywordMask::of(&[Keyword::Ref])));
     /// let p = Schema::parse(br#"{"properties":{"a":{"type":"string"}}}"#, &ParseOptions::default())?;
     /// assert!(!p.keywords.intersects(KeywordMask::of(&[Keyword::Ref, Keyword::AnyOf])));
