@@ -73,6 +73,7 @@ impl SchemaObject {
     /// assert_eq!(s.as_object().unwrap().declared_types(), [T::String, T::Null]);
     /// # Ok::<(), schema_core::SchemaError>(())
     /// ```
+    #[inline]
     pub fn declared_types(&self) -> &[InstanceType] {
         self.types().map(TypeSet::as_slice).unwrap_or(&[])
     }
