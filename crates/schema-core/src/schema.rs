@@ -82,13 +82,10 @@ impl Schema {
 
     /// Turns a boolean schema into its object equivalent (`true` → `{}`, `false` →
     /// `{"not": {}}`) and returns the object.
+    #[inline]
     pub fn make_object(&mut self) -> &mut SchemaObject {
         if let Schema::Bool(b) = *self {
-            let mut o = SchemaObject::default();
-            if !b {
-                o.insert(Keyword::Not, Value::Schema(Box::default()));
-            }
-            *self = Schema::Object(o);
+            *self = Schema::Object(bool_object(b));
         }
         match self {
             Schema::Object(o) => o,
@@ -104,6 +101,17 @@ impl Schema {
             Schema::Object(o) => o.is_empty(),
         }
     }
+}
+
+/// The object a boolean schema says ([`Schema::make_object`], out of line: most nodes are
+/// objects already).
+#[cold]
+fn bool_object(b: bool) -> SchemaObject {
+    let mut o = SchemaObject::default();
+    if !b {
+        o.insert(Keyword::Not, Value::Schema(Box::default()));
+    }
+    o
 }
 
 impl From<SchemaObject> for Schema {
