@@ -47,7 +47,13 @@ pub(crate) struct Read {
 impl Read {
     /// Parses `bytes` (the parser's error: they are not JSON).
     pub(crate) fn parse(bytes: &[u8], rules: &Rules) -> Result<Read, SchemaError> {
-        let parsed = Schema::parse(bytes, &ParseOptions::default())?;
+        // Strict mode closes every object: it adds `required` and `additionalProperties` to
+        // most objects with `properties`, whose room is kept as they are read.
+        let options = ParseOptions {
+            room_to_close: rules.strict,
+            ..ParseOptions::default()
+        };
+        let parsed = Schema::parse(bytes, &options)?;
         Ok(Read::from_parsed(parsed, rules))
     }
 
@@ -61,7 +67,7 @@ impl Read {
         {
             engine::Raw::Maybe
         } else {
-            engine::Raw::None
+            engine::Raw::None(parsed.keywords)
         };
         let (schema, cuts) = depth::Cuts::read(parsed, rules);
         Read { schema, cuts, raw }
@@ -72,7 +78,7 @@ impl Read {
     /// no step of the profile can change it. `false`: not proven.
     pub(crate) fn cannot_change(&self, rules: &Rules, slot: Slot) -> bool {
         self.cuts.as_read()
-            && self.raw == engine::Raw::None
+            && matches!(self.raw, engine::Raw::None(_))
             && engine::unchanged::cannot_change(&self.schema, rules, slot)
     }
 

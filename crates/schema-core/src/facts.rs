@@ -73,6 +73,7 @@ impl SchemaObject {
     /// assert_eq!(s.as_object().unwrap().declared_types(), [T::String, T::Null]);
     /// # Ok::<(), schema_core::SchemaError>(())
     /// ```
+    #[inline]
     pub fn declared_types(&self) -> &[InstanceType] {
         self.types().map(TypeSet::as_slice).unwrap_or(&[])
     }
@@ -113,6 +114,7 @@ fn bare_members(
     }
     let options = ParseOptions {
         max_depth: depth_left.saturating_sub(1),
+        ..ParseOptions::default()
     };
     let mut out = Vec::with_capacity(o.len());
     for e in o.entries() {

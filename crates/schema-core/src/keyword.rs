@@ -60,6 +60,12 @@ macro_rules! keywords {
                 match self { $( Keyword::$variant => $name, )* }
             }
 
+            /// The keyword as a key of JSON text, quoted and followed by its colon
+            /// (`"type":`): what the serializer writes before the value, in one copy.
+            pub(crate) const fn as_key(self) -> &'static str {
+                match self { $( Keyword::$variant => concat!("\"", $name, "\":"), )* }
+            }
+
             /// The keyword's position in [`Keyword::ALL`] (stable within a release; for bit sets).
             ///
             /// ```

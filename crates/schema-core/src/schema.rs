@@ -63,6 +63,7 @@ impl Default for Schema {
 
 impl Schema {
     /// The schema object, if this is not a boolean schema.
+    #[inline]
     pub fn as_object(&self) -> Option<&SchemaObject> {
         match self {
             Schema::Object(o) => Some(o),
@@ -71,6 +72,7 @@ impl Schema {
     }
 
     /// The schema object, mutably.
+    #[inline]
     pub fn as_object_mut(&mut self) -> Option<&mut SchemaObject> {
         match self {
             Schema::Object(o) => Some(o),
@@ -80,13 +82,10 @@ impl Schema {
 
     /// Turns a boolean schema into its object equivalent (`true` → `{}`, `false` →
     /// `{"not": {}}`) and returns the object.
+    #[inline]
     pub fn make_object(&mut self) -> &mut SchemaObject {
         if let Schema::Bool(b) = *self {
-            let mut o = SchemaObject::default();
-            if !b {
-                o.insert(Keyword::Not, Value::Schema(Box::default()));
-            }
-            *self = Schema::Object(o);
+            *self = Schema::Object(bool_object(b));
         }
         match self {
             Schema::Object(o) => o,
@@ -102,6 +101,17 @@ impl Schema {
             Schema::Object(o) => o.is_empty(),
         }
     }
+}
+
+/// The object a boolean schema says ([`Schema::make_object`], out of line: most nodes are
+/// objects already).
+#[cold]
+fn bool_object(b: bool) -> SchemaObject {
+    let mut o = SchemaObject::default();
+    if !b {
+        o.insert(Keyword::Not, Value::Schema(Box::default()));
+    }
+    o
 }
 
 impl From<SchemaObject> for Schema {
@@ -225,6 +235,7 @@ impl SchemaObject {
     }
 
     /// The entries, in order.
+    #[inline]
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
@@ -237,11 +248,13 @@ impl SchemaObject {
     }
 
     /// Whether there is no entry at all.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// How many entries there are.
+    #[inline]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -253,6 +266,7 @@ impl SchemaObject {
         }
     }
 
+    #[inline]
     fn position_kw(&self, kw: Keyword) -> Option<usize> {
         if self.maybe & maybe_bit(kw) == 0 {
             return None;
@@ -263,11 +277,13 @@ impl SchemaObject {
     }
 
     /// The value of a keyword, whatever its shape (including [`Value::Raw`]).
+    #[inline]
     pub fn get(&self, kw: Keyword) -> Option<&Value> {
         self.position_kw(kw).map(|i| &self.entries[i].value)
     }
 
     /// The value of a keyword, mutably.
+    #[inline]
     pub fn get_mut(&mut self, kw: Keyword) -> Option<&mut Value> {
         let i = self.position_kw(kw)?;
         Some(&mut self.entries[i].value)
@@ -283,6 +299,7 @@ impl SchemaObject {
     /// assert!(!held.intersects(KeywordMask::of(&[Keyword::Ref])));
     /// # Ok::<(), schema_core::SchemaError>(())
     /// ```
+    #[inline]
     pub fn keyword_mask(&self) -> KeywordMask {
         KeywordMask(self.maybe)
     }
@@ -298,11 +315,13 @@ impl SchemaObject {
     /// assert!(!o.may_contain_any(KeywordMask::of(&[Keyword::Enum])));
     /// # Ok::<(), schema_core::SchemaError>(())
     /// ```
+    #[inline]
     pub fn may_contain_any(&self, mask: KeywordMask) -> bool {
         self.maybe & mask.0 != 0
     }
 
     /// Whether the keyword is present (with any value).
+    #[inline]
     pub fn contains(&self, kw: Keyword) -> bool {
         self.position_kw(kw).is_some()
     }
@@ -387,6 +406,7 @@ impl SchemaObject {
     // ---- typed accessors -------------------------------------------------------------------
 
     /// A single-subschema keyword (`not`, `additionalProperties`, `items` when not a tuple...).
+    #[inline]
     pub fn schema(&self, kw: Keyword) -> Option<&Schema> {
         match self.get(kw)? {
             Value::Schema(s) => Some(s),
@@ -395,6 +415,7 @@ impl SchemaObject {
     }
 
     /// A single-subschema keyword, mutably.
+    #[inline]
     pub fn schema_mut(&mut self, kw: Keyword) -> Option<&mut Schema> {
         match self.get_mut(kw)? {
             Value::Schema(s) => Some(s),
@@ -403,6 +424,7 @@ impl SchemaObject {
     }
 
     /// An array-of-subschemas keyword (`anyOf`, `prefixItems`, tuple `items`...).
+    #[inline]
     pub fn schemas(&self, kw: Keyword) -> Option<&[Schema]> {
         match self.get(kw)? {
             Value::Schemas(s) => Some(s),
@@ -411,6 +433,7 @@ impl SchemaObject {
     }
 
     /// An array-of-subschemas keyword, mutably.
+    #[inline]
     pub fn schemas_mut(&mut self, kw: Keyword) -> Option<&mut Vec<Schema>> {
         match self.get_mut(kw)? {
             Value::Schemas(s) => Some(s),
@@ -419,6 +442,7 @@ impl SchemaObject {
     }
 
     /// A map-of-subschemas keyword (`properties`, `$defs`...).
+    #[inline]
     pub fn schema_map(&self, kw: Keyword) -> Option<&SchemaMap> {
         match self.get(kw)? {
             Value::SchemaMap(m) => Some(m),
@@ -427,6 +451,7 @@ impl SchemaObject {
     }
 
     /// A map-of-subschemas keyword, mutably.
+    #[inline]
     pub fn schema_map_mut(&mut self, kw: Keyword) -> Option<&mut SchemaMap> {
         match self.get_mut(kw)? {
             Value::SchemaMap(m) => Some(m),
@@ -435,6 +460,7 @@ impl SchemaObject {
     }
 
     /// A string keyword (`description`, `$ref`, `format`...).
+    #[inline]
     pub fn string(&self, kw: Keyword) -> Option<&str> {
         match self.get(kw)? {
             Value::String(s) => Some(s),
@@ -443,6 +469,7 @@ impl SchemaObject {
     }
 
     /// A number keyword (`minimum`, `maxLength`...).
+    #[inline]
     pub fn number(&self, kw: Keyword) -> Option<&Number> {
         match self.get(kw)? {
             Value::Number(n) => Some(n),
@@ -451,6 +478,7 @@ impl SchemaObject {
     }
 
     /// A boolean keyword (`uniqueItems`, `nullable`...).
+    #[inline]
     pub fn bool(&self, kw: Keyword) -> Option<bool> {
         match self.get(kw)? {
             Value::Bool(b) => Some(*b),
@@ -459,6 +487,7 @@ impl SchemaObject {
     }
 
     /// A string-array keyword (`required`, `propertyOrdering`).
+    #[inline]
     pub fn strings(&self, kw: Keyword) -> Option<&[String]> {
         match self.get(kw)? {
             Value::Strings(s) => Some(s),
@@ -467,6 +496,7 @@ impl SchemaObject {
     }
 
     /// A string-array keyword, mutably.
+    #[inline]
     pub fn strings_mut(&mut self, kw: Keyword) -> Option<&mut Vec<String>> {
         match self.get_mut(kw)? {
             Value::Strings(s) => Some(s),
@@ -475,6 +505,7 @@ impl SchemaObject {
     }
 
     /// An instance keyword (`const`, `default`, `example`...).
+    #[inline]
     pub fn instance(&self, kw: Keyword) -> Option<&Instance> {
         match self.get(kw)? {
             Value::Instance(i) => Some(i),
@@ -483,6 +514,7 @@ impl SchemaObject {
     }
 
     /// An instance-array keyword (`enum`, `examples`).
+    #[inline]
     pub fn instances(&self, kw: Keyword) -> Option<&[Instance]> {
         match self.get(kw)? {
             Value::Instances(i) => Some(i),
@@ -491,6 +523,7 @@ impl SchemaObject {
     }
 
     /// An instance-array keyword, mutably.
+    #[inline]
     pub fn instances_mut(&mut self, kw: Keyword) -> Option<&mut Vec<Instance>> {
         match self.get_mut(kw)? {
             Value::Instances(i) => Some(i),
@@ -501,6 +534,7 @@ impl SchemaObject {
     // ---- named shortcuts -------------------------------------------------------------------
 
     /// `type`
+    #[inline]
     pub fn types(&self) -> Option<&TypeSet> {
         match self.get(Keyword::Type)? {
             Value::Type(t) => Some(t),
@@ -509,31 +543,37 @@ impl SchemaObject {
     }
 
     /// `properties`
+    #[inline]
     pub fn properties(&self) -> Option<&SchemaMap> {
         self.schema_map(Keyword::Properties)
     }
 
     /// `properties`, mutably
+    #[inline]
     pub fn properties_mut(&mut self) -> Option<&mut SchemaMap> {
         self.schema_map_mut(Keyword::Properties)
     }
 
     /// `required`
+    #[inline]
     pub fn required(&self) -> Option<&[String]> {
         self.strings(Keyword::Required)
     }
 
     /// `description`
+    #[inline]
     pub fn description(&self) -> Option<&str> {
         self.string(Keyword::Description)
     }
 
     /// `$ref`
+    #[inline]
     pub fn reference(&self) -> Option<&str> {
         self.string(Keyword::Ref)
     }
 
     /// `enum`
+    #[inline]
     pub fn enum_values(&self) -> Option<&[Instance]> {
         self.instances(Keyword::Enum)
     }

@@ -1,6 +1,7 @@
 //! The serializer: [`Schema`] → JSON text, entries in order, instances verbatim.
 
 use crate::schema::{Dependency, Entry, Key, Schema, TypeSet, Value};
+use crate::types::InstanceType;
 
 impl Schema {
     /// The schema as compact JSON text, keys in document order.
@@ -249,14 +250,14 @@ fn open_schema<'a>(out: &mut String, schema: &'a Schema, stack: &mut Vec<(Frame<
 /// Writes a value that holds no subschema.
 fn write_leaf(out: &mut String, v: &Value) {
     match v {
-        Value::Type(TypeSet::Single(t)) => push_name(out, t.as_str()),
+        Value::Type(TypeSet::Single(t)) => push_name(out, *t),
         Value::Type(TypeSet::List(list)) => {
             out.push('[');
             for (i, t) in list.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                push_name(out, t.as_str());
+                push_name(out, *t);
             }
             out.push(']');
         }
@@ -307,25 +308,16 @@ fn write_strings(out: &mut String, list: &[String]) {
 }
 
 /// Appends a type's name as a JSON string: the names need no escape (a test says so), so they
-/// are copied without the escape scan.
-fn push_name(out: &mut String, name: &str) {
-    out.reserve(name.len() + 2);
-    out.push('"');
-    out.push_str(name);
-    out.push('"');
+/// are copied, quoted, without the escape scan.
+fn push_name(out: &mut String, t: InstanceType) {
+    out.push_str(t.as_quoted());
 }
 
 /// Appends an entry's key and its colon. A keyword's name needs no escape (a test says so), so
-/// it is copied without the escape scan every other string takes.
+/// it is copied, quoted and with its colon, without the escape scan every other string takes.
 fn push_key(out: &mut String, key: &Key) {
     match key {
-        Key::Known(kw) => {
-            let name = kw.as_str();
-            out.reserve(name.len() + 3);
-            out.push('"');
-            out.push_str(name);
-            out.push_str("\":");
-        }
+        Key::Known(kw) => out.push_str(kw.as_key()),
         Key::Other(name) => {
             push_json_string(out, name);
             out.push(':');
@@ -569,7 +561,7 @@ mod tests {
     fn type_names_need_no_json_escape() {
         for t in crate::InstanceType::ALL {
             let mut out = String::new();
-            super::push_name(&mut out, t.as_str());
+            super::push_name(&mut out, t);
             assert_eq!(out, serde_json::to_string(t.as_str()).unwrap());
         }
     }

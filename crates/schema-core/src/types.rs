@@ -44,6 +44,20 @@ impl InstanceType {
         }
     }
 
+    /// The type's JSON name as a JSON string, quoted (`"string"`): what the serializer
+    /// writes, in one copy.
+    pub(crate) const fn as_quoted(self) -> &'static str {
+        match self {
+            InstanceType::Null => "\"null\"",
+            InstanceType::Boolean => "\"boolean\"",
+            InstanceType::Object => "\"object\"",
+            InstanceType::Array => "\"array\"",
+            InstanceType::Number => "\"number\"",
+            InstanceType::String => "\"string\"",
+            InstanceType::Integer => "\"integer\"",
+        }
+    }
+
     /// Parses a type name (exact, lower case).
     pub fn from_name(name: &str) -> Option<InstanceType> {
         InstanceType::ALL.into_iter().find(|t| t.as_str() == name)

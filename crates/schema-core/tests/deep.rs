@@ -223,6 +223,7 @@ fn a_huge_max_depth_option_cannot_overflow_the_parser() {
             text.as_bytes(),
             &ParseOptions {
                 max_depth: usize::MAX,
+                ..ParseOptions::default()
             },
         )
         .unwrap();

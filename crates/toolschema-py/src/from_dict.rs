@@ -56,6 +56,8 @@ pub fn build(d: &Bound<'_, PyDict>, shape: Option<&mut Recorder>) -> Option<Buil
         parsed: Parsed {
             schema,
             diagnostics: Vec::new(),
+            // Not gathered here: the engine's searches of the tree run.
+            keywords: schema_core::KeywordMask::ALL,
         },
         size: b.size,
     })

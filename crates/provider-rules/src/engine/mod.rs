@@ -315,7 +315,10 @@ pub(crate) enum Raw {
     Maybe,
     /// None does: the parser, which keeps each such value as it reports it, reported none
     /// ([`crate::sanitize_slice`]); those walks have nothing to find ([`Cx::may_hold_raw`]).
-    None,
+    /// With it, what the parser says the tree's objects may hold
+    /// ([`schema_core::Parsed::keywords`]): a pass that searches the tree for a keyword outside
+    /// it is skipped until a change is recorded ([`Cx::tree_may_hold`]).
+    None(schema_core::KeywordMask),
 }
 
 /// [`ORDER`] on `schema` ([`sanitize_with`] and [`run`]): its tree passes at their places, the walk
@@ -334,8 +337,11 @@ pub(crate) fn run_with(
 ) -> Sanitized {
     let mut cx = Cx::new(rules, slot);
     cx.reads = reads;
-    if raw == Raw::None {
+    if let Raw::None(held) = raw {
         cx.parsed_without_raw();
+        // No walk has run yet: the parser's union of the objects' masks is what one would
+        // find (the `$ref` search before the walk is skipped where it holds none).
+        cx.tree_holds(held);
     }
     let mut out = schema;
     let mut encoded = None;

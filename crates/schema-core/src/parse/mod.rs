@@ -13,8 +13,8 @@
 //! are kept verbatim ([`Value::Raw`]) and reported.
 
 use crate::error::{Diagnostic, SchemaError};
-use crate::keyword::Shape;
-use crate::keyword_mask::maybe_bit;
+use crate::keyword::{Keyword, Shape};
+use crate::keyword_mask::{KeywordMask, maybe_bit};
 use crate::schema::{Entry, Key, Schema, SchemaObject, Value};
 
 mod bytes;
@@ -33,7 +33,7 @@ use scratch::Scratch;
 ///
 /// ```
 /// use schema_core::{ParseOptions, Schema};
-/// let opts = ParseOptions { max_depth: 2 };
+/// let opts = ParseOptions { max_depth: 2, ..ParseOptions::default() };
 /// let parsed = Schema::parse(br#"{"items": {"items": {"items": {"type": "string"}}}}"#, &opts)?;
 /// assert_eq!(parsed.schema.to_json_string(), r#"{"items":{"items":{"items":{}}}}"#);
 /// assert_eq!(parsed.diagnostics[0].pointer, "/items/items/items");
@@ -45,6 +45,21 @@ pub struct ParseOptions {
     /// subtrees are replaced by `{}` and reported. Default 64; values above
     /// [`ParseOptions::MAX_DEPTH`] are taken as that.
     pub max_depth: usize,
+    /// Whether each object with `properties` the byte reader reads keeps room for the
+    /// keywords that close an object where it lacks them (`required`,
+    /// `additionalProperties`): for a caller that adds them (a strict provider's sanitizer),
+    /// which else reallocates the object's entries. Default `false` (no room kept).
+    ///
+    /// ```
+    /// use schema_core::{Keyword, ParseOptions, Schema, Value};
+    /// let opts = ParseOptions { room_to_close: true, ..ParseOptions::default() };
+    /// let mut s = Schema::parse(br#"{"properties":{}}"#, &opts)?.schema;
+    /// let o = s.make_object();
+    /// o.insert(Keyword::Required, Value::Strings(Vec::new()));
+    /// assert_eq!(s.to_json_string(), r#"{"properties":{},"required":[]}"#);
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub room_to_close: bool,
 }
 
 impl ParseOptions {
@@ -56,7 +71,10 @@ impl ParseOptions {
 
 impl Default for ParseOptions {
     fn default() -> ParseOptions {
-        ParseOptions { max_depth: 64 }
+        ParseOptions {
+            max_depth: 64,
+            room_to_close: false,
+        }
     }
 }
 
@@ -67,6 +85,20 @@ pub struct Parsed {
     pub schema: Schema,
     /// One entry per keyword kept as data, subtree cut at the depth limit, or non-schema root.
     pub diagnostics: Vec<Diagnostic>,
+    /// The keywords the tree's objects may hold, at every level: the union of their presence
+    /// masks ([`crate::SchemaObject::keyword_mask`]), so a search of the whole tree for a
+    /// keyword outside it would find none. [`KeywordMask::ALL`] where the parser did not
+    /// gather it (a tree read with diagnostics, or built by hand).
+    ///
+    /// ```
+    /// use schema_core::{Keyword, KeywordMask, ParseOptions, Schema};
+    /// let p = Schema::parse(br##"{"properties":{"a":{"$ref":"#/$defs/b"}}}"##, &ParseOptions::default())?;
+    /// assert!(p.keywords.intersects(KeywordMask::of(&[Keyword::Ref])));
+    /// let p = Schema::parse(br#"{"properties":{"a":{"type":"string"}}}"#, &ParseOptions::default())?;
+    /// assert!(!p.keywords.intersects(KeywordMask::of(&[Keyword::Ref, Keyword::AnyOf])));
+    /// # Ok::<(), schema_core::SchemaError>(())
+    /// ```
+    pub keywords: KeywordMask,
 }
 
 impl Schema {
@@ -107,6 +139,7 @@ impl Schema {
             Err(_) => Parsed {
                 schema: Schema::default(),
                 diagnostics: Vec::new(),
+                keywords: KeywordMask::ALL,
             },
         }
     }
@@ -118,12 +151,19 @@ impl Schema {
         // The byte reader first: it reads what has no diagnostic, and gives up on anything
         // else, which serde_json then reads from the start.
         if let Ok(text) = std::str::from_utf8(bytes) {
-            let read = bytes::read(text, max_depth, &mut scratch.entries, &mut scratch.members);
-            if let Some(schema) = read {
+            let read = bytes::read(
+                text,
+                max_depth,
+                options.room_to_close,
+                &mut scratch.entries,
+                &mut scratch.members,
+            );
+            if let Some((schema, keywords)) = read {
                 scratch.keep();
                 return Ok(Parsed {
                     schema,
                     diagnostics: Vec::new(),
+                    keywords,
                 });
             }
             scratch.entries.clear();
@@ -187,3 +227,28 @@ pub(super) fn object_of(entries: &mut Vec<Entry>, start: usize, maybe: u64) -> S
         maybe,
     }
 }
+
+/// [`object_of`] with room for the keywords that close an object with `properties` where it
+/// lacks them, `required` and `additionalProperties` ([`ParseOptions::room_to_close`]).
+pub(super) fn object_to_close(entries: &mut Vec<Entry>, start: usize, maybe: u64) -> SchemaObject {
+    let room = if maybe & maybe_bit(Keyword::Properties) == 0 {
+        0
+    } else {
+        CLOSING
+            .iter()
+            .filter(|k| maybe & maybe_bit(**k) == 0)
+            .count()
+    };
+    if room == 0 {
+        return object_of(entries, start, maybe);
+    }
+    let mut kept = Vec::with_capacity(entries.len().saturating_sub(start) + room);
+    kept.extend(entries.drain(start..));
+    SchemaObject {
+        entries: kept,
+        maybe,
+    }
+}
+
+/// The keywords [`object_to_close`] keeps room for.
+const CLOSING: [Keyword; 2] = [Keyword::Required, Keyword::AdditionalProperties];

@@ -58,6 +58,7 @@ impl Schema {
         Ok(Parsed {
             schema,
             diagnostics: ctx.diagnostics,
+            keywords: crate::KeywordMask::ALL,
         })
     }
 }

@@ -14,42 +14,64 @@
 mod cursor;
 
 use super::shallow::interpret;
-use super::{object_of, push_entry};
+use super::{object_of, object_to_close, push_entry};
 use crate::instance::Instance;
 use crate::keyword::{Keyword, Shape};
+use crate::keyword_mask::KeywordMask;
 use crate::schema::{Dependency, Entry, Key, Schema, SchemaMap, SchemaObject, Value};
 use crate::types::{InstanceType, TypeSet};
 use cursor::Cursor;
 use indexmap::IndexMap;
 
-/// Reads `text` as a schema with no diagnostic, or gives up (`None`). `entries` and `members`
-/// are the parser's kept stacks (left holding garbage when it gives up).
+/// Reads `text` as a schema with no diagnostic, and the keywords its objects may hold (the
+/// union of their presence masks), or gives up (`None`). `entries` and `members` are the
+/// parser's kept stacks (left holding garbage when it gives up).
 pub(super) fn read(
+    text: &str,
+    max_depth: usize,
+    room_to_close: bool,
+    entries: &mut Vec<Entry>,
+    members: &mut Vec<(String, Schema)>,
+) -> Option<(Schema, KeywordMask)> {
+    // Two readers: the test of whether to keep room is made once, not per object.
+    if room_to_close {
+        read_with::<true>(text, max_depth, entries, members)
+    } else {
+        read_with::<false>(text, max_depth, entries, members)
+    }
+}
+
+/// [`read`], keeping room to close objects where `CLOSE` says so.
+fn read_with<const CLOSE: bool>(
     text: &str,
     max_depth: usize,
     entries: &mut Vec<Entry>,
     members: &mut Vec<(String, Schema)>,
-) -> Option<Schema> {
-    let mut r = Reader {
+) -> Option<(Schema, KeywordMask)> {
+    let mut r = Reader::<CLOSE> {
         cur: Cursor::new(text),
         max_depth,
         entries,
         members,
+        held: 0,
     };
     let schema = r.schema(0)?;
-    r.cur.at_end().then_some(schema)
+    r.cur.at_end().then_some((schema, KeywordMask(r.held)))
 }
 
-struct Reader<'i, 's> {
+/// `CLOSE`: [`crate::ParseOptions::room_to_close`].
+struct Reader<'i, 's, const CLOSE: bool> {
     cur: Cursor<'i>,
     max_depth: usize,
     /// The entries of the schema objects being read, innermost last.
     entries: &'s mut Vec<Entry>,
     /// The members of the maps of subschemas being read, innermost last.
     members: &'s mut Vec<(String, Schema)>,
+    /// The union of the presence masks of the objects read so far.
+    held: u64,
 }
 
-impl Reader<'_, '_> {
+impl<const CLOSE: bool> Reader<'_, '_, CLOSE> {
     /// A schema at `depth`: an object or a boolean.
     fn schema(&mut self, depth: usize) -> Option<Schema> {
         match self.cur.peek()? {
@@ -88,7 +110,12 @@ impl Reader<'_, '_> {
                 }
             }
         }
-        Some(object_of(self.entries, start, maybe))
+        self.held |= maybe;
+        Some(if CLOSE {
+            object_to_close(self.entries, start, maybe)
+        } else {
+            object_of(self.entries, start, maybe)
+        })
     }
 
     /// A known keyword's value, in its object at `depth`.

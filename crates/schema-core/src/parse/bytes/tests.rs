@@ -11,7 +11,13 @@ use crate::{ParseOptions, Schema};
 
 /// `Schema::parse` (byte reader first) and the serde_json parser alone, as text.
 fn both(bytes: &[u8], max_depth: usize) -> (String, String) {
-    let ours = Schema::parse(bytes, &ParseOptions { max_depth });
+    let ours = Schema::parse(
+        bytes,
+        &ParseOptions {
+            max_depth,
+            ..ParseOptions::default()
+        },
+    );
     let judge = Schema::parse_with_serde(bytes, max_depth, Scratch::take());
     let show = |r: Result<crate::Parsed, crate::SchemaError>| match r {
         Ok(p) => format!(
@@ -27,7 +33,7 @@ fn both(bytes: &[u8], max_depth: usize) -> (String, String) {
 
 /// Whether the byte reader read `text` itself (rather than leaving it to serde_json).
 fn reads(text: &str, max_depth: usize) -> bool {
-    read(text, max_depth, &mut Vec::new(), &mut Vec::new()).is_some()
+    read(text, max_depth, false, &mut Vec::new(), &mut Vec::new()).is_some()
 }
 
 #[test]
@@ -47,6 +53,64 @@ fn the_corpus_parses_as_with_serde_json_and_mostly_without_it() {
         "{read_here} of {}",
         corpus.len()
     );
+}
+
+/// The reader's mask of the keywords the tree holds is the union of every object's own, at
+/// every level (a walk as deep as the tree goes finds no keyword outside it).
+#[test]
+fn the_keywords_read_are_every_objects_keywords() {
+    struct Union(u64);
+    impl crate::Visit for Union {
+        fn pointers(&self) -> bool {
+            false
+        }
+        fn enter(&mut self, _: &str, s: &Schema) -> bool {
+            if let Some(o) = s.as_object() {
+                self.0 |= o.keyword_mask().0;
+            }
+            true
+        }
+    }
+    let mut with_refs = 0;
+    for s in &common::all() {
+        let Some((schema, held)) = read(&s.text, 64, false, &mut Vec::new(), &mut Vec::new())
+        else {
+            continue;
+        };
+        let mut union = Union(0);
+        schema.walk(&mut union);
+        assert_eq!(held.0, union.0, "{}", s.origin);
+        with_refs += usize::from(held.intersects(crate::KeywordMask::of(&[crate::Keyword::Ref])));
+    }
+    assert!(with_refs > 0);
+    // Boolean schemas hold nothing; a nested `$ref` is seen.
+    let (_, held) = read(
+        r##"{"items":true,"properties":{"a":{"anyOf":[{"$ref":"#/x"}]}}}"##,
+        64,
+        true,
+        &mut Vec::new(),
+        &mut Vec::new(),
+    )
+    .unwrap();
+    let has = |k| held.intersects(crate::KeywordMask::of(&[k]));
+    assert!(has(crate::Keyword::Ref) && has(crate::Keyword::AnyOf) && !has(crate::Keyword::Enum));
+}
+
+/// Where asked, an object with `properties` keeps a place for each of `required` and
+/// `additionalProperties` it lacks; not asked, or without `properties`, none.
+#[test]
+fn room_to_close_is_kept_where_asked() {
+    let room = |text: &str, close| {
+        let (s, _) = read(text, 64, close, &mut Vec::new(), &mut Vec::new()).unwrap();
+        let o = s.as_object().unwrap();
+        o.entries.capacity() - o.entries.len()
+    };
+    assert_eq!(room(r#"{"type":"object","properties":{}}"#, true), 2);
+    assert_eq!(room(r#"{"properties":{},"required":[]}"#, true), 1);
+    let closed = r#"{"properties":{},"required":[],"additionalProperties":false}"#;
+    assert_eq!(room(closed, true), 0);
+    assert_eq!(room(r#"{"type":"object","properties":{}}"#, false), 0);
+    assert_eq!(room(r#"{"type":"string"}"#, true), 0);
 }
 
 #[test]
