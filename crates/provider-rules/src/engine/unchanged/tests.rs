@@ -355,7 +355,10 @@ fn the_result_without_the_engine_is_the_engines() {
     }
     let deep = Schema::parse(
         deep.as_bytes(),
-        &schema_core::ParseOptions { max_depth: 200 },
+        &schema_core::ParseOptions {
+            max_depth: 200,
+            ..Default::default()
+        },
     )
     .expect("json")
     .schema;
