@@ -3,7 +3,7 @@
 //! values (a Python dict) straight into the tree, with no JSON text in between.
 
 use crate::engine;
-use crate::{Rules, SanitizeOptions, Sanitized, Slot, depth};
+use crate::{AdditionalProperties, Report, Rules, SanitizeOptions, Sanitized, Slot, depth};
 use schema_core::{DiagnosticKind, ParseOptions, Parsed, Schema, SchemaError};
 
 /// [`crate::sanitize_slice_with`] on a schema already parsed: `parsed` is what
@@ -76,8 +76,53 @@ impl Read {
             && engine::unchanged::cannot_change(&self.schema, rules, slot)
     }
 
-    /// The engine on it, for a caller that reads what `reads` says of the result.
+    /// The engine on it, for a caller that reads what `reads` says of the result: where the
+    /// whole result is read and [`Read::proven`] holds, the result is the schema as it came
+    /// (the engine's walks, report and decoder skipped).
     pub(crate) fn sanitize(
+        self,
+        rules: &Rules,
+        slot: Slot,
+        options: &SanitizeOptions,
+        reads: engine::Reads,
+    ) -> Sanitized {
+        if reads == engine::Reads::Everything && self.proven(rules, slot, options) {
+            return self.unchanged(rules, slot);
+        }
+        self.engine(rules, slot, options, reads)
+    }
+
+    /// Whether the engine, asked for everything, would give back the schema as it came with
+    /// a report of nothing ([`Read::unchanged`]): the no-change proof holds, no encodings are
+    /// asked for, and the profile is not strict (where a step may note a node as not
+    /// strict-compatible without changing it, which the proof does not answer for).
+    fn proven(&self, rules: &Rules, slot: Slot, options: &SanitizeOptions) -> bool {
+        !options.encode
+            && !rules.strict
+            && rules.additional_properties != AdditionalProperties::ForceFalse
+            && self.cannot_change(rules, slot)
+    }
+
+    /// What the engine gives for a schema it leaves as it is: the schema, no change, the
+    /// identity decoder, and the property keys the profile refuses (found on the output, as
+    /// the engine finds them, in the slot of a tool's parameters).
+    fn unchanged(self, rules: &Rules, slot: Slot) -> Sanitized {
+        let unfixable = match slot {
+            Slot::Parameters => crate::keys::property_keys(&self.schema, rules),
+            _ => Vec::new(),
+        };
+        Sanitized {
+            schema: self.schema,
+            report: Report {
+                unfixable,
+                ..Report::default()
+            },
+            decoder: crate::Decoder::default(),
+        }
+    }
+
+    /// The engine on it (no proof asked).
+    fn engine(
         self,
         rules: &Rules,
         slot: Slot,
@@ -93,3 +138,6 @@ impl Read {
         self.cuts.report(out)
     }
 }
+
+#[cfg(test)]
+mod tests;
