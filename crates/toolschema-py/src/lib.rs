@@ -260,7 +260,3 @@ fn _toolschema(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_NESTING", to_json::MAX_NESTING)?;
     Ok(())
 }
-
-/// The engine's trees are many small allocations (a schema's entries, strings, boxes).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
