@@ -89,6 +89,12 @@ impl Cuts {
         self.cuts.is_empty()
     }
 
+    /// Whether the parser read the schema as it is: nothing cut, and a root that is a schema
+    /// (one that is not was read as `{}`, which the result replaces and reports).
+    pub(crate) fn as_it_is(&self) -> bool {
+        self.cuts.is_empty() && self.not_a_schema.is_none()
+    }
+
     /// Adds the cuts to `out`, the result of sanitizing the schema [`Cuts::read`] returned.
     pub(crate) fn report(self, mut out: Sanitized) -> Sanitized {
         let Cuts { cuts, not_a_schema } = self;

@@ -68,10 +68,10 @@ impl Read {
     }
 
     /// Whether sanitizing it (without encodings) changes nothing, as proven before the engine
-    /// runs ([`engine::unchanged`]): kept whole, without values of the wrong JSON type, and
-    /// no step of the profile can change it. `false`: not proven.
+    /// runs ([`engine::unchanged`]): kept whole, its root a schema, without values of the
+    /// wrong JSON type, and no step of the profile can change it. `false`: not proven.
     pub(crate) fn cannot_change(&self, rules: &Rules, slot: Slot) -> bool {
-        self.cuts.is_empty()
+        self.cuts.as_it_is()
             && self.raw == engine::Raw::None
             && engine::unchanged::cannot_change(&self.schema, rules, slot)
     }
