@@ -67,13 +67,19 @@ fn the_shortcut_is_not_taken_where_it_does_not_answer() {
 fn a_root_that_is_not_a_schema_is_not_proven() {
     for text in ["[1]", "\"x\"", "3", "null"] {
         for rules in PROFILES {
-            let Ok(read) = Read::parse(text.as_bytes(), rules) else {
-                panic!("not JSON")
-            };
-            assert!(!read.cannot_change(rules, Slot::Parameters), "{text}");
-            let mut out = String::new();
-            let changed = crate::sanitize_into(text.as_bytes(), rules, Slot::Parameters, &mut out);
-            assert!(matches!(changed, Ok(true)), "{} {text}", rules.name);
+            for slot in [Slot::Parameters, Slot::Schema] {
+                let Ok(read) = Read::parse(text.as_bytes(), rules) else {
+                    panic!("not JSON")
+                };
+                assert!(!read.cannot_change(rules, slot), "{text}");
+                let mut out = String::new();
+                let changed = crate::sanitize_into(text.as_bytes(), rules, slot, &mut out);
+                assert!(
+                    matches!(changed, Ok(true)),
+                    "{} {slot:?} {text}",
+                    rules.name
+                );
+            }
         }
     }
 }
