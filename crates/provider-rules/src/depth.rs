@@ -89,6 +89,12 @@ impl Cuts {
         self.cuts.is_empty()
     }
 
+    /// Whether the root was not a schema (read as `{}`): the result replaces it, so it always
+    /// changes.
+    pub(crate) fn replaces_root(&self) -> bool {
+        self.not_a_schema.is_some()
+    }
+
     /// Adds the cuts to `out`, the result of sanitizing the schema [`Cuts::read`] returned.
     pub(crate) fn report(self, mut out: Sanitized) -> Sanitized {
         let Cuts { cuts, not_a_schema } = self;

@@ -187,3 +187,34 @@ fn a_recursive_ref_with_siblings_is_inlined_once_not_without_end() {
     assert!(wire.len() < 2_000, "{} bytes: {wire}", wire.len());
     assert!(!out.report.strict_compatible, "{:?}", out.report.changes);
 }
+
+/// Fuzz (`batch`, crash-95f616f9, gemini-jsonschema, `Slot::Schema`): a root that is not a
+/// schema (`"}?"`) is read as `{}`, which that slot keeps: the no-change proof held, so
+/// `sanitize_into` said "unchanged" (the input bytes are the result) and the non-schema went
+/// on, while `sanitize_slice` replaces it by `{}` and says so.
+#[test]
+fn a_root_that_is_not_a_schema_is_never_proven_unchanged() {
+    for text in [r#""}?""#, "[1]", "3", "null", r#""x""#] {
+        for rules in PROFILES {
+            for slot in [Slot::Parameters, Slot::Schema] {
+                let full =
+                    provider_rules::sanitize_slice(text.as_bytes(), rules, slot).expect("JSON");
+                assert!(!full.report.is_empty(), "{} {slot:?} {text}", rules.name());
+                let mut out = String::new();
+                let changed = provider_rules::sanitize_into(text.as_bytes(), rules, slot, &mut out)
+                    .expect("JSON");
+                assert!(
+                    changed,
+                    "{} {slot:?} {text}: proven unchanged",
+                    rules.name()
+                );
+                assert_eq!(
+                    out,
+                    full.schema.to_json_string(),
+                    "{} {slot:?}",
+                    rules.name()
+                );
+            }
+        }
+    }
+}
