@@ -18,7 +18,12 @@ fuzz_target!(|data: &[u8]| {
             let batch = sanitize_into(data, rules, slot, &mut out);
             let (full, changed) = match (full, batch) {
                 (Err(a), Err(b)) => {
-                    assert_eq!(a.to_string(), b.to_string(), "{}: errors differ", rules.name());
+                    assert_eq!(
+                        a.to_string(),
+                        b.to_string(),
+                        "{}: errors differ",
+                        rules.name()
+                    );
                     continue;
                 }
                 (Ok(full), Ok(changed)) => (full, changed),
