@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the cargo-fuzz targets in fuzz/ (schema_roundtrip, sanitize, body) without running
-# them, so CI catches a target that no longer compiles. Called by .ci/run.
+# Builds the cargo-fuzz targets in fuzz/ (schema_roundtrip, byte_reader, sanitize, batch, body,
+# response) without running them, so CI catches a target that no longer compiles. Called by
+# .ci/run.
 # Needs a nightly toolchain (libFuzzer + sanitizers); installs cargo-fuzz if it is missing.
 # To fuzz: fuzz/seed.sh, then
 #   cargo +nightly fuzz run <target> fuzz/corpus/<target> -- -jobs=1 -workers=1 -max_total_time=600

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora from tests/corpus (MCP tool lists and the JSON-Schema-Test-Suite):
-#   corpus/schema_roundtrip, corpus/sanitize: one schema per file (MCP inputSchema/outputSchema,
-#                                             JSTS schemas);
+#   corpus/schema_roundtrip, corpus/sanitize, corpus/byte_reader, corpus/batch: one schema per
+#                                             file (MCP inputSchema/outputSchema, JSTS schemas);
+#   corpus/response: responses of every API the `response` target plays (JSON and SSE), calling
+#                the tools its plan renames, each prefixed with its API/SSE byte and a chunk seed;
 #   corpus/body: request bodies of every API shape built from corpus tools, each prefixed with
 #                what the `body` target reads first: a byte (0x80: through the layer), the
 #                configuration index, the length of the API's name (`Api::name`), that name.
@@ -10,7 +12,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$here/../tests/corpus"
 out="$here/corpus"
-mkdir -p "$out/schema_roundtrip" "$out/sanitize" "$out/body"
+mkdir -p "$out/schema_roundtrip" "$out/sanitize" "$out/byte_reader" "$out/batch" "$out/response" "$out/body"
 python3 - "$src" "$out" <<'PY'
 import hashlib, json, os, sys
 src, out = sys.argv[1], sys.argv[2]
@@ -49,8 +51,8 @@ for root, _, files in os.walk(jsts):
                 if isinstance(c, dict) and "schema" in c:
                     schemas.append(json.dumps(c["schema"], separators=(",", ":")))
 for s in schemas:
-    put("schema_roundtrip", s)
-    put("sanitize", s)
+    for target in ("schema_roundtrip", "sanitize", "byte_reader", "batch"):
+        put(target, s)
 
 # Bodies, named by tower_toolschema::shapes::Api::name (any order).
 apis = ["code-assist", "vertex-anthropic", "vertex-openai-compat", "vertex-gemini",
@@ -125,7 +127,43 @@ for i in range(0, len(tools), 3):
     # The same body, recognised by shape (no API named).
     put("body", bytes([0, k % 9, 0]) + text)
     k += 1
+
+# Responses, for the `response` target: byte 0 % 6 picks the API (its APIS order), bit 7 SSE.
+def sel(i, sse):
+    return next(b for b in range(128 if sse else 0, 256 if sse else 128) if b % 6 == i)
+
+def sse_of(events):
+    return "".join("data: " + json.dumps(e, separators=(",", ":")) + "\n\n" for e in events) + "data: [DONE]\n\n"
+
+for name in ("a_b", "a.b", "c_d", "a_b_2", "x"):
+    args = json.dumps({"x": None, "y": "caf\u00e9"})
+    chat = {"id": "c", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": None,
+            "tool_calls": [{"id": "t1", "type": "function", "function": {"name": name, "arguments": args}}]}, "finish_reason": "tool_calls"}]}
+    chat_sse = [{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "t1", "type": "function", "function": {"name": name, "arguments": ""}}]}}]},
+                {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": args[:5]}}]}}]},
+                {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": args[5:]}}]}}]},
+                {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+    resp = {"id": "r", "output": [{"type": "function_call", "call_id": "t1", "name": name, "arguments": args}]}
+    resp_sse = [{"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "call_id": "t1", "name": name, "arguments": ""}},
+                {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": args[:4]},
+                {"type": "response.function_call_arguments.done", "output_index": 0, "arguments": args},
+                {"type": "response.output_item.done", "output_index": 0, "item": {"type": "function_call", "call_id": "t1", "name": name, "arguments": args}},
+                {"type": "response.completed", "response": resp}]
+    anth = {"id": "m", "type": "message", "content": [{"type": "tool_use", "id": "t1", "name": name, "input": {"x": None}}]}
+    anth_sse = [{"type": "message_start", "message": {"id": "m", "content": []}},
+                {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t1", "name": name, "input": {}}},
+                {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": args[:3]}},
+                {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": args[3:]}},
+                {"type": "content_block_stop", "index": 0}, {"type": "message_stop"}]
+    gem = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": name, "args": {"x": None, "s": "a"}}}]}}]}
+    code = {"response": gem}
+    bed = {"output": {"message": {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": name, "input": {"x": None}}}]}}, "stopReason": "tool_use"}
+    cases = [(0, chat, chat_sse), (1, resp, resp_sse), (2, anth, anth_sse), (3, gem, [gem, gem]), (4, code, [code]), (5, bed, [bed])]
+    for i, whole, events in cases:
+        for seed in (0, 7):
+            put("response", bytes([sel(i, False), seed]) + json.dumps(whole, ensure_ascii=False).encode())
+            put("response", bytes([sel(i, True), seed]) + sse_of(events).encode())
 PY
-for t in schema_roundtrip sanitize body; do
+for t in schema_roundtrip sanitize byte_reader batch response body; do
   echo "$t: $(ls "$out/$t" | wc -l) seeds"
 done

@@ -74,8 +74,10 @@ impl Read {
     }
 
     /// Whether sanitizing it (without encodings) changes nothing, as proven before the engine
-    /// runs ([`engine::unchanged`]): kept whole, without values of the wrong JSON type, and
-    /// no step of the profile can change it. `false`: not proven.
+    /// runs ([`engine::unchanged`]): kept whole, a schema at its root (fuzz `batch`: a root
+    /// `"x"` read as `{}`, which `Slot::Schema` keeps, was proven unchanged and went on as
+    /// `"x"`), without values of the wrong JSON type, and no step of the profile can change
+    /// it. `false`: not proven.
     pub(crate) fn cannot_change(&self, rules: &Rules, slot: Slot) -> bool {
         self.cuts.as_read()
             && matches!(self.raw, engine::Raw::None(_))

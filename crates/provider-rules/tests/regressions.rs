@@ -158,3 +158,63 @@ fn every_reference_keyword_of_an_uninlined_node_goes_at_once() {
         twice(rules, Slot::Schema, &Schema::from_value(&input));
     }
 }
+
+/// Property test (`props.rs` at `PROPTEST_CASES=2000`; openai-strict, azure-openai-strict): a
+/// recursive `$ref` with siblings (`"#"` beside a `description`, or an `allOf` member) was
+/// inlined at its node, whose copy of the target held the same `$ref` with siblings, inlined
+/// again, ... down to the walk's 1,024 levels: the later passes hung (CLI) or overflowed the
+/// stack (a test thread). Such a schema's references are now inlined whole, recursion unrolled
+/// once and described (as a schema whose references cannot be kept).
+#[test]
+fn a_recursive_ref_with_siblings_is_inlined_once_not_without_end() {
+    for text in [
+        r##"{"type":"object","properties":{"p":{"$ref":"#","description":"d"}}}"##,
+        r##"{"type":"object","properties":{"p":{"$ref":"#","minLength":1}}}"##,
+        r##"{"type":"object","properties":{"p":{"allOf":[{"$ref":"#"}]}}}"##,
+        r##"{"$defs":{"n":{"type":"object","properties":{"p":{"$ref":"#/$defs/n","title":"t"}}}},"type":"object","properties":{"n":{"$ref":"#/$defs/n","description":"d"}}}"##,
+        r##"{"additionalProperties":{"items":{"type":"array"},"minItems":2,"type":"array","uniqueItems":true},"properties":{"properties":{"allOf":[{"$ref":"#"},{"$ref":"#"}]}},"required":["$ref"],"type":"object"}"##,
+    ] {
+        hang_guard::bounded("recursive-ref-siblings", 120, move || holds(text));
+    }
+    let text = r##"{"type":"object","properties":{"p":{"$ref":"#","description":"d"}}}"##;
+    let out = sanitize(
+        &Schema::from_str(text).expect("parses"),
+        &Rules::OPENAI_STRICT,
+        Slot::Parameters,
+    );
+    // Unrolled a few levels, not a thousand: the result is small.
+    let wire = out.schema.to_json_string();
+    assert!(wire.len() < 2_000, "{} bytes: {wire}", wire.len());
+    assert!(!out.report.strict_compatible, "{:?}", out.report.changes);
+}
+
+/// Fuzz (`batch`, crash-95f616f9, gemini-jsonschema, `Slot::Schema`): a root that is not a
+/// schema (`"}?"`) is read as `{}`, which that slot keeps: the no-change proof held, so
+/// `sanitize_into` said "unchanged" (the input bytes are the result) and the non-schema went
+/// on, while `sanitize_slice` replaces it by `{}` and says so.
+#[test]
+fn a_root_that_is_not_a_schema_is_never_proven_unchanged() {
+    for text in [r#""}?""#, "[1]", "3", "null", r#""x""#] {
+        for rules in PROFILES {
+            for slot in [Slot::Parameters, Slot::Schema] {
+                let full =
+                    provider_rules::sanitize_slice(text.as_bytes(), rules, slot).expect("JSON");
+                assert!(!full.report.is_empty(), "{} {slot:?} {text}", rules.name());
+                let mut out = String::new();
+                let changed = provider_rules::sanitize_into(text.as_bytes(), rules, slot, &mut out)
+                    .expect("JSON");
+                assert!(
+                    changed,
+                    "{} {slot:?} {text}: proven unchanged",
+                    rules.name()
+                );
+                assert_eq!(
+                    out,
+                    full.schema.to_json_string(),
+                    "{} {slot:?}",
+                    rules.name()
+                );
+            }
+        }
+    }
+}

@@ -171,6 +171,16 @@ impl Schema {
         }
         Schema::parse_with_serde(bytes, max_depth, scratch)
     }
+
+    /// [`Schema::parse`] with the serde_json parser alone (no byte reader first): the judge
+    /// the byte reader is fuzzed against (`fuzz/fuzz_targets/byte_reader.rs`). Only in fuzzing
+    /// builds (`--cfg fuzzing`, which cargo-fuzz sets).
+    #[cfg(fuzzing)]
+    #[doc(hidden)]
+    pub fn parse_serde_only(bytes: &[u8], options: &ParseOptions) -> Result<Parsed, SchemaError> {
+        let max_depth = options.max_depth.min(ParseOptions::MAX_DEPTH);
+        Schema::parse_with_serde(bytes, max_depth, Scratch::take())
+    }
 }
 
 /// What a shape expects, for messages.

@@ -42,7 +42,11 @@ pub(super) fn keep_local(schema: &mut Schema, cx: &mut Cx<'_>) {
         }
     }
     normalize_definitions(schema, cx);
-    inline_at_siblings(schema, cx);
+    if let Err(why) = inline_at_siblings(schema, cx) {
+        cx.change("", RuleId::RefInline, format!("$refs inlined: {why}"));
+        inline_all(schema, cx);
+        return;
+    }
     drop_unused_definitions(schema, cx);
 }
 
@@ -170,17 +174,26 @@ fn normalize_definitions(schema: &mut Schema, cx: &mut Cx<'_>) {
 /// root's union (merged into the root's object) is replaced by its target merged with the
 /// siblings, at that node only: the target's own references stay references. A chain of
 /// references is followed, bounded.
-fn inline_at_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
+///
+/// `Err` (the schema left as it was): a target holds, inside what was inlined, a `$ref` to
+/// itself that would be inlined again (`{"properties": {"p": {"$ref": "#", "description":
+/// "d"}}}`): inlining at that node only never ends there (each copy holds the next; fuzz:
+/// 1,024 levels deep, then the later passes hung or overflowed the stack).
+fn inline_at_siblings(schema: &mut Schema, cx: &mut Cx<'_>) -> Result<(), String> {
     let root = schema.clone();
     struct Sib<'a> {
         root: &'a Schema,
         done: Vec<String>,
+        /// The references being inlined, with the node each was inlined at (outermost
+        /// first): a node below one of those nodes is part of its target's copy.
+        open: Vec<(String, String)>,
+        cycle: Option<String>,
     }
     impl Transform for Sib<'_> {
         fn pre(&mut self, p: &str, s: &mut Schema) {
             let in_all_of = merged_into_parent(p);
             for _ in 0..MAX_CHAIN {
-                if self.done.len() >= MAX_SIBLING_INLINES {
+                if self.done.len() >= MAX_SIBLING_INLINES || self.cycle.is_some() {
                     return;
                 }
                 let Some(o) = s.as_object_mut() else { return };
@@ -193,6 +206,12 @@ fn inline_at_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
                 let Some((_, name)) = Refs::local_name(&r) else {
                     return;
                 };
+                if self.open.iter().any(|(_, open)| *open == r) {
+                    self.cycle = Some(format!(
+                        "the $ref {r:?} with siblings at {p} is inside a copy of its own target"
+                    ));
+                    return;
+                }
                 let target = if name.is_empty() {
                     // The root, without its definitions (they stay where they are).
                     let mut t = self.root.clone();
@@ -215,14 +234,26 @@ fn inline_at_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
                 let siblings = Schema::Object(std::mem::take(o));
                 *s = schema_core::merge_ref_siblings(target, siblings);
                 self.done.push(p.to_owned());
+                self.open.push((p.to_owned(), r));
+            }
+        }
+        fn post(&mut self, p: &str, _: &mut Schema) {
+            while self.open.last().is_some_and(|(at, _)| at == p) {
+                self.open.pop();
             }
         }
     }
     let mut t = Sib {
         root: &root,
         done: Vec::new(),
+        open: Vec::new(),
+        cycle: None,
     };
     schema.transform(&mut t);
+    if let Some(why) = t.cycle {
+        *schema = root;
+        return Err(why);
+    }
     for p in t.done {
         cx.change(
             &p,
@@ -230,6 +261,7 @@ fn inline_at_siblings(schema: &mut Schema, cx: &mut Cx<'_>) {
             "a $ref with siblings was inlined here (its target's references are kept)",
         );
     }
+    Ok(())
 }
 
 /// Whether the node at `p` is merged into another: an `allOf` member, or a branch of a union
