@@ -182,3 +182,35 @@ async fn through_the_layer_the_report_has_the_renames_and_the_call_comes_back() 
     assert_eq!(renames, ["clock_now"]);
     assert!(text.contains(r#""name":"clock.now""#), "{text}");
 }
+
+#[test]
+fn a_rename_alone_is_a_rewrite_and_the_lengths_are_the_bodies() {
+    // Nothing in the schema changes; only the name does: the report says the body was rewritten.
+    let body = r#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"brow;er_run"}}]}"#;
+    let (out, report, _) = prepare_request(
+        ToolSchemaLayer::openai().config(),
+        Some(Api::OpenAiChat),
+        Bytes::from(body.to_owned()),
+    );
+    assert_eq!(report.renames.len(), 1, "{:?}", report.renames);
+    assert!(report.is_rewritten(), "{:?}", report.outcome);
+    assert_eq!(
+        report.outcome,
+        tower_toolschema::report::Outcome::Rewritten {
+            before: body.len(),
+            after: out.len()
+        }
+    );
+    // A schema rewrite and a rename: `before` is still the body the client sent.
+    let body = r#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"a.b","parameters":{"type":"object","properties":{"x":{"type":"string","format":"email","minLength":1}}}}}]}"#;
+    let (out, report, _) = prepare_request(
+        ToolSchemaLayer::gemini().config(),
+        Some(Api::OpenAiChat),
+        Bytes::from(body.to_owned()),
+    );
+    if let tower_toolschema::report::Outcome::Rewritten { before, after } = report.outcome {
+        assert_eq!((before, after), (body.len(), out.len()));
+    } else {
+        panic!("not rewritten: {:?}", report.outcome);
+    }
+}

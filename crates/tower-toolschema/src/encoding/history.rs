@@ -179,6 +179,13 @@ pub(crate) fn finish(
         }
         _ => None,
     };
+    if let (Some(e), Outcome::Unchanged) = (&encoded, &report.outcome) {
+        // The history's encoding alone changed the bytes sent: a rewrite of the body as sent.
+        report.outcome = Outcome::Rewritten {
+            before: body.len(),
+            after: e.len(),
+        };
+    }
     let current: &[u8] = encoded.as_deref().unwrap_or(&body);
     let (renamed, plan) = plan_for(
         config,

@@ -225,6 +225,18 @@ pub(crate) fn plan_for(
             Some(&config.rename_memo),
         ) {
             report.renames = renamed.renames;
+            // The bytes sent changed: a rename alone is a rewrite (fuzz `body`: a report that
+            // listed a rename said `Unchanged`).
+            match &mut report.outcome {
+                Outcome::Unchanged => {
+                    report.outcome = Outcome::Rewritten {
+                        before: body.len(),
+                        after: renamed.body.len(),
+                    }
+                }
+                Outcome::Rewritten { after, .. } => *after = renamed.body.len(),
+                _ => {}
+            }
             return (
                 Some(renamed.body),
                 RestorePlan::shared(api, renamed.names, decoders),
