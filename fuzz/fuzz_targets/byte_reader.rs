@@ -24,7 +24,10 @@ fn show(r: Result<Parsed, SchemaError>) -> String {
 
 fuzz_target!(|data: &[u8]| {
     let max_depth = [64, 3, 1][data.len() % 3];
-    let opts = ParseOptions { max_depth };
+    let opts = ParseOptions {
+        max_depth,
+        ..ParseOptions::default()
+    };
     let ours = show(Schema::parse(data, &opts));
     let judge = show(Schema::parse_serde_only(data, &opts));
     assert!(
