@@ -27,6 +27,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
+use common::sse::*;
 use common::*;
 use divan::Bencher;
 use http::Request;
@@ -35,33 +36,8 @@ use http_body_util::{BodyExt, Full};
 use tower::ServiceExt;
 use tower_layer::Layer;
 use tower_toolschema::ToolSchemaLayer;
-use tower_toolschema::restore::{RestorePlan, RestoreResponse, prepare_request};
+use tower_toolschema::restore::{RestorePlan, prepare_request};
 use tower_toolschema::shapes::Api;
-
-const CALLS: usize = 50;
-const SIZE: usize = 2 << 20;
-
-/// The request: 50 tools, renamed and strict (`all`) or not (`nothing`).
-fn request_body(all: bool) -> Bytes {
-    let tools: Vec<String> = (0..CALLS)
-        .map(|i| {
-            let name = if all { format!("srv.tool_{i}") } else { format!("srv_tool_{i}") };
-            format!(
-                r#"{{"type":"function","function":{{"name":"{name}","strict":{all},"parameters":{{"type":"object","properties":{{"q":{{"type":"string"}},"cursor":{{"type":"string"}},"limit":{{"type":"integer"}}}},"required":["q"]}}}}}}"#
-            )
-        })
-        .collect();
-    Bytes::from(format!(
-        r#"{{"model":"gpt-4o","stream":true,"messages":[],"tools":[{}]}}"#,
-        tools.join(",")
-    ))
-}
-
-fn chunk(delta: &str) -> String {
-    format!(
-        "data: {{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{delta},\"finish_reason\":null}}]}}\n\n"
-    )
-}
 
 /// The stream, about 2 MB: text deltas around 50 calls (under the names the layer sends: `_`
 /// for `.`), each call's arguments in three fragments with strict nulls.
@@ -147,47 +123,6 @@ where
     drain(rt, res.into_body())
 }
 
-/// The response side alone: the upstream's frames through the layer's response body with
-/// `plan` (`None`: the bare frames), read and copied out as [`exchange`] does.
-fn response_only(
-    rt: &tokio::runtime::Runtime,
-    stream: &Bytes,
-    plan: Option<&Arc<RestorePlan>>,
-) -> usize {
-    let res = http::Response::builder()
-        .header("content-type", "text/event-stream")
-        .body(Chunked::new(stream, 16 << 10))
-        .expect("response");
-    match plan {
-        Some(p) => drain(
-            rt,
-            res.restored(Some(Arc::clone(p)), usize::MAX).into_body(),
-        ),
-        None => drain(rt, res.into_body()),
-    }
-}
-
-/// Reads every frame of `body` and copies it out; returns the bytes read.
-fn drain<B>(rt: &tokio::runtime::Runtime, body: B) -> usize
-where
-    B: Body<Data = Bytes>,
-    B::Error: std::fmt::Debug,
-{
-    thread_local! {
-        static SINK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    rt.block_on(async {
-        let mut body = std::pin::pin!(body);
-        SINK.with_borrow_mut(Vec::clear);
-        while let Some(f) = body.frame().await {
-            if let Ok(d) = f.expect("frame").into_data() {
-                SINK.with_borrow_mut(|s| s.extend_from_slice(&d));
-            }
-        }
-        SINK.with_borrow(|s| black_box(s.len()))
-    })
-}
-
 #[divan::bench(args = [false, true])]
 fn layer(b: Bencher, all: bool) {
     let (rt, up, body) = (runtime(), Upstream(stream()), request_body(all));
@@ -250,14 +185,6 @@ where
     profile_layer(rt, svc, body, n);
     profile_response(rt, &up.0, &plan, n);
     profile_bare(rt, up, body, n);
-}
-
-/// The stream as the upstream sends it: frames of 16 KiB (slices).
-fn frames(stream: &Bytes) -> Vec<Bytes> {
-    (0..stream.len())
-        .step_by(16 << 10)
-        .map(|i| stream.slice(i..(i + (16 << 10)).min(stream.len())))
-        .collect()
 }
 
 /// A search of a frame: where its first hit is.

@@ -19,36 +19,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
+use common::sse::*;
 use common::*;
-use http_body::Body;
-use http_body_util::BodyExt;
 use tower_toolschema::ToolSchemaLayer;
-use tower_toolschema::restore::{RestorePlan, RestoreResponse, prepare_request};
+use tower_toolschema::restore::{RestorePlan, prepare_request};
 use tower_toolschema::shapes::Api;
-
-const CALLS: usize = 50;
-const SIZE: usize = 2 << 20;
-
-/// `restore`'s request of `all`: 50 tools, renamed and strict.
-fn request_body() -> Bytes {
-    let tools: Vec<String> = (0..CALLS)
-        .map(|i| {
-            format!(
-                r#"{{"type":"function","function":{{"name":"srv.tool_{i}","strict":true,"parameters":{{"type":"object","properties":{{"q":{{"type":"string"}},"cursor":{{"type":"string"}},"limit":{{"type":"integer"}}}},"required":["q"]}}}}}}"#
-            )
-        })
-        .collect();
-    Bytes::from(format!(
-        r#"{{"model":"gpt-4o","stream":true,"messages":[],"tools":[{}]}}"#,
-        tools.join(",")
-    ))
-}
-
-fn chunk(delta: &str) -> String {
-    format!(
-        "data: {{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{delta},\"finish_reason\":null}}]}}\n\n"
-    )
-}
 
 /// `restore`'s text events, about 2 MB of them, without a call, then the end.
 fn text_stream() -> Bytes {
@@ -60,14 +35,6 @@ fn text_stream() -> Bytes {
     s.push_str(&chunk("{}").replace("\"finish_reason\":null", "\"finish_reason\":\"stop\""));
     s.push_str("data: [DONE]\n\n");
     Bytes::from(s)
-}
-
-/// The stream as the upstream sends it: frames of 16 KiB (slices).
-fn frames(stream: &Bytes) -> Vec<Bytes> {
-    (0..stream.len())
-        .step_by(16 << 10)
-        .map(|i| stream.slice(i..(i + (16 << 10)).min(stream.len())))
-        .collect()
 }
 
 /// A search of a frame: where its first hit is.
@@ -101,46 +68,6 @@ fn copy_pass(frames: &[Bytes], find: Option<Find<'_>>) -> usize {
     })
 }
 
-/// Reads every frame of `body` and copies it out, as `restore`'s client does.
-fn drain<B>(rt: &tokio::runtime::Runtime, body: B) -> usize
-where
-    B: Body<Data = Bytes>,
-    B::Error: std::fmt::Debug,
-{
-    thread_local! {
-        static SINK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    rt.block_on(async {
-        let mut body = std::pin::pin!(body);
-        SINK.with_borrow_mut(Vec::clear);
-        while let Some(f) = body.frame().await {
-            if let Ok(d) = f.expect("frame").into_data() {
-                SINK.with_borrow_mut(|s| s.extend_from_slice(&d));
-            }
-        }
-        SINK.with_borrow(|s| black_box(s.len()))
-    })
-}
-
-/// `stream`'s frames through the layer's response body with `plan` (`None`: the bare frames).
-fn response_only(
-    rt: &tokio::runtime::Runtime,
-    stream: &Bytes,
-    plan: Option<&Arc<RestorePlan>>,
-) -> usize {
-    let res = http::Response::builder()
-        .header("content-type", "text/event-stream")
-        .body(Chunked::new(stream, 16 << 10))
-        .expect("response");
-    match plan {
-        Some(p) => drain(
-            rt,
-            res.restored(Some(Arc::clone(p)), usize::MAX).into_body(),
-        ),
-        None => drain(rt, res.into_body()),
-    }
-}
-
 #[inline(never)]
 fn profile_text_layer(
     rt: &tokio::runtime::Runtime,
@@ -165,7 +92,7 @@ fn main() {
     let (_, _, plan) = prepare_request(
         ToolSchemaLayer::openai().config(),
         Some(Api::OpenAiChat),
-        request_body(),
+        request_body(true),
     );
     let (plan, text) = (Arc::new(plan), text_stream());
     if let Some(n) = std::env::var("TS_BENCH_RESTORE_PROFILE")

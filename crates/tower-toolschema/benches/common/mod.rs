@@ -2,6 +2,8 @@
 //! loop whose ratios are measured in the same run (best of N medians, interleaved).
 #![allow(dead_code, missing_docs)]
 
+pub mod sse;
+
 use std::convert::Infallible;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
