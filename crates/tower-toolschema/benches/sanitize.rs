@@ -2,7 +2,10 @@
 //! output schemas, and every JSON-Schema-Test-Suite schema), through the layer's default
 //! sanitizer (`schema_core` parse, `provider_rules` rewrite, serialize) with no cache: schemas
 //! per second and MB/s, and the ratio to a `serde_json::Value` round trip of the same schemas.
-//! `cargo bench -p tower-toolschema --bench sanitize`.
+//! `cargo bench -p tower-toolschema --bench sanitize` (`TS_BENCH_RATIOS_ONLY=1`: the ratios
+//! only; `TS_BENCH_ONCE=gemini` or `value`: no timing, one pass of that profile or of the
+//! round trip, after one warm-up pass, for an instruction count with
+//! `valgrind --tool=callgrind --toggle-collect=sanitize::once`).
 
 mod common;
 
@@ -60,7 +63,27 @@ fn baseline_value_roundtrip_corpus(b: Bencher) {
     b.bench_local(value_roundtrip_all);
 }
 
+/// One pass of `which` (a profile's name, or `value` for the round trip) over the corpus.
+#[inline(never)]
+fn pass(which: &str) -> usize {
+    match which {
+        "value" => value_roundtrip_all(),
+        name => sanitize_all(&Profile::builtin(name).expect("a built-in profile's name")),
+    }
+}
+
+/// The measured pass (the warm-up is [`pass`] alone, outside the collected function).
+#[inline(never)]
+fn once(which: &str) -> usize {
+    pass(which)
+}
+
 fn main() {
+    if let Ok(which) = std::env::var("TS_BENCH_ONCE") {
+        black_box(pass(&which));
+        println!("one pass of {which}: {}", black_box(once(&which)));
+        return;
+    }
     if run_divan() {
         divan::Divan::default()
             .sample_count(10)

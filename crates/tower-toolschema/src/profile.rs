@@ -385,6 +385,30 @@ mod tests {
         assert!(Profile::builtin("nope").is_none());
     }
 
+    /// The engine finds the plans it made once per built-in profile by the profile's
+    /// address: a profile of this crate must be the registry's own value, not a copy.
+    #[test]
+    fn a_builtin_profile_is_the_registrys_own_value() {
+        for name in provider_rules::profile_names() {
+            let ours = Profile::builtin(name).expect("a registry profile");
+            let theirs = provider_rules::profile(name).expect("a registry profile");
+            assert!(std::ptr::eq(ours.rules(), theirs), "{name}: a copy");
+        }
+        for set in [Profiles::gemini(), Profiles::openai(), Profiles::bedrock()] {
+            for p in [
+                Some(&set.native),
+                Some(&set.json_schema),
+                set.strict.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                let theirs = provider_rules::profile(p.name()).expect("a registry profile");
+                assert!(std::ptr::eq(p.rules(), theirs), "{}: a copy", p.name());
+            }
+        }
+    }
+
     #[test]
     fn a_mistyped_provider_is_an_error_not_a_portable_profile() {
         let err = Profiles::for_provider("gemnii").unwrap_err();

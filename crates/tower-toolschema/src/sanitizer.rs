@@ -218,6 +218,9 @@ impl SlotSanitizer for RulesSanitizer {
 }
 
 /// [`RulesSanitizer`]'s outcome with `options` (the encodings: [`crate::encoding`]).
+/// The most a rewritten slot's output buffer reserves up front (it grows past it as needed).
+const OUTPUT_RESERVE_MAX: usize = 1 << 20;
+
 pub(crate) fn rules_outcome(
     schema: &[u8],
     profile: &Profile,
@@ -240,7 +243,11 @@ pub(crate) fn rules_outcome(
         let outcome = if out.report.is_empty() {
             SlotOutcome::unchanged()
         } else {
-            SlotOutcome::rewritten(out.schema.to_json_string().into_bytes(), out.report.changes)
+            // The output is about the input's size: one allocation instead of a doubling
+            // series (bounded, so a huge slot does not reserve what a small result needs not).
+            let mut json = String::with_capacity(schema.len().min(OUTPUT_RESERVE_MAX));
+            out.schema.write_json(&mut json);
+            SlotOutcome::rewritten(json.into_bytes(), out.report.changes)
         };
         Ok(outcome
             .strict_compatible(strict_compatible)

@@ -5,7 +5,8 @@
 
 use super::Plan;
 use super::unchanged::Proof;
-use crate::providers::{BUILT_IN, BUILT_IN_PROVIDERS};
+use crate::PROFILES;
+use crate::providers::BUILT_IN_PROVIDERS;
 use crate::{Rules, Slot};
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -29,7 +30,7 @@ fn table() -> &'static [Plans] {
             .iter()
             .flat_map(|p| [Some(p.native), p.json_schema, p.strict])
             .flatten();
-        for rules in BUILT_IN.iter().copied().chain(roles) {
+        for rules in PROFILES.iter().copied().chain(roles) {
             if !out.iter().any(|p| std::ptr::eq(p.rules, rules)) {
                 out.push(Plans {
                     rules,

@@ -109,7 +109,10 @@ impl Rules {
 }
 
 const PROFILE_COUNT: usize = registry::count_profiles(PROVIDERS);
-const ALL_PROFILES: [&Rules; PROFILE_COUNT] = registry::collect_profiles(PROVIDERS);
+/// A `static`, not a `const`: each use of a `const` may hold its own copy of every profile,
+/// and the engine finds its plans made once per built-in profile by the profile's address
+/// (a copy in another crate missed them, and every call paid for a new plan).
+static ALL_PROFILES: [&Rules; PROFILE_COUNT] = registry::collect_profiles(PROVIDERS);
 
 /// Every built-in profile, each once, in the order of [`PROVIDERS`] (a provider's native,
 /// JSON-Schema and strict profiles). Derived from the registry: a new provider's profiles are
@@ -118,7 +121,7 @@ const ALL_PROFILES: [&Rules; PROFILE_COUNT] = registry::collect_profiles(PROVIDE
 /// ```
 /// assert!(provider_rules::PROFILES.iter().any(|r| r.name() == "groq-strict"));
 /// ```
-pub const PROFILES: &[&Rules] = &ALL_PROFILES;
+pub static PROFILES: &[&Rules] = &ALL_PROFILES;
 
 /// A built-in profile by name (`gemini`, `openai-strict`, ...).
 ///
@@ -127,15 +130,11 @@ pub const PROFILES: &[&Rules] = &ALL_PROFILES;
 /// assert!(provider_rules::profile("nope").is_none());
 /// ```
 pub fn profile(name: &str) -> Option<&'static Rules> {
-    BUILT_IN.iter().copied().find(|r| r.name == name)
+    PROFILES.iter().copied().find(|r| r.name == name)
 }
 
-/// [`PROFILES`] as a `static`: a `const`'s references may point at another copy of a profile
-/// in each place it is used, a `static`'s at one. A profile from [`profile`] or [`provider`]
-/// is found by its address (the engine's plans made once per built-in profile).
-pub(crate) static BUILT_IN: &[&Rules] = PROFILES;
-
-/// [`PROVIDERS`] as a `static` (see [`BUILT_IN`]).
+/// [`PROVIDERS`] as a `static` (see [`ALL_PROFILES`]): a provider from [`provider`] has one
+/// address, by which the engine finds its roles' plans.
 pub(crate) static BUILT_IN_PROVIDERS: &[&Provider] = PROVIDERS;
 
 /// The names of the built-in profiles.

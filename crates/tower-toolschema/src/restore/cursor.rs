@@ -55,6 +55,7 @@ impl<'a> Cursor<'a> {
     /// The members of the object at the cursor (`{` not yet read), at nesting `depth`: `f`
     /// gets each key (unescaped keys only: an escaped one gives `None`) with the cursor at its
     /// value, and must read that value.
+    #[inline]
     pub(crate) fn object(
         &mut self,
         depth: usize,
@@ -96,6 +97,7 @@ impl<'a> Cursor<'a> {
 
     /// The elements of the array at the cursor (`[` not yet read), at nesting `depth`: `f`
     /// is called with the cursor at each element, and must read it.
+    #[inline]
     pub(crate) fn array(
         &mut self,
         depth: usize,
