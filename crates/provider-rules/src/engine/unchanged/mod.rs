@@ -4,8 +4,8 @@
 //! [`trees`]). Where each says it cannot, the engine would change nothing and report nothing,
 //! so its walks, its report and its decoder are skipped ([`crate::sanitize_into`]: the input
 //! bytes are the result; [`crate::sanitize_slice_with`], [`crate::sanitize_parsed_with`] and
-//! [`crate::sanitize_with`], on a profile without strict notes ([`marks_not_strict`]): the
-//! tree is the result); where one cannot say so, the engine runs as it would have.
+//! [`crate::sanitize_with`]: the tree is the result, with what the engine would say of it,
+//! [`unchanged`]); where one cannot say so, the engine runs as it would have.
 //!
 //! The proof is exact because each answer is the step's own: a step that declares what it
 //! reads ([`super::Rule::reads`]) is answered by that declaration (a node that holds none of it
@@ -15,6 +15,12 @@
 //! of the corpora, for every profile, a step whose answer is "cannot change" is run and
 //! changes nothing (`tests.rs`).
 //!
+//! A strict profile's steps and passes may also note, changing nothing, that the result is not
+//! strict-compatible ([`super::Cx::not_strict`]): the report stays empty, but its
+//! [`strict_compatible`](crate::Report::strict_compatible) is `false`. Each such note has its
+//! answer too ([`notes::NOTES`]: asked of each node the walk passes, of the whole tree, or
+//! made only where the proof gives up), so the proof's result says the same as the engine's.
+//!
 //! The answers hold on the tree as the parser made it, for the tree the engine would walk:
 //! what the parser kept whole (no subtree cut at its depth limit), without a value of the
 //! wrong JSON type (the passes that repair those are then skipped by the engine too), with no
@@ -22,6 +28,7 @@
 //! tree (by induction over the order), so asking each answer of the parsed tree is asking it of
 //! the tree the step would be given.
 
+mod notes;
 mod steps;
 mod trees;
 
@@ -62,6 +69,11 @@ pub(crate) struct Proof {
     tree: KeywordMask,
     /// Whether every tree pass has its answer.
     holds: bool,
+    /// The notes made on an object node the engine leaves as it is ([`notes::NOTES`]; none
+    /// where the profile makes none, [`marks_not_strict`]).
+    node_notes: Vec<fn(&SchemaObject, &Rules) -> bool>,
+    /// The notes made on a whole tree the engine leaves as it is.
+    tree_notes: Vec<fn(&Schema, &Rules) -> bool>,
 }
 
 impl Proof {
@@ -73,6 +85,8 @@ impl Proof {
             some: Vec::new(),
             tree: KeywordMask::ALL,
             holds: false,
+            node_notes: Vec::new(),
+            tree_notes: Vec::new(),
         };
         let Some(t) = trees::asks(rules, slot) else {
             return proof;
@@ -88,6 +102,15 @@ impl Proof {
             .filter_map(|(rule, reads)| Some((reads, steps::answer(rule?))));
         for (reads, leaves) in t.nodes.into_iter().chain(steps) {
             proof.ask(reads, leaves);
+        }
+        if marks_not_strict(rules) {
+            for note in notes::NOTES {
+                match note.made {
+                    notes::Made::Node(f) => proof.node_notes.push(f),
+                    notes::Made::Tree(f) => proof.tree_notes.push(f),
+                    notes::Made::Never(_) => {}
+                }
+            }
         }
         proof
     }
@@ -134,17 +157,43 @@ pub(crate) fn marks_not_strict(rules: &Rules) -> bool {
 /// wrong JSON type: see the module's doc) for `rules` in `slot` without encodings, would
 /// change nothing and report nothing. `false` says only that the proof does not hold.
 pub(crate) fn cannot_change(schema: &Schema, rules: &Rules, slot: Slot) -> bool {
+    prove(schema, rules, slot, false).is_some()
+}
+
+/// What the engine says of a schema it leaves as it is, beside its empty report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Unchanged {
+    /// The report's [`strict_compatible`](crate::Report::strict_compatible): `false` where a
+    /// step or pass notes that the schema cannot be strict ([`notes::NOTES`]).
+    pub(crate) strict_compatible: bool,
+}
+
+/// [`cannot_change`], with what the engine would say of the schema where it holds (`None`:
+/// the proof does not hold).
+pub(crate) fn unchanged(schema: &Schema, rules: &Rules, slot: Slot) -> Option<Unchanged> {
+    prove(schema, rules, slot, true)
+}
+
+/// The proof's walk of `schema`; with `notes`, it also answers the notes.
+fn prove(schema: &Schema, rules: &Rules, slot: Slot, notes: bool) -> Option<Unchanged> {
     let proof = super::plans::proof(rules, slot);
     if !proof.holds {
-        return false;
+        return None;
     }
     let mut walk = Walk {
         proof: &proof,
         rules,
         slot,
         held: KeywordMask::NONE,
+        notes: notes && !proof.node_notes.is_empty(),
+        strict_compatible: true,
     };
-    walk.node(schema, true, 0) && !walk.held.intersects(proof.tree)
+    if !walk.node(schema, true, 0) || walk.held.intersects(proof.tree) {
+        return None;
+    }
+    let strict_compatible =
+        walk.strict_compatible && !(notes && proof.tree_notes.iter().any(|f| f(schema, rules)));
+    Some(Unchanged { strict_compatible })
 }
 
 /// The proof's walk: the nodes of the engine's walk, in its order, as deep.
@@ -154,6 +203,10 @@ struct Walk<'a> {
     slot: Slot,
     /// The keywords the nodes walked hold.
     held: KeywordMask,
+    /// Whether the nodes' notes are asked (while none was found).
+    notes: bool,
+    /// Whether no node walked has a note.
+    strict_compatible: bool,
 }
 
 impl Walk<'_> {
@@ -178,6 +231,11 @@ impl Walk<'_> {
         // Deeper than the engine's walks go, what a step would do is not known here.
         if !leaves || depth >= MAX_WALK_DEPTH {
             return false;
+        }
+        // One note is enough: the others are not asked.
+        if self.notes && self.proof.node_notes.iter().any(|f| f(o, self.rules)) {
+            self.notes = false;
+            self.strict_compatible = false;
         }
         let mut all = true;
         o.for_each_child(|_, child| {
