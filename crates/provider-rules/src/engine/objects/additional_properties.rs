@@ -7,7 +7,7 @@ use crate::Slot;
 use crate::engine::{Check, Cx, Rule};
 use crate::hints;
 use crate::rules::AdditionalProperties as AP;
-use schema_core::{Keyword, Schema, SchemaObject, Value};
+use schema_core::{Keyword, Schema, Value};
 
 /// `additionalProperties` dropped, closed or repaired where the provider wants it so.
 pub(crate) static ADDITIONAL_PROPERTIES: Rule = Rule::new(RuleId::AdditionalProperties)
@@ -29,7 +29,10 @@ pub(crate) fn additional_properties(
     crate::engine::closed::closed_bound(o, p, cx);
     // Properties matched by a `patternProperties` the provider refuses would become
     // "additional": a closing `additionalProperties` would reject them.
-    if refused_patterns(o, cx.rules) {
+    if !cx.rules.keywords.contains(Keyword::PatternProperties)
+        && o.schema_map(Keyword::PatternProperties)
+            .is_some_and(|m| !m.is_empty())
+    {
         if mode == AP::ForceFalse {
             cx.not_strict(
                 p,
@@ -150,15 +153,6 @@ pub(crate) fn additional_properties(
             }
         }
     }
-}
-
-/// Whether `o` holds a `patternProperties` (not empty) the profile refuses: where the profile
-/// closes every object, [`additional_properties`] notes it cannot be strict (the no-change
-/// proof asks the same of a node it leaves as it is).
-pub(crate) fn refused_patterns(o: &SchemaObject, rules: &crate::Rules) -> bool {
-    !rules.keywords.contains(Keyword::PatternProperties)
-        && o.schema_map(Keyword::PatternProperties)
-            .is_some_and(|m| !m.is_empty())
 }
 
 /// What the provider would reject that this file's step fixes: the checker's part of the

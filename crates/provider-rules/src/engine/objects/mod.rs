@@ -8,7 +8,7 @@ mod empty_properties;
 mod property_named_properties;
 mod required;
 
-pub(crate) use additional_properties::{ADDITIONAL_PROPERTIES, refused_patterns};
+pub(crate) use additional_properties::ADDITIONAL_PROPERTIES;
 pub(crate) use boolean_required::{boolean_required, promote_boolean_required};
 pub(crate) use empty_properties::EMPTY_PROPERTIES;
 pub(crate) use property_named_properties::PROPERTY_NAMED_PROPERTIES;

@@ -176,12 +176,28 @@ pub(crate) fn unchanged(schema: &Schema, rules: &Rules, slot: Slot) -> Option<Un
 
 /// The proof's walk of `schema`; with `notes`, it also answers the notes.
 fn prove(schema: &Schema, rules: &Rules, slot: Slot, notes: bool) -> Option<Unchanged> {
-    let proof = super::plans::proof(rules, slot);
+    prove_with(
+        &super::plans::proof(rules, slot),
+        schema,
+        rules,
+        slot,
+        notes,
+    )
+}
+
+/// [`prove`] with `proof` (the one made for `rules` in `slot`).
+fn prove_with(
+    proof: &Proof,
+    schema: &Schema,
+    rules: &Rules,
+    slot: Slot,
+    notes: bool,
+) -> Option<Unchanged> {
     if !proof.holds {
         return None;
     }
     let mut walk = Walk {
-        proof: &proof,
+        proof,
         rules,
         slot,
         held: KeywordMask::NONE,
@@ -245,5 +261,7 @@ impl Walk<'_> {
     }
 }
 
+#[cfg(test)]
+mod strict_tests;
 #[cfg(test)]
 mod tests;

@@ -8,9 +8,8 @@
 //! `not_strict` in the crate's source is here.
 
 use crate::Rules;
-use crate::engine::objects::{is_object, refused_patterns};
+use crate::engine::objects::is_object;
 use crate::engine::strict;
-use crate::rules::AdditionalProperties as AP;
 use schema_core::{Schema, SchemaObject};
 
 /// Where a note is made on a schema no step changes, as the proof answers it.
@@ -44,7 +43,10 @@ pub(super) static NOTES: &[Note] = &[
     Note {
         file: "objects/additional_properties.rs",
         says: "properties matched by patternProperties cannot be strict",
-        made: Made::Node(refused_patterns_closed),
+        made: Made::Never(
+            "on a node with a `patternProperties` the profile refuses, which the keyword \
+             filter removes",
+        ),
     },
     Note {
         file: "objects/additional_properties.rs",
@@ -103,12 +105,6 @@ pub(super) static NOTES: &[Note] = &[
         made: Made::Tree(over_limits),
     },
 ];
-
-/// `additional_properties`: a node with a `patternProperties` the profile refuses, where every
-/// object is closed (the step runs on every object node, before it looks at the type).
-fn refused_patterns_closed(o: &SchemaObject, rules: &Rules) -> bool {
-    rules.additional_properties == AP::ForceFalse && refused_patterns(o, rules)
-}
 
 /// `strict::close_object`: in strict mode, a node that is not an object and says nothing of
 /// its type.
