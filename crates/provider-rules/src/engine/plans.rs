@@ -50,6 +50,7 @@ fn table() -> &'static [Plans] {
 
 /// The plans made for `rules` where it is a built-in profile: found by its address, else by
 /// its name and content (a copy).
+#[inline]
 fn built_in(rules: &Rules) -> Option<&'static Plans> {
     let table = table();
     table

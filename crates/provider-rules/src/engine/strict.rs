@@ -159,6 +159,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
 
 /// Whether [`close_object`] notes that `o`, which is not an object schema, says nothing of its
 /// type, so cannot be strict (the no-change proof asks the same of a node it leaves as it is).
+#[inline]
 pub(crate) fn untyped_leaf(o: &SchemaObject) -> bool {
     ![
         Keyword::Type,
@@ -299,6 +300,7 @@ fn limited(rules: &crate::Rules) -> bool {
 }
 
 /// The size limits of `rules` that a schema of sizes `s` goes over, each in words.
+#[inline]
 fn over_limits(s: &Sizes, rules: &crate::Rules) -> Vec<String> {
     let l = rules.limits;
     let over = |v: u64, lim: Option<u32>| lim.is_some_and(|x| v > u64::from(x));

@@ -103,6 +103,10 @@ impl Proof {
         for (reads, leaves) in t.nodes.into_iter().chain(steps) {
             proof.ask(reads, leaves);
         }
+        // The last steps' answers first: where a schema was written for another provider, the
+        // closing steps (`additionalProperties`, a strict profile's `required`) are the ones it
+        // most often fails, and the proof gives up at the first answer that does.
+        proof.always.reverse();
         if marks_not_strict(rules) {
             for note in notes::NOTES {
                 match note.made {
@@ -137,11 +141,11 @@ impl Proof {
     /// Whether every step leaves the object `o` (which holds `held`) as it is.
     fn leaves(&self, o: &SchemaObject, held: KeywordMask, at: &Node<'_>) -> bool {
         !held.intersects(self.never)
+            && self.always.iter().all(|f| f(o, at))
             && self
                 .some
                 .iter()
                 .all(|(reads, f)| !held.intersects(*reads) || f(o, at))
-            && self.always.iter().all(|f| f(o, at))
     }
 }
 
