@@ -49,18 +49,24 @@ fn table() -> &'static [Plans] {
 }
 
 /// The plans made for `rules` where it is a built-in profile: found by its address, else by
-/// its name and content (a copy).
+/// its name and content (a copy, [`by_content`]).
 #[inline]
 fn built_in(rules: &Rules) -> Option<&'static Plans> {
     let table = table();
+    match table.iter().find(|p| std::ptr::eq(p.rules, rules)) {
+        Some(p) => Some(p),
+        None => by_content(table, rules),
+    }
+}
+
+/// The plans of the built-in profile `rules` is a copy of (out of line: the usual profile is
+/// found by its address).
+#[cold]
+#[inline(never)]
+fn by_content(table: &'static [Plans], rules: &Rules) -> Option<&'static Plans> {
     table
         .iter()
-        .find(|p| std::ptr::eq(p.rules, rules))
-        .or_else(|| {
-            table
-                .iter()
-                .find(|p| p.rules.name == rules.name && *p.rules == *rules)
-        })
+        .find(|p| p.rules.name == rules.name && *p.rules == *rules)
 }
 
 /// The plan for `rules` in `slot`: the one made for a built-in profile, or a new one.

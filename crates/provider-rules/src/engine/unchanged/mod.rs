@@ -69,6 +69,9 @@ pub(crate) struct Proof {
     tree: KeywordMask,
     /// Whether every tree pass has its answer.
     holds: bool,
+    /// Whether the profile closes every object ([`marks_not_strict`]): the answers of the steps
+    /// that read every keyword are then asked first, the last steps' first.
+    closing: bool,
     /// The notes made on an object node the engine leaves as it is ([`notes::NOTES`]; none
     /// where the profile makes none, [`marks_not_strict`]).
     node_notes: Vec<fn(&SchemaObject, &Rules) -> bool>,
@@ -85,6 +88,7 @@ impl Proof {
             some: Vec::new(),
             tree: KeywordMask::ALL,
             holds: false,
+            closing: false,
             node_notes: Vec::new(),
             tree_notes: Vec::new(),
         };
@@ -103,11 +107,13 @@ impl Proof {
         for (reads, leaves) in t.nodes.into_iter().chain(steps) {
             proof.ask(reads, leaves);
         }
-        // The last steps' answers first: where a schema was written for another provider, the
-        // closing steps (`additionalProperties`, a strict profile's `required`) are the ones it
-        // most often fails, and the proof gives up at the first answer that does.
-        proof.always.reverse();
         if marks_not_strict(rules) {
+            // The last steps' answers first, before those of the steps that read some keywords:
+            // where a profile closes every object, a schema written for another provider most
+            // often fails the closing steps' answers (`additionalProperties`, a strict
+            // profile's `required`), and the proof gives up at the first answer that fails.
+            proof.always.reverse();
+            proof.closing = true;
             for note in notes::NOTES {
                 match note.made {
                     notes::Made::Node(f) => proof.node_notes.push(f),
@@ -140,12 +146,18 @@ impl Proof {
 
     /// Whether every step leaves the object `o` (which holds `held`) as it is.
     fn leaves(&self, o: &SchemaObject, held: KeywordMask, at: &Node<'_>) -> bool {
-        !held.intersects(self.never)
-            && self.always.iter().all(|f| f(o, at))
-            && self
-                .some
+        let some = || {
+            self.some
                 .iter()
                 .all(|(reads, f)| !held.intersects(*reads) || f(o, at))
+        };
+        let always = || self.always.iter().all(|f| f(o, at));
+        !held.intersects(self.never)
+            && if self.closing {
+                always() && some()
+            } else {
+                some() && always()
+            }
     }
 }
 
