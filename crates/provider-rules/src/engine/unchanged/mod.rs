@@ -152,12 +152,13 @@ impl Proof {
                 .all(|(reads, f)| !held.intersects(*reads) || f(o, at))
         };
         let always = || self.always.iter().all(|f| f(o, at));
-        !held.intersects(self.never)
-            && if self.closing {
-                always() && some()
-            } else {
-                some() && always()
-            }
+        if held.intersects(self.never) {
+            return false;
+        }
+        if self.closing {
+            return always() && some();
+        }
+        some() && always()
     }
 }
 
