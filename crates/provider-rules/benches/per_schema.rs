@@ -6,7 +6,7 @@
 //! calls, the two methods interleaved round by round; the figure is the median over the schemas
 //! (the method of `crates/toolschema-py/bench/compare.py`, which times the Python peers).
 //! `cargo bench -p provider-rules --bench per_schema` prints the medians and `RATIO` lines;
-//! `TS_BENCH_PROFILE=NAME` runs one profile, `TS_BENCH_REPS=N` sets the calls per round,
+//! `TS_BENCH_PROFILE=NAME` runs one profile (any built-in one), `TS_BENCH_REPS=N` sets the calls per round,
 //! `TS_BENCH_UNCHANGED=1` times only the schemas that need no change for the profile (for a
 //! profiler: `sanitize_into` then runs on those only).
 //!
@@ -79,13 +79,14 @@ fn main() {
         schemas.len()
     );
     let mut lines = Vec::new();
-    // `TS_BENCH_PROFILE=gemini`: that profile only (for a profiler).
+    // `TS_BENCH_PROFILE=gemini`: that profile only, any built-in one (for a profiler, or a
+    // profile not benched by default: `groq-strict`).
     let only = std::env::var("TS_BENCH_PROFILE").ok();
-    let names = ["gemini", "vertex", "openai-strict", "openai", "anthropic"];
-    for name in names
-        .into_iter()
-        .filter(|n| only.as_deref().is_none_or(|o| o == *n))
-    {
+    let names: Vec<&str> = match only.as_deref() {
+        Some(o) => vec![o],
+        None => vec!["gemini", "vertex", "openai-strict", "openai", "anthropic"],
+    };
+    for name in names {
         let rules: &Rules = profile(name).expect("built-in profile");
         let mut ours = Vec::new();
         let mut base = Vec::new();

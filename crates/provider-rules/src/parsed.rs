@@ -84,13 +84,25 @@ impl Read {
             && engine::unchanged::cannot_change(&self.schema, rules, slot)
     }
 
+    /// What the engine would say of it where the proof holds ([`Read::cannot_change`]), with
+    /// its strict compatibility (`None`: not proven).
+    pub(crate) fn unchanged(
+        &self,
+        rules: &Rules,
+        slot: Slot,
+    ) -> Option<engine::unchanged::Unchanged> {
+        if !(self.cuts.as_read() && matches!(self.raw, engine::Raw::None(_))) {
+            return None;
+        }
+        engine::unchanged::unchanged(&self.schema, rules, slot)
+    }
+
     /// The engine's whole result on it ([`crate::sanitize_slice_with`]). Where no encoding is
-    /// asked for and the proof holds on a profile that makes no strict notes
-    /// ([`engine::unchanged::marks_not_strict`]: a schema no step changes is then
-    /// strict-compatible), that result is known without running the engine: the tree as it
-    /// is, no change, the identity decoder (only the strict rewrite's nullable properties
-    /// make one without encodings), and what the engine reports of it without changing it,
-    /// the property keys the provider refuses.
+    /// asked for and the proof holds, that result is known without running the engine: the
+    /// tree as it is, no change, the identity decoder (only the strict rewrite's nullable
+    /// properties make one without encodings), and what the engine reports of it without
+    /// changing it: the property keys the provider refuses, and whether it is
+    /// strict-compatible (a strict profile's notes, [`engine::unchanged::unchanged`]).
     pub(crate) fn sanitized(
         self,
         rules: &Rules,
@@ -98,10 +110,9 @@ impl Read {
         options: &SanitizeOptions,
     ) -> Sanitized {
         if !options.encode
-            && !engine::unchanged::marks_not_strict(rules)
-            && self.cannot_change(rules, slot)
+            && let Some(u) = self.unchanged(rules, slot)
         {
-            return unchanged(self.schema, rules, slot);
+            return unchanged(self.schema, rules, slot, u);
         }
         self.sanitize(rules, slot, options, engine::Reads::Everything)
     }
@@ -124,11 +135,16 @@ impl Read {
     }
 }
 
-/// What the engine returns for `schema` where no step changes it (for a profile without
-/// strict notes, no encodings): the tree, an empty report with the property keys the
-/// provider refuses, the identity decoder (only the strict rewrite's nullable properties make
-/// one without encodings).
-fn unchanged(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
+/// What the engine returns for `schema` where no step changes it (no encodings): the tree,
+/// an empty report with the property keys the provider refuses and the strict compatibility
+/// the proof found (`u`), the identity decoder (only the strict rewrite's nullable properties
+/// make one without encodings).
+fn unchanged(
+    schema: Schema,
+    rules: &Rules,
+    slot: Slot,
+    u: engine::unchanged::Unchanged,
+) -> Sanitized {
     let unfixable = match slot {
         Slot::Parameters => crate::keys::property_keys(&schema, rules),
         Slot::Schema => Vec::new(),
@@ -137,6 +153,7 @@ fn unchanged(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
         schema,
         report: crate::Report {
             unfixable,
+            strict_compatible: u.strict_compatible,
             ..crate::Report::default()
         },
         decoder: crate::decode::Decoder::default(),
@@ -144,21 +161,20 @@ fn unchanged(schema: Schema, rules: &Rules, slot: Slot) -> Sanitized {
 }
 
 /// [`crate::sanitize_with`]'s result where it is known without the engine: no encodings, a
-/// profile without strict notes, a tree as the parser could have made it (within the depth
-/// cap's levels, no known keyword's value of the wrong JSON type: the passes that repair
-/// those then find nothing) that the proof says no step changes. `None`: the engine runs.
+/// tree as the parser could have made it (within the depth cap's levels, no known keyword's
+/// value of the wrong JSON type: the passes that repair those then find nothing) that the
+/// proof says no step changes. `None`: the engine runs.
 pub(crate) fn unchanged_tree(
     schema: &Schema,
     rules: &Rules,
     slot: Slot,
     options: &SanitizeOptions,
 ) -> Option<Sanitized> {
-    let proven = !options.encode
-        && !engine::unchanged::marks_not_strict(rules)
-        && depth::within_limit(schema)
-        && !malformed(schema)
-        && engine::unchanged::cannot_change(schema, rules, slot);
-    proven.then(|| unchanged(schema.clone(), rules, slot))
+    if options.encode || !depth::within_limit(schema) || malformed(schema) {
+        return None;
+    }
+    let u = engine::unchanged::unchanged(schema, rules, slot)?;
+    Some(unchanged(schema.clone(), rules, slot, u))
 }
 
 /// Whether a known keyword of `schema` or below holds a value of the wrong JSON type (`schema`

@@ -1,7 +1,9 @@
 //! The [`Plan`]s of the built-in profiles, made once per process: reading every rule's gate
 //! costs about a thousand instructions, which a call on a small schema otherwise pays each
 //! time. A built-in profile is recognised by its address (it is immutable, so the address
-//! says the content); any other profile's plan is made per call.
+//! says the content), else by its content: a `const` profile (`&Rules::OPENAI_STRICT`) may
+//! be another copy in each place it is used, and a clone of a built-in one is the same
+//! profile ([`crate::PROFILES`] is a `static`, found by its address). Any other profile's plan is made per call.
 
 use super::Plan;
 use super::unchanged::Proof;
@@ -47,9 +49,30 @@ fn table() -> &'static [Plans] {
     })
 }
 
+/// The plans made for `rules` where it is a built-in profile: found by its address, else by
+/// its name and content (a copy, [`by_content`]).
+#[inline]
+fn built_in(rules: &Rules) -> Option<&'static Plans> {
+    let table = table();
+    match table.iter().find(|p| std::ptr::eq(p.rules, rules)) {
+        Some(p) => Some(p),
+        None => by_content(table, rules),
+    }
+}
+
+/// The plans of the built-in profile `rules` is a copy of (out of line: the usual profile is
+/// found by its address).
+#[cold]
+#[inline(never)]
+fn by_content(table: &'static [Plans], rules: &Rules) -> Option<&'static Plans> {
+    table
+        .iter()
+        .find(|p| p.rules.name == rules.name && *p.rules == *rules)
+}
+
 /// The plan for `rules` in `slot`: the one made for a built-in profile, or a new one.
 pub(super) fn plan(rules: &Rules, slot: Slot) -> Cow<'static, Plan> {
-    match table().iter().find(|p| std::ptr::eq(p.rules, rules)) {
+    match built_in(rules) {
         Some(p) => Cow::Borrowed(match slot {
             Slot::Parameters => &p.parameters,
             Slot::Schema => &p.schema,
@@ -61,7 +84,7 @@ pub(super) fn plan(rules: &Rules, slot: Slot) -> Cow<'static, Plan> {
 /// The proof that a schema needs no change for `rules` in `slot`: the one made for a
 /// built-in profile, or a new one.
 pub(super) fn proof(rules: &Rules, slot: Slot) -> Cow<'static, Proof> {
-    match table().iter().find(|p| std::ptr::eq(p.rules, rules)) {
+    match built_in(rules) {
         Some(p) => Cow::Borrowed(match slot {
             Slot::Parameters => &p.proofs[0],
             Slot::Schema => &p.proofs[1],
@@ -100,6 +123,25 @@ mod tests {
         ));
     }
 
+    /// A built-in profile reached by another address (a `const`'s copy, a clone) is found by
+    /// its content: its plan and proof are the ones made once.
+    #[test]
+    fn a_copy_of_a_built_in_profile_gets_its_plan_made_once() {
+        let copy = Rules::OPENAI_STRICT.clone();
+        for slot in [Slot::Parameters, Slot::Schema] {
+            assert!(matches!(plan(&copy, slot), Cow::Borrowed(_)));
+            assert!(matches!(proof(&copy, slot), Cow::Borrowed(_)));
+            assert!(same(&plan(&copy, slot), &Plan::new(&copy, slot)));
+        }
+        for rules in crate::PROFILES {
+            assert!(matches!(plan(rules, Slot::Parameters), Cow::Borrowed(_)));
+        }
+        // The same content under another name is another profile.
+        let mut renamed = Rules::OPENAI_STRICT.clone();
+        renamed.name = "mine".into();
+        assert!(matches!(plan(&renamed, Slot::Parameters), Cow::Owned(_)));
+    }
+
     /// A profile that is not one of the built-in values (a copy changed, a custom one) gets
     /// its own plan, read from its own gates.
     #[test]
@@ -111,6 +153,7 @@ mod tests {
         };
         let plan = plan(&copy, Slot::Parameters);
         assert!(matches!(plan, Cow::Owned(_)));
+        assert!(matches!(proof(&copy, Slot::Parameters), Cow::Owned(_)));
         assert!(same(&plan, &Plan::new(&copy, Slot::Parameters)));
         assert!(!same(&plan, &Plan::new(&Rules::OPENAI, Slot::Parameters)));
     }

@@ -27,20 +27,7 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
     let style = cx.rules.null_style;
     let o = node.make_object();
     if !is_object(o) {
-        let typed = [
-            Keyword::Type,
-            Keyword::AnyOf,
-            Keyword::Ref,
-            Keyword::Enum,
-            Keyword::Const,
-            Keyword::AllOf,
-        ]
-        .iter()
-        // A malformed value (`"type": "[]ring"`, kept as data) is dropped later: it types
-        // nothing (fuzz: the node came out `{}`, judged strict-compatible, then not on a
-        // second pass, so the layer flipped `strict` on the second pass only).
-        .any(|k| o.get(*k).is_some_and(|v| !matches!(v, Value::Raw(_))));
-        if !typed {
+        if untyped_leaf(o) {
             cx.not_strict(p, "a schema without a type cannot be strict");
         }
         return;
@@ -170,6 +157,25 @@ pub(crate) fn close_object(node: &mut Schema, p: &crate::engine::passes::At<'_>,
     }
 }
 
+/// Whether [`close_object`] notes that `o`, which is not an object schema, says nothing of its
+/// type, so cannot be strict (the no-change proof asks the same of a node it leaves as it is).
+#[inline]
+pub(crate) fn untyped_leaf(o: &SchemaObject) -> bool {
+    ![
+        Keyword::Type,
+        Keyword::AnyOf,
+        Keyword::Ref,
+        Keyword::Enum,
+        Keyword::Const,
+        Keyword::AllOf,
+    ]
+    .iter()
+    // A malformed value (`"type": "[]ring"`, kept as data) is dropped later: it types
+    // nothing (fuzz: the node came out `{}`, judged strict-compatible, then not on a
+    // second pass, so the layer flipped `strict` on the second pass only).
+    .any(|k| o.get(*k).is_some_and(|v| !matches!(v, Value::Raw(_))))
+}
+
 /// Whether a (sanitized) property schema already accepts `null`: then the original did too,
 /// and a `null` the model sends is the tool's to judge (no decoder).
 /// Whether `o` says nothing of its type (no `type`, `enum`, `const`, `anyOf`, `oneOf`, `$ref`).
@@ -283,16 +289,63 @@ fn chars(s: &str) -> u64 {
     }
 }
 
+/// Whether [`limits`] measures a schema for `rules`: a strict profile with a size limit.
+fn limited(rules: &crate::Rules) -> bool {
+    let l = rules.limits;
+    rules.strict
+        && (l.max_depth.is_some()
+            || l.max_properties.is_some()
+            || l.max_enum_values.is_some()
+            || l.max_string_chars.is_some())
+}
+
+/// The size limits of `rules` that a schema of sizes `s` goes over, each in words.
+#[inline]
+fn over_limits(s: &Sizes, rules: &crate::Rules) -> Vec<String> {
+    let l = rules.limits;
+    let over = |v: u64, lim: Option<u32>| lim.is_some_and(|x| v > u64::from(x));
+    let mut out = Vec::new();
+    if over(u64::from(s.depth), l.max_depth) {
+        out.push(format!(
+            "objects nest {} levels deep, over the limit of {}",
+            s.depth,
+            l.max_depth.unwrap_or(0)
+        ));
+    }
+    if over(u64::from(s.properties), l.max_properties) {
+        out.push(format!(
+            "{} properties, over the limit of {}",
+            s.properties,
+            l.max_properties.unwrap_or(0)
+        ));
+    }
+    if over(u64::from(s.enum_values), l.max_enum_values) {
+        out.push(format!(
+            "{} enum values, over the limit of {}",
+            s.enum_values,
+            l.max_enum_values.unwrap_or(0)
+        ));
+    }
+    if over(s.string_chars, l.max_string_chars) {
+        out.push(format!(
+            "{} characters of names and values, over the limit of {}",
+            s.string_chars,
+            l.max_string_chars.unwrap_or(0)
+        ));
+    }
+    out
+}
+
+/// Whether [`limits`] leaves `schema` strict-compatible for `rules`: not measured, or within
+/// every limit (the no-change proof's answer for the pass, [`super::unchanged`]).
+pub(crate) fn within_limits(schema: &Schema, rules: &crate::Rules) -> bool {
+    !limited(rules) || over_limits(&measure(schema), rules).is_empty()
+}
+
 /// Request-independent size limits (OpenAI strict: 5000 properties, 10 levels, 1000 enum
 /// values, 120,000 characters): over them, the schema is not strict-compatible.
 pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
-    let l = cx.rules.limits;
-    if !cx.rules.strict
-        || (l.max_depth.is_none()
-            && l.max_properties.is_none()
-            && l.max_enum_values.is_none()
-            && l.max_string_chars.is_none())
-    {
+    if !limited(cx.rules) {
         return;
     }
     let s = measure(schema);
@@ -300,46 +353,8 @@ pub(crate) fn limits(schema: &Schema, cx: &mut Cx<'_>) {
     // their own search (nothing after this pass writes a `$ref`).
     cx.holds_ref = Some(s.refs);
     cx.deepest_object = s.deepest_object;
-    let over = |v: u64, lim: Option<u32>| lim.is_some_and(|x| v > u64::from(x));
-    if over(u64::from(s.depth), l.max_depth) {
-        cx.not_strict(
-            "",
-            format!(
-                "objects nest {} levels deep, over the limit of {}",
-                s.depth,
-                l.max_depth.unwrap_or(0)
-            ),
-        );
-    }
-    if over(u64::from(s.properties), l.max_properties) {
-        cx.not_strict(
-            "",
-            format!(
-                "{} properties, over the limit of {}",
-                s.properties,
-                l.max_properties.unwrap_or(0)
-            ),
-        );
-    }
-    if over(u64::from(s.enum_values), l.max_enum_values) {
-        cx.not_strict(
-            "",
-            format!(
-                "{} enum values, over the limit of {}",
-                s.enum_values,
-                l.max_enum_values.unwrap_or(0)
-            ),
-        );
-    }
-    if over(s.string_chars, l.max_string_chars) {
-        cx.not_strict(
-            "",
-            format!(
-                "{} characters of names and values, over the limit of {}",
-                s.string_chars,
-                l.max_string_chars.unwrap_or(0)
-            ),
-        );
+    for why in over_limits(&s, cx.rules) {
+        cx.not_strict("", why);
     }
 }
 

@@ -4,8 +4,8 @@
 //! [`trees`]). Where each says it cannot, the engine would change nothing and report nothing,
 //! so its walks, its report and its decoder are skipped ([`crate::sanitize_into`]: the input
 //! bytes are the result; [`crate::sanitize_slice_with`], [`crate::sanitize_parsed_with`] and
-//! [`crate::sanitize_with`], on a profile without strict notes ([`marks_not_strict`]): the
-//! tree is the result); where one cannot say so, the engine runs as it would have.
+//! [`crate::sanitize_with`]: the tree is the result, with what the engine would say of it,
+//! [`unchanged`]); where one cannot say so, the engine runs as it would have.
 //!
 //! The proof is exact because each answer is the step's own: a step that declares what it
 //! reads ([`super::Rule::reads`]) is answered by that declaration (a node that holds none of it
@@ -15,6 +15,12 @@
 //! of the corpora, for every profile, a step whose answer is "cannot change" is run and
 //! changes nothing (`tests.rs`).
 //!
+//! A strict profile's steps and passes may also note, changing nothing, that the result is not
+//! strict-compatible ([`super::Cx::not_strict`]): the report stays empty, but its
+//! [`strict_compatible`](crate::Report::strict_compatible) is `false`. Each such note has its
+//! answer too ([`notes::NOTES`]: asked of each node the walk passes, of the whole tree, or
+//! made only where the proof gives up), so the proof's result says the same as the engine's.
+//!
 //! The answers hold on the tree as the parser made it, for the tree the engine would walk:
 //! what the parser kept whole (no subtree cut at its depth limit), without a value of the
 //! wrong JSON type (the passes that repair those are then skipped by the engine too), with no
@@ -22,6 +28,7 @@
 //! tree (by induction over the order), so asking each answer of the parsed tree is asking it of
 //! the tree the step would be given.
 
+mod notes;
 mod steps;
 mod trees;
 
@@ -62,6 +69,14 @@ pub(crate) struct Proof {
     tree: KeywordMask,
     /// Whether every tree pass has its answer.
     holds: bool,
+    /// Whether the profile closes every object ([`marks_not_strict`]): the answers of the steps
+    /// that read every keyword are then asked first, the last steps' first.
+    closing: bool,
+    /// The notes made on an object node the engine leaves as it is ([`notes::NOTES`]; none
+    /// where the profile makes none, [`marks_not_strict`]).
+    node_notes: Vec<fn(&SchemaObject, &Rules) -> bool>,
+    /// The notes made on a whole tree the engine leaves as it is.
+    tree_notes: Vec<fn(&Schema, &Rules) -> bool>,
 }
 
 impl Proof {
@@ -73,6 +88,9 @@ impl Proof {
             some: Vec::new(),
             tree: KeywordMask::ALL,
             holds: false,
+            closing: false,
+            node_notes: Vec::new(),
+            tree_notes: Vec::new(),
         };
         let Some(t) = trees::asks(rules, slot) else {
             return proof;
@@ -88,6 +106,21 @@ impl Proof {
             .filter_map(|(rule, reads)| Some((reads, steps::answer(rule?))));
         for (reads, leaves) in t.nodes.into_iter().chain(steps) {
             proof.ask(reads, leaves);
+        }
+        if marks_not_strict(rules) {
+            // The last steps' answers first, before those of the steps that read some keywords:
+            // where a profile closes every object, a schema written for another provider most
+            // often fails the closing steps' answers (`additionalProperties`, a strict
+            // profile's `required`), and the proof gives up at the first answer that fails.
+            proof.always.reverse();
+            proof.closing = true;
+            for note in notes::NOTES {
+                match note.made {
+                    notes::Made::Node(f) => proof.node_notes.push(f),
+                    notes::Made::Tree(f) => proof.tree_notes.push(f),
+                    notes::Made::Never(_) => {}
+                }
+            }
         }
         proof
     }
@@ -113,12 +146,19 @@ impl Proof {
 
     /// Whether every step leaves the object `o` (which holds `held`) as it is.
     fn leaves(&self, o: &SchemaObject, held: KeywordMask, at: &Node<'_>) -> bool {
-        !held.intersects(self.never)
-            && self
-                .some
+        let some = || {
+            self.some
                 .iter()
                 .all(|(reads, f)| !held.intersects(*reads) || f(o, at))
-            && self.always.iter().all(|f| f(o, at))
+        };
+        let always = || self.always.iter().all(|f| f(o, at));
+        if held.intersects(self.never) {
+            return false;
+        }
+        if self.closing {
+            return always() && some();
+        }
+        some() && always()
     }
 }
 
@@ -134,17 +174,59 @@ pub(crate) fn marks_not_strict(rules: &Rules) -> bool {
 /// wrong JSON type: see the module's doc) for `rules` in `slot` without encodings, would
 /// change nothing and report nothing. `false` says only that the proof does not hold.
 pub(crate) fn cannot_change(schema: &Schema, rules: &Rules, slot: Slot) -> bool {
-    let proof = super::plans::proof(rules, slot);
+    prove(schema, rules, slot, false).is_some()
+}
+
+/// What the engine says of a schema it leaves as it is, beside its empty report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Unchanged {
+    /// The report's [`strict_compatible`](crate::Report::strict_compatible): `false` where a
+    /// step or pass notes that the schema cannot be strict ([`notes::NOTES`]).
+    pub(crate) strict_compatible: bool,
+}
+
+/// [`cannot_change`], with what the engine would say of the schema where it holds (`None`:
+/// the proof does not hold).
+pub(crate) fn unchanged(schema: &Schema, rules: &Rules, slot: Slot) -> Option<Unchanged> {
+    prove(schema, rules, slot, true)
+}
+
+/// The proof's walk of `schema`; with `notes`, it also answers the notes.
+fn prove(schema: &Schema, rules: &Rules, slot: Slot, notes: bool) -> Option<Unchanged> {
+    prove_with(
+        &super::plans::proof(rules, slot),
+        schema,
+        rules,
+        slot,
+        notes,
+    )
+}
+
+/// [`prove`] with `proof` (the one made for `rules` in `slot`).
+fn prove_with(
+    proof: &Proof,
+    schema: &Schema,
+    rules: &Rules,
+    slot: Slot,
+    notes: bool,
+) -> Option<Unchanged> {
     if !proof.holds {
-        return false;
+        return None;
     }
     let mut walk = Walk {
-        proof: &proof,
+        proof,
         rules,
         slot,
         held: KeywordMask::NONE,
+        notes: notes && !proof.node_notes.is_empty(),
+        strict_compatible: true,
     };
-    walk.node(schema, true, 0) && !walk.held.intersects(proof.tree)
+    if !walk.node(schema, true, 0) || walk.held.intersects(proof.tree) {
+        return None;
+    }
+    let strict_compatible =
+        walk.strict_compatible && !(notes && proof.tree_notes.iter().any(|f| f(schema, rules)));
+    Some(Unchanged { strict_compatible })
 }
 
 /// The proof's walk: the nodes of the engine's walk, in its order, as deep.
@@ -154,6 +236,10 @@ struct Walk<'a> {
     slot: Slot,
     /// The keywords the nodes walked hold.
     held: KeywordMask,
+    /// Whether the nodes' notes are asked (while none was found).
+    notes: bool,
+    /// Whether no node walked has a note.
+    strict_compatible: bool,
 }
 
 impl Walk<'_> {
@@ -179,6 +265,11 @@ impl Walk<'_> {
         if !leaves || depth >= MAX_WALK_DEPTH {
             return false;
         }
+        // One note is enough: the others are not asked.
+        if self.notes && self.proof.node_notes.iter().any(|f| f(o, self.rules)) {
+            self.notes = false;
+            self.strict_compatible = false;
+        }
         let mut all = true;
         o.for_each_child(|_, child| {
             all = all && self.node(child, false, depth + 1);
@@ -187,5 +278,7 @@ impl Walk<'_> {
     }
 }
 
+#[cfg(test)]
+mod strict_tests;
 #[cfg(test)]
 mod tests;

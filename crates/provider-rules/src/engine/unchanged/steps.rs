@@ -297,9 +297,11 @@ fn pattern_accepted(o: &SchemaObject, at: &Node<'_>) -> bool {
     !forbidden.iter().any(|f| p.contains(f.as_ref()))
 }
 
-/// `strict::close_object`: not an object (what it records then, that the node is not
-/// strict-compatible, leaves the report empty where nothing else changed), or a closed one
-/// with `properties` and every property listed in `required` where the profile wants that.
+/// `strict::close_object`: not an object (what it notes then, that the node is not
+/// strict-compatible, changes nothing: [`super::notes`]), or a closed one with `properties`:
+/// where the profile wants every property required, each listed in `required` (the step
+/// returns before it looks at the properties); elsewhere, each property an object schema (the
+/// step makes a boolean one an object, and drops a `false` one).
 fn strict_closed(o: &SchemaObject, at: &Node<'_>) -> bool {
     if !is_object(o) {
         return true;
@@ -307,12 +309,13 @@ fn strict_closed(o: &SchemaObject, at: &Node<'_>) -> bool {
     let Some(props) = o.properties() else {
         return false;
     };
+    if !at.rules.all_required {
+        return props.values().all(|s| matches!(s, Schema::Object(_)));
+    }
     let Some(required) = o.required() else {
         return false;
     };
-    at.rules.all_required
-        && props.len() == required.len()
-        && props.keys().all(|n| required.contains(n))
+    props.len() == required.len() && props.keys().all(|n| required.contains(n))
 }
 
 /// [`filter::unsupported_keywords`]: nothing the profile refuses.
