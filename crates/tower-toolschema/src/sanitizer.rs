@@ -217,10 +217,10 @@ impl SlotSanitizer for RulesSanitizer {
     }
 }
 
-/// [`RulesSanitizer`]'s outcome with `options` (the encodings: [`crate::encoding`]).
 /// The most a rewritten slot's output buffer reserves up front (it grows past it as needed).
 const OUTPUT_RESERVE_MAX: usize = 1 << 20;
 
+/// [`RulesSanitizer`]'s outcome with `options` (the encodings: [`crate::encoding`]).
 pub(crate) fn rules_outcome(
     schema: &[u8],
     profile: &Profile,

@@ -3,7 +3,8 @@
 //! time. A built-in profile is recognised by its address (it is immutable, so the address
 //! says the content), else by its content: a `const` profile (`&Rules::OPENAI_STRICT`) may
 //! be another copy in each place it is used, and a clone of a built-in one is the same
-//! profile ([`crate::PROFILES`] is a `static`, found by its address). Any other profile's plan is made per call.
+//! profile ([`crate::PROFILES`] is a `static`, found by its address). Any other profile's
+//! plan is made per call.
 
 use super::Plan;
 use super::unchanged::Proof;
